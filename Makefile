@@ -1,0 +1,45 @@
+# Bindery: `make run` starts the whole API locally; `make test` runs every test tier.
+# Both create the virtualenv and install what they need on first use.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt | sha1sum | cut -c1-12)
+
+.PHONY: run test test-moto test-dynamodb-local conformance lint openapi check-openapi check-wheels clean
+
+$(STAMP): requirements-dev.txt layers/shared/requirements.txt
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+	rm -f $(VENV)/.installed-* && touch $@
+
+run: $(STAMP)
+	$(PY) -m local.server
+
+test: test-moto test-dynamodb-local conformance
+
+test-moto: $(STAMP)
+	$(PY) -m pytest
+
+test-dynamodb-local: $(STAMP)
+	BINDERY_TEST_ENGINE=dynamodb-local $(PY) -m pytest -m repository
+
+conformance: $(STAMP)
+	cd conformance && npm ci --silent --no-audit --no-fund && PYTHON=../$(PY) npm test
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy layers/shared/bindery functions local
+	$(VENV)/bin/cfn-lint template.yaml
+
+openapi: $(STAMP)
+	$(PY) -m local.openapi --write
+
+check-openapi: $(STAMP)
+	$(PY) -m local.openapi --check
+
+check-wheels: $(STAMP)
+	$(PY) -m local.wheels
+
+clean:
+	rm -rf $(VENV) .bindery .aws-sam

@@ -1,0 +1,1 @@
+"""Lambda TOKEN authorizer."""

@@ -1,0 +1,38 @@
+"""API Gateway TOKEN authorizer: `Authorization: Bearer <token>` → the user it belongs to.
+
+API Gateway caches the answer per token (ReauthorizeEvery in template.yaml), so the policy allows every
+method of the API and the functions, not the policy, decide what the user may do.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from bindery.auth import bearer_token, hash_token
+from bindery.store.users import user_id_for_token
+
+
+def _api_arn(method_arn: str) -> str:
+    # arn:aws:execute-api:region:account:apiId/stage/METHOD/path → every method and path of the stage
+    head, _, rest = method_arn.partition("/")
+    stage = rest.split("/", 1)[0]
+    return f"{head}/{stage}/*/*"
+
+
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    token = bearer_token(event.get("authorizationToken"))
+    user_id = user_id_for_token(hash_token(token)) if token else None
+    if user_id is None:
+        # The exact message "Unauthorized" makes API Gateway answer 401 (the UNAUTHORIZED response).
+        raise Exception("Unauthorized")  # noqa: TRY002
+    return {
+        "principalId": user_id,
+        "policyDocument": {
+            "Version": "2012-10-17",
+            "Statement": [{"Action": "execute-api:Invoke", "Effect": "Allow",
+                           "Resource": _api_arn(event["methodArn"])}],
+        },
+        "context": {"userId": user_id},
+    }

@@ -1,0 +1,98 @@
+"""Administration that has no API endpoint: users, tokens, organizations and the first start.
+
+    python -m bindery.admin create-user --name "Ada" --email ada@example.com [--token T]
+    python -m bindery.admin create-token --user USER_ID
+    python -m bindery.admin create-org --owner USER_ID --title "Acme"
+
+It talks to the table named by BINDERY_TABLE (and BINDERY_DYNAMODB_ENDPOINT off AWS), so it works against
+the local runner's engine and against a deployed stack alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from dataclasses import dataclass
+
+from bindery import keys
+from bindery.auth import hash_token
+from bindery.clock import now_iso
+from bindery.ids import new_id, new_token
+from bindery.store import orgs as org_store
+from bindery.store import table
+from bindery.store import users as user_store
+from bindery.store.members import Member
+from bindery.store.orgs import Organization
+from bindery.store.users import User
+
+
+@dataclass
+class Issued:
+    user_id: str
+    token: str
+    org_id: str | None = None
+
+
+def create_user(display_name: str, email: str | None, *, token: str | None = None,
+                email_verified: bool = True) -> Issued:
+    user = user_store.create_user(User(id=new_id(), display_name=display_name, email=email,
+                                       email_verified=email_verified))
+    return Issued(user_id=user.id, token=create_token(user.id, token))
+
+
+def create_token(user_id: str, token: str | None = None, label: str = "") -> str:
+    token = token or new_token()
+    user_store.create_token(hash_token(token), user_id, label)
+    return token
+
+
+def create_org(owner_id: str, title: str) -> str:
+    owner = user_store.get_user(owner_id)
+    if owner is None:
+        raise SystemExit(f"no user {owner_id}")
+    created = now_iso()
+    org = Organization(id=new_id(), title=title, created_at=created, merge_rules={"type": "none"})
+    org_store.create_org(org, Member.joining(org.id, owner, "admin", created))
+    return org.id
+
+
+def bootstrap(token: str | None = None) -> Issued | None:
+    """On a table never bootstrapped: an admin user, an organization and a token. None when done before."""
+    if table.get(keys.bootstrap_marker()) is not None:
+        return None
+    issued = create_user("Admin", "admin@bindery.local", token=token)
+    issued.org_id = create_org(issued.user_id, "Bindery")
+    marker = {**keys.bootstrap_marker(), "type": "bootstrap", "userId": issued.user_id,
+              "orgId": issued.org_id, "createdAt": now_iso()}
+    table.transact([table.put_op(marker, "attribute_not_exists(PK)")])
+    return issued
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bindery.admin", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", required=True)
+    user = commands.add_parser("create-user", help="create a user and an API token for it")
+    user.add_argument("--name", required=True)
+    user.add_argument("--email")
+    user.add_argument("--token", help="use this token value instead of a generated one")
+    user.add_argument("--unverified", action="store_true", help="the email is not verified")
+    tok = commands.add_parser("create-token", help="issue another API token for a user")
+    tok.add_argument("--user", required=True)
+    org = commands.add_parser("create-org", help="create an organization with USER as its admin")
+    org.add_argument("--owner", required=True)
+    org.add_argument("--title", required=True)
+    args = parser.parse_args(argv)
+    if args.command == "create-user":
+        issued = create_user(args.name, args.email, token=args.token, email_verified=not args.unverified)
+        print(json.dumps({"userId": issued.user_id, "token": issued.token}))
+    elif args.command == "create-token":
+        if user_store.get_user(args.user) is None:
+            raise SystemExit(f"no user {args.user}")
+        print(json.dumps({"userId": args.user, "token": create_token(args.user)}))
+    else:
+        print(json.dumps({"organizationId": create_org(args.owner, args.title)}))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,39 @@
+"""Who is calling. API Gateway's Lambda authorizer resolves the bearer token (see `bindery.authorizer`);
+functions read the user id it put in the request context and never see the token itself."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from aws_lambda_powertools.event_handler.request import Request
+
+from bindery.errors import Unauthorized
+
+
+@dataclass(frozen=True)
+class Caller:
+    user_id: str
+
+
+def hash_token(token: str) -> str:
+    """Tokens carry 256 random bits, so a fast hash is enough: there is nothing to brute-force."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    if not authorization:
+        return None
+    scheme, _, value = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not value.strip():
+        return None
+    return value.strip()
+
+
+def current_caller(request: Request) -> Caller:
+    """Dependency for every route: the authenticated user, from the authorizer's context."""
+    context = request.resolved_event.request_context.authorizer.raw_event or {}
+    user_id = context.get("userId")
+    if not isinstance(user_id, str) or not user_id:
+        raise Unauthorized("Authentication required: send Authorization: Bearer <API token>")
+    return Caller(user_id=user_id)

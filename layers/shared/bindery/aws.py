@@ -1,0 +1,48 @@
+"""Lazily created AWS handles: nothing connects at import time, and each process makes each once."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from bindery.config import settings
+
+if TYPE_CHECKING:
+    from mypy_boto3_dynamodb.client import DynamoDBClient
+    from mypy_boto3_dynamodb.service_resource import Table
+    from mypy_boto3_s3.client import S3Client
+
+
+def _kwargs(endpoint: str | None) -> dict[str, Any]:
+    conf = settings()
+    kwargs: dict[str, Any] = {"region_name": conf.region}
+    if endpoint:
+        kwargs["endpoint_url"] = endpoint
+    return kwargs
+
+
+@lru_cache(maxsize=1)
+def dynamodb_table() -> Table:
+    import boto3  # imported here: boto3 is heavy, and a cold start that needs no table should not pay for it
+
+    resource = boto3.resource("dynamodb", **_kwargs(settings().dynamodb_endpoint))
+    return resource.Table(settings().table_name)
+
+
+def dynamodb_client() -> DynamoDBClient:
+    """The client behind the table resource: it serialises Python values, transactions included."""
+    return dynamodb_table().meta.client
+
+
+@lru_cache(maxsize=1)
+def s3_client() -> S3Client:
+    import boto3
+
+    return boto3.client("s3", **_kwargs(settings().s3_endpoint))
+
+
+def reset() -> None:
+    """Forget every handle (tests switch endpoints and tables between runs)."""
+    dynamodb_table.cache_clear()
+    s3_client.cache_clear()
+    settings.cache_clear()

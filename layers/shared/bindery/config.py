@@ -1,0 +1,40 @@
+"""Configuration as one pydantic model, read from the environment once per process."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from pydantic import BaseModel, Field
+
+
+class Settings(BaseModel):
+    table_name: str = Field(default="bindery", min_length=3)
+    blob_bucket: str = "bindery-blobs"
+    # Endpoints are only set off AWS (DynamoDB Local, moto); on Lambda boto3 finds the service itself.
+    dynamodb_endpoint: str | None = None
+    s3_endpoint: str | None = None
+    region: str = "us-east-1"
+    # Signs pagination cursors. Deployed stacks pass a generated secret; local runs derive one per data dir.
+    cursor_secret: str = Field(default="", repr=False)
+    public_url: str = "http://127.0.0.1:3000/v1"
+    app_url: str = "http://127.0.0.1:3000/app"
+
+
+_ENV = {
+    "table_name": "BINDERY_TABLE",
+    "blob_bucket": "BINDERY_BUCKET",
+    "dynamodb_endpoint": "BINDERY_DYNAMODB_ENDPOINT",
+    "s3_endpoint": "BINDERY_S3_ENDPOINT",
+    "region": "AWS_REGION",
+    "cursor_secret": "BINDERY_CURSOR_SECRET",
+    "public_url": "BINDERY_PUBLIC_URL",
+    "app_url": "BINDERY_APP_URL",
+}
+
+
+@lru_cache(maxsize=1)
+def settings() -> Settings:
+    """The process's settings; tests that change the environment call `settings.cache_clear()`."""
+    values = {field: os.environ[env] for field, env in _ENV.items() if os.environ.get(env)}
+    return Settings.model_validate(values)

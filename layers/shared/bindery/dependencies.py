@@ -1,0 +1,29 @@
+"""Powertools `Depends` providers shared by every function (tests swap them with dependency_overrides)."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler.request import Request
+
+from bindery.auth import Caller, current_caller
+from bindery.domain.access import OrgAccess, org_access
+from bindery.errors import NotFound
+from bindery.pagination import DEFAULT_LIMIT
+
+
+def caller(request: Request) -> Caller:
+    return current_caller(request)
+
+
+def organization(request: Request) -> OrgAccess:
+    """The organization named in the path, with the caller's membership (404 for non-members)."""
+    # Powertools' validation keeps only the route function's own arguments in `path_parameters`, so the
+    # id comes from API Gateway's pathParameters, which every /orgs/{organizationId}/… resource carries.
+    org_id = (request.resolved_event.path_parameters or {}).get("organizationId")
+    if not org_id:
+        raise NotFound("No matching organization")
+    return org_access(org_id, current_caller(request))
+
+
+def page_limit(limit: float | None) -> int:
+    """`limit` as a Query Limit: the spec types it as a number from 0 to 1000; 0 means the default."""
+    return int(limit) if limit else DEFAULT_LIMIT

@@ -1,0 +1,137 @@
+"""Organization operations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery import keys
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.domain.access import NO_ORG, OrgAccess
+from bindery.errors import BadRequest, NotFound
+from bindery.ids import new_id
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.schemas.organizations import CreateOrganization, UpdateOrganization
+from bindery.store import members as member_store
+from bindery.store import orgs as org_store
+from bindery.store import table
+from bindery.store import users as user_store
+from bindery.store.members import Member
+from bindery.store.orgs import Organization
+from bindery.store.users import User
+from bindery.wire.organizations import org_to_wire
+from bindery.wire.urls import api_url
+
+
+def _caller_user(caller: Caller) -> User:
+    user = user_store.get_user(caller.user_id)
+    if user is None:  # the token outlived its user
+        raise NotFound("No matching user")
+    return user
+
+
+def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing:
+    """GSI1 gives a page of the caller's memberships; one BatchGetItem brings their organizations."""
+    scope = f"orgs:{caller.user_id}"
+    result = member_store.user_org_ids_page(caller.user_id, limit, decode_cursor(scope, page))
+    orgs = org_store.get_orgs([item["orgId"] for item in result.items])
+    items = [org_to_wire(orgs[item["orgId"]], item.get("role"))
+             for item in result.items if item["orgId"] in orgs and not item.get("disabled")]
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=items, next_cursor=cursor)
+
+
+def create_org(caller: Caller, body: CreateOrganization) -> dict[str, Any]:
+    user = _caller_user(caller)
+    created = now_iso()
+    org = Organization(id=new_id(), title=body.title, created_at=created, type=body.type,
+                       use_case=body.useCase, community_type=body.communityType,
+                       email_domains=sorted({d.lower() for d in body.emailDomains}),
+                       merge_rules={"type": "none"})
+    founder = Member.joining(org.id, user, "admin", created)
+    org_store.create_org(org, founder)
+    if org.email_domains:
+        org_store.update_org(org, [])
+    return org_to_wire(org, "admin")
+
+
+def _check_default_content(org_id: str, pointer: dict[str, Any] | None) -> None:
+    if pointer is not None and table.get(keys.site(org_id, pointer["site"])) is None:
+        raise BadRequest(f"defaultContent: no site {pointer['site']} in this organization")
+
+
+def update_org(access: OrgAccess, body: UpdateOrganization) -> dict[str, Any]:
+    access.require("admin", "update the organization")
+    org = access.org
+    previous_domains = list(org.email_domains)
+    sent = body.model_fields_set
+    data = body.model_dump(mode="json")
+    if "defaultContent" in sent:
+        _check_default_content(org.id, data["defaultContent"])
+    simple = {"title": "title", "hostname": "hostname", "defaultRole": "default_role",
+              "defaultContent": "default_content", "logo": "logo", "sso": "sso", "ai": "ai",
+              "inviteLinks": "invite_links", "mergeRules": "merge_rules"}
+    nullable = {"defaultRole", "defaultContent", "logo"}
+    for name, attr in simple.items():
+        if name in sent:
+            if data[name] is None and name not in nullable:
+                raise BadRequest(f"{name}: may not be null")
+            setattr(org, attr, data[name])
+    if "emailDomains" in sent:
+        if data["emailDomains"] is None:
+            raise BadRequest("emailDomains: may not be null")
+        org.email_domains = sorted({d.lower() for d in data["emailDomains"]})
+    org_store.update_org(org, previous_domains)
+    return org_to_wire(org, access.role)
+
+
+def join_org(caller: Caller, org_id: str) -> None:
+    """Join through an allowed, verified email domain; members joining again change nothing."""
+    org = org_store.get_org(org_id)
+    if org is None:
+        raise NotFound(NO_ORG)
+    user = _caller_user(caller)
+    if member_store.get_member(org_id, user.id) is not None:
+        return
+    domain = user.email_domain
+    if not (user.email_verified and domain and domain in org.email_domains):
+        raise BadRequest("The user's email domain is not valid for this organization")
+    member = Member.joining(org_id, user, org.default_role or "read", now_iso())
+    try:
+        table.transact(member_store.add_member_ops(member))
+    except table.TransactionConflict:
+        # A concurrent join of the same user won; the caller is a member either way.
+        if member_store.get_member(org_id, user.id) is None:
+            raise
+
+
+def ping(access: OrgAccess) -> dict[str, Any]:
+    member_store.touch_last_seen(access.member, now_iso())
+    return {}
+
+
+def orgs_for_email_domain(caller: Caller, domain: str) -> dict[str, Any]:
+    """Organizations the caller could join with their verified email domain (others see none)."""
+    user = _caller_user(caller)
+    if not (user.email_verified and user.email_domain == domain.lower()):
+        return {"organizations": []}
+    orgs = org_store.get_orgs(org_store.org_ids_for_email_domain(domain))
+    return {"organizations": [org_to_wire(org, None) for org in orgs.values()]}
+
+
+def agent_instructions(access: OrgAccess) -> dict[str, Any]:
+    item = org_store.get_agent_instructions(access.org.id)
+    location = api_url(f"/orgs/{access.org.id}/agent-instructions")
+    if item is None:
+        # Never set: an empty document, dated from the organization's creation, by nobody.
+        empty = {"object": "document", "data": {}, "nodes": []}
+        return {"object": "agent-instructions", "instructions": empty, "updatedAt": access.org.created_at,
+                "updatedBy": "", "urls": {"location": location}}
+    return {"object": "agent-instructions", "instructions": item["instructions"],
+            "updatedAt": item["updatedAt"], "updatedBy": item["updatedBy"], "urls": {"location": location}}
+
+
+def set_agent_instructions(access: OrgAccess, instructions: dict[str, Any]) -> dict[str, Any]:
+    access.require("admin", "change the agent instructions")
+    org_store.put_agent_instructions(access.org.id, instructions, access.member.user_id, now_iso())
+    return agent_instructions(access)

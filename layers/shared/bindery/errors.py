@@ -1,0 +1,42 @@
+"""The one domain-error hierarchy. `bindery.http` maps it to HTTP in one exception handler."""
+
+from __future__ import annotations
+
+
+class BinderyError(Exception):
+    """Base of every error a request may answer with; `status` is the HTTP status it maps to."""
+
+    status = 500
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadRequest(BinderyError):
+    status = 400
+
+
+class Unauthorized(BinderyError):
+    status = 401
+
+
+class Forbidden(BinderyError):
+    status = 403
+
+
+class NotFound(BinderyError):
+    status = 404
+
+
+class Conflict(BinderyError):
+    status = 409
+
+
+class PayloadTooLarge(BinderyError):
+    status = 413
+
+
+def error_body(status: int, message: str) -> dict[str, dict[str, int | str]]:
+    """The wire shape of every error: `{"error": {"code": N, "message": "..."}}`."""
+    return {"error": {"code": status, "message": message}}

@@ -1,0 +1,62 @@
+"""The REST resolver every function uses, with Bindery's one mapping of errors to HTTP."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+
+from bindery.errors import BinderyError, error_body
+
+
+def _error(status: int, message: str) -> Response[str]:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps(error_body(status, message)),
+    )
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    # pydantic's loc starts with where the value came from ("body", "query", "path"); the field follows.
+    parts = [str(part) for part in loc[1:]] or [str(part) for part in loc]
+    return ".".join(parts) or "request"
+
+
+def validation_message(errors: list[dict[str, Any]]) -> str:
+    described = []
+    for error in errors[:5]:
+        where = _location(tuple(error.get("loc", ())))
+        if error.get("type") == "json_invalid":
+            described.append("body: not valid JSON")
+            continue
+        described.append(f"{where}: {error.get('msg', 'invalid value')}")
+    return "Invalid request: " + "; ".join(described)
+
+
+def create_app(service: str) -> APIGatewayRestResolver:
+    logger = Logger(service=service)
+    app = APIGatewayRestResolver(enable_validation=True)
+
+    @app.exception_handler(BinderyError)
+    def _domain_error(error: BinderyError) -> Response[str]:
+        return _error(error.status, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(error: RequestValidationError) -> Response[str]:
+        return _error(400, validation_message(list(error.errors())))
+
+    @app.not_found
+    def _no_route(_: NotFoundError) -> Response[str]:
+        return _error(404, f"No route for {app.current_event.http_method} {app.current_event.path}")
+
+    @app.exception_handler(Exception)
+    def _unexpected(error: Exception) -> Response[str]:
+        logger.exception("unhandled error", extra={"error": type(error).__name__})
+        return _error(500, "Internal error")
+
+    return app

@@ -1,0 +1,127 @@
+"""Every DynamoDB key Bindery writes is built here, and only here (see docs/data-model.md).
+
+Attributes: PK/SK on the table; GSI1PK/GSI1SK, GSI2PK/GSI2SK and GSI3PK/GSI3SK on three overloaded
+global secondary indexes; `expiresAt` (epoch seconds) is the table's TTL attribute.
+"""
+
+from __future__ import annotations
+
+Key = dict[str, str]
+
+
+def _key(pk: str, sk: str) -> Key:
+    return {"PK": pk, "SK": sk}
+
+
+# --- users and tokens -------------------------------------------------------------------------
+def user(user_id: str) -> Key:
+    return _key(f"USER#{user_id}", "USER")
+
+
+def user_email(email: str) -> Key:
+    """Uniqueness guard: one item per lower-cased email, written in the same transaction as the user."""
+    return _key(f"EMAIL#{email.lower()}", "EMAIL")
+
+
+def token(token_hash: str) -> Key:
+    return _key(f"TOKEN#{token_hash}", "TOKEN")
+
+
+# --- organizations ----------------------------------------------------------------------------
+def org(org_id: str) -> Key:
+    return _key(f"ORG#{org_id}", "ORG")
+
+
+def org_partition(org_id: str) -> str:
+    return f"ORG#{org_id}"
+
+
+def email_domain(domain: str, org_id: str) -> Key:
+    return _key(f"EMAILDOMAIN#{domain.lower()}", f"ORG#{org_id}")
+
+
+def email_domain_partition(domain: str) -> str:
+    return f"EMAILDOMAIN#{domain.lower()}"
+
+
+def agent_instructions(org_id: str) -> Key:
+    return _key(f"ORG#{org_id}", "AGENT_INSTRUCTIONS")
+
+
+# --- members ----------------------------------------------------------------------------------
+MEMBER_PREFIX = "MEMBER#"
+
+
+def member(org_id: str, user_id: str) -> Key:
+    return _key(f"ORG#{org_id}", f"{MEMBER_PREFIX}{user_id}")
+
+
+def user_orgs_partition(user_id: str) -> str:
+    """GSI1: the organizations a user belongs to, ordered by organization id."""
+    return f"USER#{user_id}#ORGS"
+
+
+def member_gsi(org_id: str, user_id: str, joined_at: str, last_seen_at: str | None) -> dict[str, str]:
+    """Index attributes of a member item: by user (GSI1), by join date (GSI2), by activity (GSI3, sparse)."""
+    attrs = {
+        "GSI1PK": user_orgs_partition(user_id),
+        "GSI1SK": f"ORG#{org_id}",
+        "GSI2PK": members_by_joined_partition(org_id),
+        "GSI2SK": f"{joined_at}#{user_id}",
+    }
+    if last_seen_at:
+        attrs["GSI3PK"] = members_by_activity_partition(org_id)
+        attrs["GSI3SK"] = f"{last_seen_at}#{user_id}"
+    return attrs
+
+
+def members_by_joined_partition(org_id: str) -> str:
+    return f"ORG#{org_id}#MEMBERS"
+
+
+def members_by_activity_partition(org_id: str) -> str:
+    return f"ORG#{org_id}#ACTIVE"
+
+
+# --- teams ------------------------------------------------------------------------------------
+TEAM_PREFIX = "TEAM#"
+
+
+def team(org_id: str, team_id: str) -> Key:
+    return _key(f"ORG#{org_id}", f"{TEAM_PREFIX}{team_id}")
+
+
+def team_member_prefix(team_id: str) -> str:
+    return f"TEAMMEMBER#{team_id}#"
+
+
+def team_member(org_id: str, team_id: str, user_id: str) -> Key:
+    return _key(f"ORG#{org_id}", f"{team_member_prefix(team_id)}{user_id}")
+
+
+def member_teams_partition(org_id: str, user_id: str) -> str:
+    """GSI1: the teams of one member of one organization, ordered by team id."""
+    return f"ORG#{org_id}#USER#{user_id}#TEAMS"
+
+
+def team_member_gsi(org_id: str, team_id: str, user_id: str) -> dict[str, str]:
+    return {"GSI1PK": member_teams_partition(org_id, user_id), "GSI1SK": f"TEAM#{team_id}"}
+
+
+# --- invites ----------------------------------------------------------------------------------
+LINK_INVITE_PREFIX = "LINKINVITE#"
+
+
+def link_invite(org_id: str, invite_id: str) -> Key:
+    return _key(f"ORG#{org_id}", f"{LINK_INVITE_PREFIX}{invite_id}")
+
+
+# --- sites (organization default content points at one) ----------------------------------------
+def site(org_id: str, site_id: str) -> Key:
+    return _key(f"ORG#{org_id}", f"SITE#{site_id}")
+
+
+# --- installation ------------------------------------------------------------------------------
+def bootstrap_marker() -> Key:
+    """Written once, with the first admin, user and token: its presence means "already bootstrapped"."""
+    return _key("BINDERY", "BOOTSTRAP")

@@ -1,0 +1,1 @@
+"""Request bodies and shared field types, validated by pydantic before any domain code runs."""

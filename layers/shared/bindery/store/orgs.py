@@ -1,0 +1,119 @@
+"""Organizations, their email-domain index and their agent instructions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bindery import keys
+from bindery.store import table
+from bindery.store.members import Member
+from bindery.store.table import Item
+
+
+@dataclass
+class Organization:
+    id: str
+    title: str
+    created_at: str
+    email_domains: list[str] = field(default_factory=list)
+    hostname: str | None = None
+    type: str = "business"
+    use_case: str | None = None
+    community_type: str | None = None
+    default_role: str | None = None
+    default_content: dict[str, Any] | None = None
+    sso: bool = False
+    ai: bool = True
+    invite_links: bool = True
+    plan: str = "free_2024"
+    merge_rules: dict[str, Any] = field(default_factory=lambda: {"type": "inherit"})
+    logo: str | None = None
+    # Counters, kept in the same transactions as the writes they count.
+    member_count: int = 0
+    team_count: int = 0
+    invite_count: int = 0
+
+    _FIELDS = (
+        ("title", "title"), ("created_at", "createdAt"), ("email_domains", "emailDomains"),
+        ("hostname", "hostname"), ("type", "orgType"), ("use_case", "useCase"),
+        ("community_type", "communityType"), ("default_role", "defaultRole"),
+        ("default_content", "defaultContent"), ("sso", "sso"), ("ai", "ai"),
+        ("invite_links", "inviteLinks"), ("plan", "plan"), ("merge_rules", "mergeRules"), ("logo", "logo"),
+        ("member_count", "memberCount"), ("team_count", "teamCount"), ("invite_count", "inviteCount"),
+    )
+
+    def to_item(self) -> Item:
+        item: Item = {**keys.org(self.id), "type": "organization", "id": self.id}
+        for attr, name in self._FIELDS:
+            value = getattr(self, attr)
+            if value is not None:
+                item[name] = value
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> Organization:
+        values = {attr: item[name] for attr, name in cls._FIELDS if name in item}
+        return cls(id=item["id"], **values)
+
+
+def get_org(org_id: str) -> Organization | None:
+    item = table.get(keys.org(org_id))
+    return Organization.from_item(item) if item else None
+
+
+def get_org_and_member(org_id: str, user_id: str) -> tuple[Organization | None, Member | None]:
+    """Both items an organization-scoped request starts with, in one BatchGetItem."""
+    org: Organization | None = None
+    member: Member | None = None
+    for item in table.batch_get([keys.org(org_id), keys.member(org_id, user_id)]):
+        if item["SK"] == "ORG":
+            org = Organization.from_item(item)
+        else:
+            member = Member.from_item(item)
+    return org, member
+
+
+def get_orgs(org_ids: list[str]) -> dict[str, Organization]:
+    found: dict[str, Organization] = {}
+    for start in range(0, len(org_ids), 100):
+        for item in table.batch_get([keys.org(oid) for oid in org_ids[start:start + 100]]):
+            found[item["id"]] = Organization.from_item(item)
+    return found
+
+
+def create_org(org: Organization, founder: Member) -> None:
+    """The organization and its first admin, together."""
+    org.member_count = 1
+    table.transact([
+        table.put_op(org.to_item(), "attribute_not_exists(PK)"),
+        table.put_op(founder.to_item(), "attribute_not_exists(PK)"),
+    ])
+
+
+def update_org(org: Organization, previous_domains: list[str]) -> None:
+    """Write the organization and bring the email-domain index in line with it, atomically."""
+    ops: list[dict[str, Any]] = [table.put_op(org.to_item(), "attribute_exists(PK)")]
+    for domain in set(previous_domains) - set(org.email_domains):
+        ops.append(table.delete_op(keys.email_domain(domain, org.id)))
+    for domain in set(org.email_domains) - set(previous_domains):
+        ops.append(table.put_op({**keys.email_domain(domain, org.id), "type": "email-domain",
+                                 "orgId": org.id, "domain": domain.lower()}))
+    table.transact(ops)
+
+
+def org_ids_for_email_domain(domain: str, limit: int = 100) -> list[str]:
+    page = table.Query(partition=keys.email_domain_partition(domain), limit=limit).run()
+    return [item["orgId"] for item in page.items]
+
+
+def get_agent_instructions(org_id: str) -> Item | None:
+    return table.get(keys.agent_instructions(org_id))
+
+
+def put_agent_instructions(org_id: str, instructions: dict[str, Any], updated_by: str,
+                           updated_at: str) -> Item:
+    item = {**keys.agent_instructions(org_id), "type": "agent-instructions", "orgId": org_id,
+            "instructions": instructions, "updatedBy": updated_by, "updatedAt": updated_at}
+    table.transact([table.put_op(item), table.condition_op(keys.org(org_id), "attribute_exists(PK)")])
+    return item

@@ -1,0 +1,156 @@
+"""The request primitives every repository uses: GetItem, BatchGetItem, a one-page Query, transactions.
+
+There is deliberately no Scan here: every access pattern names its partition.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from bindery.aws import dynamodb_client, dynamodb_table
+from bindery.config import settings
+from bindery.errors import Conflict
+from bindery.keys import Key
+
+Item = dict[str, Any]
+TTL_ATTRIBUTE = "expiresAt"
+
+
+def is_live(item: Item) -> bool:
+    """DynamoDB deletes expired items late (up to days); an item past its TTL is treated as gone."""
+    expires = item.get(TTL_ATTRIBUTE)
+    return expires is None or int(expires) > int(time.time())
+
+
+def plain(value: Any) -> Any:
+    """DynamoDB hands numbers back as Decimal; the domain wants ints (or floats)."""
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def get(key: Key, *, consistent: bool = True) -> Item | None:
+    response = dynamodb_table().get_item(Key=key, ConsistentRead=consistent)
+    item = response.get("Item")
+    return plain(item) if item is not None and is_live(item) else None
+
+
+def batch_get(keys: list[Key]) -> list[Item]:
+    """One BatchGetItem for up to 100 keys (retrying only what DynamoDB leaves unprocessed)."""
+    if not keys:
+        return []
+    name = settings().table_name
+    found: list[Item] = []
+    pending: dict[str, Any] = {name: {"Keys": keys, "ConsistentRead": True}}
+    while pending:
+        response = dynamodb_client().batch_get_item(RequestItems=pending)
+        found.extend(plain(item) for item in response["Responses"].get(name, []) if is_live(item))
+        pending = dict(response.get("UnprocessedKeys") or {})
+    return found
+
+
+@dataclass
+class QueryPage:
+    items: list[Item]
+    last_key: dict[str, Any] | None
+
+
+@dataclass
+class Query:
+    """One page of one partition, in key order; `filter` narrows it after DynamoDB reads it."""
+
+    partition: str
+    index: str | None = None
+    prefix: str | None = None
+    forward: bool = True
+    limit: int = 100
+    start_key: dict[str, Any] | None = None
+    filter: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def run(self) -> QueryPage:
+        from boto3.dynamodb.conditions import Key as Cond
+
+        pk_name, sk_name = ("PK", "SK") if self.index is None else (f"{self.index}PK", f"{self.index}SK")
+        condition = Cond(pk_name).eq(self.partition)
+        if self.prefix is not None:
+            condition = condition & Cond(sk_name).begins_with(self.prefix)
+        kwargs: dict[str, Any] = {
+            "KeyConditionExpression": condition,
+            "ScanIndexForward": self.forward,
+            "Limit": self.limit,
+            **self.extra,
+        }
+        if self.index is not None:
+            kwargs["IndexName"] = self.index
+        else:
+            kwargs["ConsistentRead"] = True
+        if self.start_key:
+            kwargs["ExclusiveStartKey"] = self.start_key
+        if self.filter is not None:
+            kwargs["FilterExpression"] = self.filter
+        response = dynamodb_table().query(**kwargs)
+        items = [plain(item) for item in response.get("Items", []) if is_live(item)]
+        return QueryPage(items=items, last_key=response.get("LastEvaluatedKey"))
+
+
+def put_op(item: Item, condition: str | None = None, **extra: Any) -> dict[str, Any]:
+    op: dict[str, Any] = {"TableName": settings().table_name, "Item": item}
+    if condition:
+        op["ConditionExpression"] = condition
+    op.update(extra)
+    return {"Put": op}
+
+
+def update_op(key: Key, expression: str, values: dict[str, Any] | None = None,
+              condition: str | None = None, names: dict[str, str] | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"TableName": settings().table_name, "Key": key, "UpdateExpression": expression}
+    if values:
+        op["ExpressionAttributeValues"] = values
+    if names:
+        op["ExpressionAttributeNames"] = names
+    if condition:
+        op["ConditionExpression"] = condition
+    return {"Update": op}
+
+
+def delete_op(key: Key, condition: str | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"TableName": settings().table_name, "Key": key}
+    if condition:
+        op["ConditionExpression"] = condition
+    return {"Delete": op}
+
+
+def condition_op(key: Key, condition: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"TableName": settings().table_name, "Key": key, "ConditionExpression": condition}
+    if values:
+        op["ExpressionAttributeValues"] = values
+    return {"ConditionCheck": op}
+
+
+class TransactionConflict(Conflict):
+    """A condition in a transaction failed; `reasons` holds DynamoDB's code per operation, in order."""
+
+    def __init__(self, reasons: list[str]) -> None:
+        super().__init__("The request conflicts with the current state; nothing was changed.")
+        self.reasons = reasons
+
+
+def transact(operations: list[dict[str, Any]]) -> None:
+    """All-or-nothing write of up to 100 operations."""
+    try:
+        dynamodb_client().transact_write_items(TransactItems=operations)
+    except ClientError as error:
+        if error.response["Error"]["Code"] != "TransactionCanceledException":
+            raise
+        reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+        raise TransactionConflict(reasons) from error

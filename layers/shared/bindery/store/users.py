@@ -1,0 +1,95 @@
+"""Users, their unique emails, and API tokens (stored only as hashes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bindery import keys
+from bindery.clock import now_iso
+from bindery.errors import Conflict
+from bindery.store import table
+from bindery.store.table import Item
+
+
+@dataclass
+class User:
+    id: str
+    display_name: str
+    email: str | None = None
+    photo_url: str | None = None
+    email_verified: bool = False
+    created_at: str = ""
+
+    @property
+    def email_domain(self) -> str | None:
+        return self.email.rsplit("@", 1)[1].lower() if self.email and "@" in self.email else None
+
+    def to_item(self) -> Item:
+        item: Item = {**keys.user(self.id), "type": "user", "id": self.id, "displayName": self.display_name,
+                      "emailVerified": self.email_verified, "createdAt": self.created_at}
+        if self.email:
+            item["email"] = self.email
+        if self.photo_url:
+            item["photoURL"] = self.photo_url
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> User:
+        return cls(id=item["id"], display_name=item["displayName"], email=item.get("email"),
+                   photo_url=item.get("photoURL"), email_verified=bool(item.get("emailVerified")),
+                   created_at=item.get("createdAt", ""))
+
+
+def user_put_ops(user: User) -> list[dict[str, Any]]:
+    """A new user and its email guard; the guard makes a second user with the same email fail."""
+    ops = [table.put_op(user.to_item(), "attribute_not_exists(PK)")]
+    if user.email:
+        guard = {**keys.user_email(user.email), "type": "user-email", "userId": user.id}
+        ops.append(table.put_op(guard, "attribute_not_exists(PK)"))
+    return ops
+
+
+def create_user(user: User) -> User:
+    user.created_at = user.created_at or now_iso()
+    try:
+        table.transact(user_put_ops(user))
+    except table.TransactionConflict as error:
+        raise Conflict(f"email: a user with the email {user.email} already exists") from error
+    return user
+
+
+def get_user(user_id: str) -> User | None:
+    item = table.get(keys.user(user_id))
+    return User.from_item(item) if item else None
+
+
+def user_id_for_email(email: str) -> str | None:
+    item = table.get(keys.user_email(email))
+    return str(item["userId"]) if item else None
+
+
+def get_users(user_ids: list[str]) -> dict[str, User]:
+    found: dict[str, User] = {}
+    for start in range(0, len(user_ids), 100):
+        chunk = list(dict.fromkeys(user_ids[start:start + 100]))
+        for item in table.batch_get([keys.user(uid) for uid in chunk]):
+            found[item["id"]] = User.from_item(item)
+    return found
+
+
+# --- tokens -----------------------------------------------------------------------------------
+def create_token(token_hash: str, user_id: str, label: str = "") -> None:
+    item = {**keys.token(token_hash), "type": "token", "userId": user_id, "label": label,
+            "createdAt": now_iso()}
+    table.transact([table.put_op(item, "attribute_not_exists(PK)"),
+                    table.condition_op(keys.user(user_id), "attribute_exists(PK)")])
+
+
+def user_id_for_token(token_hash: str) -> str | None:
+    item = table.get(keys.token(token_hash), consistent=False)
+    return str(item["userId"]) if item else None
+
+
+def delete_token(token_hash: str) -> None:
+    table.transact([table.delete_op(keys.token(token_hash))])

@@ -1,0 +1,1 @@
+"""The Docker-free local runner: serves the routes of template.yaml in-process (see README)."""

@@ -1,0 +1,200 @@
+"""An in-process stand-in for API Gateway's REST API: route matching as API Gateway does it, the TOKEN
+authorizer, REST proxy events, gateway responses from template.yaml, and the deployed size limits."""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import sys
+import threading
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from local.template import Function, Route, Template, load
+
+API_GATEWAY_MAX_BODY = 10 * 1024 * 1024
+# Lambda's synchronous payload limit is 6 MB for the whole event; the body is what a caller controls.
+LAMBDA_MAX_PAYLOAD = 6 * 1024 * 1024
+STAGE = "v1"
+
+
+@dataclass
+class Reply:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body) if self.body else None
+
+
+class _Context:
+    """The few LambdaContext attributes Powertools reads."""
+
+    def __init__(self, name: str) -> None:
+        self.function_name = name
+        self.function_version = "$LATEST"
+        self.invoked_function_arn = f"arn:aws:lambda:us-east-1:000000000000:function:{name}"
+        self.memory_limit_in_mb = 512
+        self.aws_request_id = str(uuid.uuid4())
+        self.log_group_name = f"/aws/lambda/{name}"
+        self.log_stream_name = "local"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return 29_000
+
+
+def _specificity(route: Route) -> tuple[int, ...]:
+    # API Gateway prefers literal segments to {params}, and {params} to {proxy+}, level by level.
+    ranks = [2 if seg.endswith("+}") else 1 if seg.startswith("{") else 0 for seg in route.segments]
+    return (*ranks, 3)
+
+
+def match(routes: list[Route], method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+    parts = [part for part in path.split("/") if part]
+    candidates: list[tuple[tuple[int, ...], int, Route, dict[str, str]]] = []
+    for route in routes:
+        params = _match_segments(route.segments, parts)
+        if params is None or route.method not in (method, "ANY"):
+            continue
+        candidates.append((_specificity(route), 0 if route.method == method else 1, route, params))
+    if not candidates:
+        return None
+    candidates.sort(key=lambda c: (c[0], c[1]))
+    return candidates[0][2], candidates[0][3]
+
+
+def _match_segments(segments: list[str], parts: list[str]) -> dict[str, str] | None:
+    params: dict[str, str] = {}
+    for index, segment in enumerate(segments):
+        if segment.endswith("+}"):
+            rest = parts[index:]
+            if not rest:
+                return None
+            params[segment[1:-2]] = "/".join(rest)
+            return params
+        if index >= len(parts):
+            return None
+        if segment.startswith("{"):
+            params[segment[1:-1]] = parts[index]
+        elif segment != parts[index]:
+            return None
+    return params if len(parts) == len(segments) else None
+
+
+@dataclass
+class Gateway:
+    template: Template = field(default_factory=load)
+    _handlers: dict[str, Any] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def _handler(self, function: Function) -> Any:
+        with self._lock:
+            if function.name not in self._handlers:
+                if str(function.code_uri) not in sys.path:
+                    sys.path.insert(0, str(function.code_uri))
+                module_name, _, attr = function.handler.rpartition(".")
+                self._handlers[function.name] = getattr(importlib.import_module(module_name), attr)
+            return self._handlers[function.name]
+
+    def _gateway_response(self, kind: str, fallback: int) -> Reply:
+        spec = self.template.gateway_responses.get(kind, {})
+        status = int(spec.get("StatusCode", fallback))
+        body = (spec.get("ResponseTemplates") or {}).get("application/json")
+        if body is None:
+            body = json.dumps({"error": {"code": status, "message": kind}})
+        return Reply(status, {"Content-Type": "application/json"}, body.encode())
+
+    def _authorize(self, authorization: str | None) -> dict[str, Any] | Reply:
+        if self.template.authorizer is None:
+            return {}
+        if not authorization:
+            return self._gateway_response("UNAUTHORIZED", 401)
+        handler = self._handler(self.template.functions[self.template.authorizer])
+        event = {"type": "TOKEN", "authorizationToken": authorization,
+                 "methodArn": "arn:aws:execute-api:us-east-1:000000000000:local/v1/GET/"}
+        try:
+            policy = handler(event, _Context(self.template.authorizer))
+        except Exception as error:
+            if str(error) == "Unauthorized":
+                return self._gateway_response("UNAUTHORIZED", 401)
+            return self._gateway_response("DEFAULT_5XX", 500)
+        statements = policy.get("policyDocument", {}).get("Statement", [])
+        if not statements or any(s.get("Effect") != "Allow" for s in statements):
+            return self._gateway_response("ACCESS_DENIED", 403)
+        return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}
+
+    def dispatch(self, method: str, target: str, headers: dict[str, str] | None = None,
+                 body: bytes | None = None) -> Reply:
+        headers = dict(headers or {})
+        url = urlsplit(target)
+        path = url.path
+        prefix = f"/{STAGE}"
+        if not (path == prefix or path.startswith(prefix + "/")):
+            return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+        path = path[len(prefix):] or "/"
+        if body and len(body) > API_GATEWAY_MAX_BODY:
+            return self._gateway_response("REQUEST_TOO_LARGE", 413)
+        found = match(self.template.routes, method.upper(), path)
+        if found is None:
+            return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+        route, params = found
+        lower = {k.lower(): v for k, v in headers.items()}
+        authorizer = self._authorize(lower.get("authorization"))
+        if isinstance(authorizer, Reply):
+            return authorizer
+        if body and len(body) > LAMBDA_MAX_PAYLOAD:
+            return self._gateway_response("REQUEST_TOO_LARGE", 413)
+        event = build_event(method.upper(), path, route, params, headers, url.query, body, authorizer)
+        function = self.template.functions[route.function]
+        result = self._handler(function)(event, _Context(function.name))
+        return _reply(result)
+
+
+def build_event(method: str, path: str, route: Route, params: dict[str, str], headers: dict[str, str],
+                query: str, body: bytes | None, authorizer: dict[str, Any]) -> dict[str, Any]:
+    """A REST API proxy event, shaped as API Gateway sends it."""
+    multi_query = parse_qs(query, keep_blank_values=True)
+    text: str | None = None
+    is_base64 = False
+    if body:
+        try:
+            text = body.decode()
+        except UnicodeDecodeError:
+            text, is_base64 = base64.b64encode(body).decode(), True
+    return {
+        "resource": route.path,
+        "path": path,
+        "httpMethod": method,
+        "headers": headers or None,
+        "multiValueHeaders": {k: [v] for k, v in headers.items()} or None,
+        "queryStringParameters": {k: v[-1] for k, v in multi_query.items()} or None,
+        "multiValueQueryStringParameters": multi_query or None,
+        "pathParameters": params or None,
+        "stageVariables": None,
+        "requestContext": {
+            "resourcePath": route.path,
+            "httpMethod": method,
+            "path": f"/{STAGE}{path}",
+            "stage": STAGE,
+            "requestId": str(uuid.uuid4()),
+            "accountId": "000000000000",
+            "apiId": "local",
+            "identity": {"sourceIp": "127.0.0.1"},
+            "authorizer": authorizer or None,
+        },
+        "body": text,
+        "isBase64Encoded": is_base64,
+    }
+
+
+def _reply(result: dict[str, Any]) -> Reply:
+    headers = {k: str(v) for k, v in (result.get("headers") or {}).items()}
+    for key, values in (result.get("multiValueHeaders") or {}).items():
+        headers[key] = ", ".join(str(v) for v in values)
+    raw = result.get("body") or ""
+    body = base64.b64decode(raw) if result.get("isBase64Encoded") else raw.encode()
+    return Reply(int(result.get("statusCode", 200)), headers, body)

@@ -1,0 +1,112 @@
+"""Reads template.yaml: the functions, their API events, the authorizer, the gateway responses and the
+table definition. The runner and the tests take all of these from here, so they cannot drift."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+TEMPLATE = ROOT / "template.yaml"
+
+
+class _CfnLoader(yaml.SafeLoader):
+    """YAML loader that keeps CloudFormation's short-form tags (!Ref, !GetAtt, !Sub…) as plain data."""
+
+
+def _tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.ScalarNode):
+        value: Any = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+    return {f"Fn::{suffix}" if suffix != "Ref" else "Ref": value}
+
+
+_CfnLoader.add_multi_constructor("!", _tag)
+
+
+@dataclass(frozen=True)
+class Route:
+    function: str
+    path: str
+    method: str  # upper case, or ANY
+
+    @property
+    def segments(self) -> list[str]:
+        return [part for part in self.path.split("/") if part]
+
+
+@dataclass
+class Function:
+    name: str
+    code_uri: Path
+    handler: str
+    routes: list[Route] = field(default_factory=list)
+
+
+@dataclass
+class Template:
+    functions: dict[str, Function]
+    authorizer: str | None
+    gateway_responses: dict[str, dict[str, Any]]
+    table: dict[str, Any]
+    raw: dict[str, Any]
+
+    @property
+    def routes(self) -> list[Route]:
+        return [route for function in self.functions.values() for route in function.routes]
+
+
+@lru_cache(maxsize=4)
+def load(path: Path = TEMPLATE) -> Template:
+    raw = yaml.load(path.read_text(), Loader=_CfnLoader)  # noqa: S506 - a SafeLoader subclass
+    resources: dict[str, Any] = raw["Resources"]
+    functions: dict[str, Function] = {}
+    authorizer_name: str | None = None
+    gateway_responses: dict[str, dict[str, Any]] = {}
+    table: dict[str, Any] = {}
+    for name, resource in resources.items():
+        kind, props = resource["Type"], resource.get("Properties", {})
+        if kind == "AWS::Serverless::Function":
+            function = Function(name, ROOT / props["CodeUri"], props["Handler"])
+            for event in (props.get("Events") or {}).values():
+                if event["Type"] == "Api":
+                    ev = event["Properties"]
+                    function.routes.append(Route(name, ev["Path"], ev["Method"].upper()))
+            functions[name] = function
+        elif kind == "AWS::Serverless::Api":
+            auth = props.get("Auth", {})
+            default = auth.get("DefaultAuthorizer")
+            if default:
+                arn = auth["Authorizers"][default]["FunctionArn"]
+                authorizer_name = arn["Fn::GetAtt"].split(".")[0] if isinstance(arn["Fn::GetAtt"], str) \
+                    else arn["Fn::GetAtt"][0]
+            gateway_responses = props.get("GatewayResponses", {})
+        elif kind == "AWS::DynamoDB::Table":
+            table = props
+    return Template(functions, authorizer_name, gateway_responses, table, raw)
+
+
+def create_table_kwargs(table_name: str) -> dict[str, Any]:
+    """`CreateTable` arguments for the table as template.yaml declares it (GSIs included)."""
+    props = load().table
+    kwargs: dict[str, Any] = {
+        "TableName": table_name,
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "KeySchema": props["KeySchema"],
+        "BillingMode": props.get("BillingMode", "PAY_PER_REQUEST"),
+    }
+    if props.get("GlobalSecondaryIndexes"):
+        kwargs["GlobalSecondaryIndexes"] = props["GlobalSecondaryIndexes"]
+    return kwargs
+
+
+def ttl_attribute() -> str | None:
+    spec = load().table.get("TimeToLiveSpecification") or {}
+    return spec.get("AttributeName") if spec.get("Enabled") else None

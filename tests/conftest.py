@@ -1,0 +1,93 @@
+"""Test engines and fixtures.
+
+BINDERY_TEST_ENGINE=moto (default): one `mock_aws` for the whole session, the table created from
+template.yaml (GSIs and TTL included) and recreated for each test.
+BINDERY_TEST_ENGINE=dynamodb-local: the same, against Amazon DynamoDB Local (the repository tier).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+os.environ.update({
+    "AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing", "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1", "AWS_REGION": "us-east-1",
+    "BINDERY_TABLE": "bindery-test", "BINDERY_BUCKET": "bindery-test-blobs",
+    "BINDERY_CURSOR_SECRET": "test-cursor-secret-0123456789abcdef",
+    "POWERTOOLS_SERVICE_NAME": "bindery-test", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
+})
+os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
+os.environ.pop("BINDERY_CLOCK_OFFSET_SECONDS", None)
+
+from bindery import aws  # noqa: E402
+from local.template import create_table_kwargs, ttl_attribute  # noqa: E402
+from tests.client import ApiClient  # noqa: E402
+
+ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
+
+
+@pytest.fixture(scope="session")
+def engine() -> Iterator[str]:
+    if ENGINE == "dynamodb-local":
+        from local import dynamodb_local
+
+        server = dynamodb_local.start()
+        os.environ["BINDERY_DYNAMODB_ENDPOINT"] = server.endpoint
+        aws.reset()
+        try:
+            yield "dynamodb-local"
+        finally:
+            server.stop()
+            os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
+            aws.reset()
+    else:
+        from moto import mock_aws
+
+        with mock_aws():
+            aws.reset()
+            yield "moto"
+        aws.reset()
+
+
+def _create_table() -> None:
+    client = aws.dynamodb_client()
+    name = os.environ["BINDERY_TABLE"]
+    client.create_table(**create_table_kwargs(name))
+    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.05, "MaxAttempts": 200})
+    attribute = ttl_attribute()
+    if attribute:
+        client.update_time_to_live(TableName=name,
+                                   TimeToLiveSpecification={"Enabled": True, "AttributeName": attribute})
+
+
+@pytest.fixture(autouse=True)
+def table(engine: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A fresh, empty table for every test."""
+    monkeypatch.delenv("BINDERY_CLOCK_OFFSET_SECONDS", raising=False)
+    _create_table()
+    yield
+    aws.dynamodb_client().delete_table(TableName=os.environ["BINDERY_TABLE"])
+
+
+@pytest.fixture
+def api() -> ApiClient:
+    return ApiClient()
+
+
+@pytest.fixture
+def request_counter() -> Iterator[dict[str, int]]:
+    """Counts DynamoDB requests by operation while a test runs (the cost of an API operation)."""
+    counts: dict[str, int] = {}
+
+    def count(event_name: str, **_: Any) -> None:
+        operation = event_name.rsplit(".", 1)[-1]
+        counts[operation] = counts.get(operation, 0) + 1
+
+    events = aws.dynamodb_client().meta.events
+    events.register("before-call.dynamodb", count)
+    yield counts
+    events.unregister("before-call.dynamodb", count)
