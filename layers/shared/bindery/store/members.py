@@ -67,11 +67,12 @@ def get_member(org_id: str, user_id: str) -> Member | None:
 
 
 def add_member_ops(member: Member) -> list[dict[str, Any]]:
-    """A new membership and the organization's member counter, for one transaction."""
+    """A new membership and the organization's counters (members, admins), for one transaction."""
+    admins = 1 if member.role == "admin" else 0
     return [
         table.put_op(member.to_item(), "attribute_not_exists(PK)"),
-        table.update_op(keys.org(member.org_id), "ADD memberCount :one", {":one": 1},
-                        "attribute_exists(PK)"),
+        table.update_op(keys.org(member.org_id), "ADD memberCount :one, adminCount :admins",
+                        {":one": 1, ":admins": admins}, "attribute_exists(PK)"),
     ]
 
 

@@ -31,6 +31,7 @@ class Organization:
     logo: str | None = None
     # Counters, kept in the same transactions as the writes they count.
     member_count: int = 0
+    admin_count: int = 0
     team_count: int = 0
     invite_count: int = 0
 
@@ -40,7 +41,7 @@ class Organization:
         ("community_type", "communityType"), ("default_role", "defaultRole"),
         ("default_content", "defaultContent"), ("sso", "sso"), ("ai", "ai"),
         ("invite_links", "inviteLinks"), ("plan", "plan"), ("merge_rules", "mergeRules"), ("logo", "logo"),
-        ("member_count", "memberCount"), ("team_count", "teamCount"), ("invite_count", "inviteCount"),
+        ("member_count", "memberCount"), ("admin_count", "adminCount"), ("team_count", "teamCount"), ("invite_count", "inviteCount"),
     )
 
     def to_item(self) -> Item:
@@ -85,6 +86,7 @@ def get_orgs(org_ids: list[str]) -> dict[str, Organization]:
 def create_org(org: Organization, founder: Member) -> None:
     """The organization and its first admin, together."""
     org.member_count = 1
+    org.admin_count = 1 if founder.role == "admin" else 0
     table.transact([
         table.put_op(org.to_item(), "attribute_not_exists(PK)"),
         table.put_op(founder.to_item(), "attribute_not_exists(PK)"),

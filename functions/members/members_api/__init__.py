@@ -1,0 +1,1 @@
+"""Lambda function for members, teams and invites."""
