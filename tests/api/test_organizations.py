@@ -41,3 +41,219 @@ def test_get_org_is_one_request(api, request_counter):
     assert api.get(f"/orgs/{ada.org_id}", token=ada.token).status == 200
     # GetItem for the token (authorizer), one BatchGetItem for organization + membership
     assert request_counter == {"GetItem": 1, "BatchGetItem": 1}
+
+
+def test_create_org_makes_caller_admin_and_lists_it(api):
+    ada = api.user()
+    reply = api.post("/orgs", token=ada.token, body={"title": "Docs Inc", "emailDomains": ["Docs.example"]})
+    assert reply.status == 201, reply.body
+    org = reply.json()
+    assert org["title"] == "Docs Inc"
+    assert org["emailDomains"] == ["docs.example"]
+    assert org["permissions"]["admin"] is True
+    listed = api.get("/orgs", token=ada.token).json()
+    assert [o["id"] for o in listed["items"]] == [org["id"]]
+    member = api.get(f"/orgs/{org['id']}", token=ada.token).json()
+    assert member["id"] == org["id"]
+
+
+def test_create_org_validates_title(api):
+    ada = api.user()
+    reply = api.post("/orgs", token=ada.token, body={"title": "x"})
+    assert reply.status == 400
+    assert "title" in reply.json()["error"]["message"]
+    reply = api.post("/orgs", token=ada.token, body={"title": "Fine", "colour": "red"})
+    assert reply.status == 400
+    assert "colour" in reply.json()["error"]["message"]
+
+
+def test_invalid_json_body_is_400(api):
+    ada = api.user()
+    reply = api.post("/orgs", token=ada.token, raw=b"{not json", headers={"Content-Type": "application/json"})
+    assert reply.status == 400
+    assert reply.json()["error"]["code"] == 400
+
+
+def test_list_orgs_paginates_with_a_stable_order(api):
+    ada = api.user()
+    created = [api.post("/orgs", token=ada.token, body={"title": f"Org {i}"}).json()["id"] for i in range(5)]
+    seen, page = [], None
+    while True:
+        body = api.get("/orgs", token=ada.token, query={"limit": 2, "page": page}).json()
+        assert len(body["items"]) <= 2
+        seen += [o["id"] for o in body["items"]]
+        page = body.get("next", {}).get("page")
+        if not page:
+            break
+    assert seen == sorted(created)
+
+
+def test_list_orgs_only_shows_the_callers(api):
+    ada = api.org_admin()
+    api.org_admin("Bob", "Bobco")
+    assert [o["id"] for o in api.get("/orgs", token=ada.token).json()["items"]] == [ada.org_id]
+
+
+def test_list_limit_is_bounded(api):
+    ada = api.org_admin()
+    reply = api.get("/orgs", token=ada.token, query={"limit": 1001})
+    assert reply.status == 400
+    assert "limit" in reply.json()["error"]["message"]
+
+
+def test_forged_or_foreign_cursor_is_400(api):
+    ada = api.user()
+    for i in range(3):
+        api.post("/orgs", token=ada.token, body={"title": f"Org {i}"})
+    cursor = api.get("/orgs", token=ada.token, query={"limit": 1}).json()["next"]["page"]
+    payload, _, signature = cursor.partition(".")
+    forged = payload[:-2] + ("AA" if payload[-2:] != "AA" else "BB") + "." + signature
+    assert api.get("/orgs", token=ada.token, query={"page": forged}).status == 400
+    bob = api.user("Bob")
+    # Bob may not continue Ada's listing: the cursor is bound to the caller's listing.
+    reply = api.get("/orgs", token=bob.token, query={"page": cursor})
+    assert reply.status == 400
+    assert "page" in reply.json()["error"]["message"]
+
+
+def test_patch_org_as_admin(api):
+    ada = api.org_admin()
+    reply = api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={
+        "title": "Acme Docs", "emailDomains": ["acme.test"], "defaultRole": "edit", "inviteLinks": False,
+        "mergeRules": {"type": "rules", "rules": [{"rule": "require_at_least_one_review"}]},
+    })
+    assert reply.status == 200, reply.body
+    body = api.get(f"/orgs/{ada.org_id}", token=ada.token).json()
+    assert body["title"] == "Acme Docs"
+    assert body["emailDomains"] == ["acme.test"]
+    assert body["defaultRole"] == "edit"
+    assert body["inviteLinks"] is False
+    assert body["mergeRules"]["type"] == "rules"
+
+
+def test_patch_org_null_default_role_means_guest(api):
+    ada = api.org_admin()
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"defaultRole": "read"})
+    assert api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"defaultRole": None}).status == 200
+    assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["defaultRole"] is None
+
+
+def test_patch_org_rejects_bad_values(api):
+    ada = api.org_admin()
+    for body, field in (({"title": ""}, "title"), ({"defaultRole": "owner"}, "defaultRole"),
+                        ({"emailDomains": ["not a domain"]}, "emailDomains"),
+                        ({"title": None}, "title"), ({"mergeRules": {"type": "maybe"}}, "mergeRules")):
+        reply = api.patch(f"/orgs/{ada.org_id}", token=ada.token, body=body)
+        assert reply.status == 400, body
+        assert field in reply.json()["error"]["message"], reply.json()
+
+
+def test_patch_org_default_content_must_be_an_existing_site(api):
+    ada = api.org_admin()
+    reply = api.patch(f"/orgs/{ada.org_id}", token=ada.token,
+                      body={"defaultContent": {"type": "site", "site": "nope"}})
+    assert reply.status == 400
+    assert "defaultContent" in reply.json()["error"]["message"]
+
+
+def test_patch_org_needs_admin(api):
+    ada = api.org_admin()
+    bob = api.user("Bob", "bob@acme.test")
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"]})
+    assert api.post(f"/orgs/{ada.org_id}/join", token=bob.token).status == 204
+    reply = api.patch(f"/orgs/{ada.org_id}", token=bob.token, body={"title": "Mine now"})
+    assert reply.status == 403
+    assert api.get(f"/orgs/{ada.org_id}", token=bob.token).json()["title"] == "Acme"
+
+
+def test_patch_other_org_is_404(api):
+    ada = api.org_admin()
+    bob = api.org_admin("Bob", "Bobco")
+    assert api.patch(f"/orgs/{bob.org_id}", token=ada.token, body={"title": "Taken"}).status == 404
+
+
+def test_email_domain_index_follows_patches(api):
+    ada = api.org_admin()
+    bob = api.user("Bob", "bob@acme.test")
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"]})
+    found = api.get("/email-domains/acme.test/orgs", token=bob.token).json()["organizations"]
+    assert [o["id"] for o in found] == [ada.org_id]
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["other.test"]})
+    assert api.get("/email-domains/acme.test/orgs", token=bob.token).json() == {"organizations": []}
+
+
+def test_email_domain_lookup_needs_a_matching_verified_email(api):
+    ada = api.org_admin()
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"]})
+    outsider = api.user("Eve", "eve@elsewhere.test")
+    assert api.get("/email-domains/acme.test/orgs", token=outsider.token).json() == {"organizations": []}
+    unverified = api.user("Mallory", "mallory@acme.test", verified=False)
+    assert api.get("/email-domains/acme.test/orgs", token=unverified.token).json() == {"organizations": []}
+
+
+def test_join_by_email_domain(api):
+    ada = api.org_admin()
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"], "defaultRole": "edit"})
+    bob = api.user("Bob", "bob@ACME.test")
+    assert api.get(f"/orgs/{ada.org_id}", token=bob.token).status == 404
+    assert api.post(f"/orgs/{ada.org_id}/join", token=bob.token).status == 204
+    org = api.get(f"/orgs/{ada.org_id}", token=bob.token).json()
+    assert org["permissions"]["admin"] is False
+    assert org["permissions"]["createContent"] is False
+    # joining twice changes nothing
+    assert api.post(f"/orgs/{ada.org_id}/join", token=bob.token).status == 204
+    from bindery.store.orgs import get_org
+
+    assert get_org(ada.org_id).member_count == 2
+
+
+def test_join_refused_for_other_or_unverified_domains(api):
+    ada = api.org_admin()
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"]})
+    eve = api.user("Eve", "eve@elsewhere.test")
+    reply = api.post(f"/orgs/{ada.org_id}/join", token=eve.token)
+    assert reply.status == 400
+    assert "email domain" in reply.json()["error"]["message"]
+    mallory = api.user("Mallory", "mallory@acme.test", verified=False)
+    assert api.post(f"/orgs/{ada.org_id}/join", token=mallory.token).status == 400
+
+
+def test_join_unknown_org_is_404(api):
+    ada = api.user()
+    assert api.post("/orgs/nope/join", token=ada.token).status == 404
+
+
+def test_ping_records_last_seen(api):
+    ada = api.org_admin()
+    reply = api.post(f"/orgs/{ada.org_id}/ping", token=ada.token)
+    assert reply.status == 200
+    assert reply.json() == {}
+    from bindery.store.members import get_member
+
+    assert get_member(ada.org_id, ada.user_id).last_seen_at is not None
+
+
+def test_agent_instructions_round_trip(api):
+    ada = api.org_admin()
+    empty = api.get(f"/orgs/{ada.org_id}/agent-instructions", token=ada.token)
+    assert empty.status == 200, empty.body
+    assert empty.json()["instructions"]["nodes"] == []
+    document = {"object": "document", "data": {"schemaVersion": 1}, "nodes": [
+        {"object": "block", "type": "paragraph", "key": "p1", "nodes": [
+            {"object": "text", "leaves": [{"object": "leaf", "text": "Be concise.", "marks": []}]}]}]}
+    reply = api.put(f"/orgs/{ada.org_id}/agent-instructions", token=ada.token, body={"instructions": document})
+    assert reply.status == 200, reply.body
+    body = api.get(f"/orgs/{ada.org_id}/agent-instructions", token=ada.token).json()
+    assert body["object"] == "agent-instructions"
+    assert body["instructions"] == document
+    assert body["updatedBy"] == ada.user_id
+
+
+def test_agent_instructions_validation_and_access(api):
+    ada = api.org_admin()
+    reply = api.put(f"/orgs/{ada.org_id}/agent-instructions", token=ada.token,
+                    body={"instructions": {"object": "paragraph"}})
+    assert reply.status == 400
+    assert "instructions" in reply.json()["error"]["message"]
+    bob = api.org_admin("Bob", "Bobco")
+    assert api.get(f"/orgs/{ada.org_id}/agent-instructions", token=bob.token).status == 404
