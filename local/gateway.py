@@ -118,7 +118,7 @@ class Gateway:
                  "methodArn": "arn:aws:execute-api:us-east-1:000000000000:local/v1/GET/"}
         try:
             policy = handler(event, _Context(self.template.authorizer))
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - API Gateway turns any authorizer failure into a response
             if str(error) == "Unauthorized":
                 return self._gateway_response("UNAUTHORIZED", 401)
             return self._gateway_response("DEFAULT_5XX", 500)
@@ -148,13 +148,14 @@ class Gateway:
             return authorizer
         if body and len(body) > LAMBDA_MAX_PAYLOAD:
             return self._gateway_response("REQUEST_TOO_LARGE", 413)
-        event = build_event(method.upper(), path, route, params, headers, url.query, body, authorizer)
+        event = build_event(method.upper(), path, route, params, headers=headers, query=url.query, body=body,
+                            authorizer=authorizer)
         function = self.template.functions[route.function]
         result = self._handler(function)(event, _Context(function.name))
         return _reply(result)
 
 
-def build_event(method: str, path: str, route: Route, params: dict[str, str], headers: dict[str, str],
+def build_event(method: str, path: str, route: Route, params: dict[str, str], *, headers: dict[str, str],
                 query: str, body: bytes | None, authorizer: dict[str, Any]) -> dict[str, Any]:
     """A REST API proxy event, shaped as API Gateway sends it."""
     multi_query = parse_qs(query, keep_blank_values=True)

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TEMPLATE = ROOT / "template.yaml"
 
 
-class _CfnLoader(yaml.SafeLoader):
+class _CfnLoader(yaml.SafeLoader):  # type: ignore[misc]
     """YAML loader that keeps CloudFormation's short-form tags (!Ref, !GetAtt, !Sub…) as plain data."""
 
 
@@ -24,7 +24,7 @@ def _tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     elif isinstance(node, yaml.SequenceNode):
         value = loader.construct_sequence(node, deep=True)
     else:
-        value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+        value = loader.construct_mapping(node, deep=True)
     return {f"Fn::{suffix}" if suffix != "Ref" else "Ref": value}
 
 

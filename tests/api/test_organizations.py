@@ -193,7 +193,8 @@ def test_email_domain_lookup_needs_a_matching_verified_email(api):
 
 def test_join_by_email_domain(api):
     ada = api.org_admin()
-    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"], "defaultRole": "edit"})
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token,
+              body={"emailDomains": ["acme.test"], "defaultRole": "edit"})
     bob = api.user("Bob", "bob@ACME.test")
     assert api.get(f"/orgs/{ada.org_id}", token=bob.token).status == 404
     assert api.post(f"/orgs/{ada.org_id}/join", token=bob.token).status == 204
@@ -241,7 +242,8 @@ def test_agent_instructions_round_trip(api):
     document = {"object": "document", "data": {"schemaVersion": 1}, "nodes": [
         {"object": "block", "type": "paragraph", "key": "p1", "nodes": [
             {"object": "text", "leaves": [{"object": "leaf", "text": "Be concise.", "marks": []}]}]}]}
-    reply = api.put(f"/orgs/{ada.org_id}/agent-instructions", token=ada.token, body={"instructions": document})
+    reply = api.put(f"/orgs/{ada.org_id}/agent-instructions", token=ada.token,
+                    body={"instructions": document})
     assert reply.status == 200, reply.body
     body = api.get(f"/orgs/{ada.org_id}/agent-instructions", token=ada.token).json()
     assert body["object"] == "agent-instructions"

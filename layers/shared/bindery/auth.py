@@ -32,7 +32,8 @@ def bearer_token(authorization: str | None) -> str | None:
 
 def current_caller(request: Request) -> Caller:
     """Dependency for every route: the authenticated user, from the authorizer's context."""
-    context = request.resolved_event.request_context.authorizer.raw_event or {}
+    event = request.resolved_event.raw_event
+    context = (event.get("requestContext") or {}).get("authorizer") or {}
     user_id = context.get("userId")
     if not isinstance(user_id, str) or not user_id:
         raise Unauthorized("Authentication required: send Authorization: Bearer <API token>")

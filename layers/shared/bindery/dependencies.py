@@ -18,7 +18,7 @@ def organization(request: Request) -> OrgAccess:
     """The organization named in the path, with the caller's membership (404 for non-members)."""
     # Powertools' validation keeps only the route function's own arguments in `path_parameters`, so the
     # id comes from API Gateway's pathParameters, which every /orgs/{organizationId}/… resource carries.
-    org_id = (request.resolved_event.path_parameters or {}).get("organizationId")
+    org_id = (request.resolved_event.raw_event.get("pathParameters") or {}).get("organizationId")
     if not org_id:
         raise NotFound("No matching organization")
     return org_access(org_id, current_caller(request))

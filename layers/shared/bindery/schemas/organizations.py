@@ -14,6 +14,9 @@ EmailDomain = Annotated[
 ]
 
 
+Hostname = Annotated[str, Field(min_length=3, max_length=32, pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")]
+
+
 class SitePointer(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -35,7 +38,7 @@ class CreateOrganization(Body):
 class UpdateOrganization(Body):
     title: OrgTitle | None = None
     emailDomains: list[EmailDomain] | None = Field(default=None, max_length=50)
-    hostname: Annotated[str, Field(min_length=3, max_length=32, pattern=r"^[a-z0-9][a-z0-9-]*[a-z0-9]$")] | None = None
+    hostname: Hostname | None = None
     defaultRole: RoleOrGuest = None
     defaultContent: SitePointer | None = None
     logo: Url | None = None

@@ -41,7 +41,8 @@ class Organization:
         ("community_type", "communityType"), ("default_role", "defaultRole"),
         ("default_content", "defaultContent"), ("sso", "sso"), ("ai", "ai"),
         ("invite_links", "inviteLinks"), ("plan", "plan"), ("merge_rules", "mergeRules"), ("logo", "logo"),
-        ("member_count", "memberCount"), ("admin_count", "adminCount"), ("team_count", "teamCount"), ("invite_count", "inviteCount"),
+        ("member_count", "memberCount"), ("admin_count", "adminCount"),
+        ("team_count", "teamCount"), ("invite_count", "inviteCount"),
     )
 
     def to_item(self) -> Item:

@@ -81,7 +81,7 @@ class Query:
         from boto3.dynamodb.conditions import Key as Cond
 
         pk_name, sk_name = ("PK", "SK") if self.index is None else (f"{self.index}PK", f"{self.index}SK")
-        condition = Cond(pk_name).eq(self.partition)
+        condition: Any = Cond(pk_name).eq(self.partition)
         if self.prefix is not None:
             condition = condition & Cond(sk_name).begins_with(self.prefix)
         kwargs: dict[str, Any] = {
@@ -148,7 +148,7 @@ class TransactionConflict(Conflict):
 def transact(operations: list[dict[str, Any]]) -> None:
     """All-or-nothing write of up to 100 operations."""
     try:
-        dynamodb_client().transact_write_items(TransactItems=operations)
+        dynamodb_client().transact_write_items(TransactItems=operations)  # type: ignore[arg-type]
     except ClientError as error:
         if error.response["Error"]["Code"] != "TransactionCanceledException":
             raise
