@@ -81,7 +81,7 @@ def start(db_path: Path | None = None, port: int | None = None) -> DynamoDBLocal
             err = process.stderr.read().decode() if process.stderr else ""
             raise RuntimeError(f"DynamoDB Local exited: {err[-2000:]}")
         try:
-            urllib.request.urlopen(endpoint, timeout=1)  # noqa: S310 - loopback only
+            urllib.request.urlopen(endpoint, timeout=1)
         except urllib.error.HTTPError:
             return DynamoDBLocal(process, endpoint)  # it answers (400 to a bare GET): it is up
         except OSError:

@@ -23,9 +23,9 @@ os.environ.update({
 os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
 os.environ.pop("BINDERY_CLOCK_OFFSET_SECONDS", None)
 
-from bindery import aws  # noqa: E402
-from local.template import create_table_kwargs, ttl_attribute  # noqa: E402
-from tests.client import ApiClient  # noqa: E402
+from bindery import aws
+from local.template import create_table_kwargs, ttl_attribute
+from tests.client import ApiClient
 
 ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
 
