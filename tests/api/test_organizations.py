@@ -259,3 +259,14 @@ def test_agent_instructions_validation_and_access(api):
     assert "instructions" in reply.json()["error"]["message"]
     bob = api.org_admin("Bob", "Bobco")
     assert api.get(f"/orgs/{ada.org_id}/agent-instructions", token=bob.token).status == 404
+
+
+def test_join_honours_a_guest_default_role(api):
+    ada = api.org_admin()
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"], "defaultRole": None})
+    bob = api.user("Bob", "bob@acme.test")
+    assert api.post(f"/orgs/{ada.org_id}/join", token=bob.token).status == 204
+    from bindery.store.members import get_member
+
+    assert get_member(ada.org_id, bob.user_id).role is None
+    assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["defaultRole"] is None

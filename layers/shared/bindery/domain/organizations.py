@@ -96,7 +96,7 @@ def join_org(caller: Caller, org_id: str) -> None:
     domain = user.email_domain
     if not (user.email_verified and domain and domain in org.email_domains):
         raise BadRequest("The user's email domain is not valid for this organization")
-    member = Member.joining(org_id, user, org.default_role or "read", now_iso())
+    member = Member.joining(org_id, user, org.default_role, now_iso())
     try:
         table.transact(member_store.add_member_ops(member))
     except table.TransactionConflict:

@@ -21,7 +21,7 @@ class Organization:
     type: str = "business"
     use_case: str | None = None
     community_type: str | None = None
-    default_role: str | None = None
+    default_role: str | None = "read"
     default_content: dict[str, Any] | None = None
     sso: bool = False
     ai: bool = True
@@ -49,7 +49,8 @@ class Organization:
         item: Item = {**keys.org(self.id), "type": "organization", "id": self.id}
         for attr, name in self._FIELDS:
             value = getattr(self, attr)
-            if value is not None:
+            # defaultRole null means "guest" and must survive the round trip; other Nones are absent.
+            if value is not None or attr == "default_role":
                 item[name] = value
         return item
 
