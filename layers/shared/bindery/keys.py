@@ -125,3 +125,13 @@ def site(org_id: str, site_id: str) -> Key:
 def bootstrap_marker() -> Key:
     """Written once, with the first admin, user and token: its presence means "already bootstrapped"."""
     return _key("BINDERY", "BOOTSTRAP")
+
+
+# --- spaces and collections (invite links point at them) -----------------------------------------
+def space(space_id: str) -> Key:
+    """A space lives in its own partition: /spaces/{spaceId} paths name no organization."""
+    return _key(f"SPACE#{space_id}", "SPACE")
+
+
+def collection(org_id: str, collection_id: str) -> Key:
+    return _key(f"ORG#{org_id}", f"COLLECTION#{collection_id}")

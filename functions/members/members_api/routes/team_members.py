@@ -1,7 +1,53 @@
-"""Routes of this sub-resource (being written)."""
+"""ORG/teams/{teamId}/members: list, update in bulk, add (or change the role of) one, remove one."""
 
 from __future__ import annotations
 
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import team_members as domain
+from bindery.pagination import MAX_LIMIT
+from bindery.schemas.members import AddTeamMember, UpdateTeamMembers
 
 router = Router()
+
+
+@router.get("")
+def list_team_members(
+    organizationId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+) -> dict[str, Any]:
+    return domain.list_team_members(who, organizationId, teamId, page_limit(limit), page).to_wire()
+
+
+@router.put("")
+def update_team_members(
+    organizationId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    body: Annotated[UpdateTeamMembers, Body()],
+) -> Response[str]:
+    domain.update_team_members(who, organizationId, teamId, body)
+    return Response(status_code=204, body="")
+
+
+@router.put("/<userId>")
+def add_team_member(
+    organizationId: str, teamId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    body: Annotated[AddTeamMember | None, Body()] = None,
+) -> Response[str]:
+    domain.add_team_member(who, organizationId, teamId, userId, body.role if body else None)
+    return Response(status_code=204, body="")
+
+
+@router.delete("/<userId>")
+def remove_team_member(
+    organizationId: str, teamId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+) -> Response[str]:
+    domain.remove_team_member(who, organizationId, teamId, userId)
+    return Response(status_code=204, body="")

@@ -4,12 +4,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
+
+from boto3.dynamodb.conditions import Attr, ConditionBase
 
 from bindery import keys
+from bindery.errors import BadRequest, Conflict
 from bindery.store import table
+from bindery.store import teams as team_store
+from bindery.store.batch_reads import items_by_key
 from bindery.store.table import Item
 from bindery.store.users import User
+
+LAST_ADMIN = "An organization needs at least one admin: make another member an admin first"
 
 
 @dataclass
@@ -33,7 +40,8 @@ class Member:
                     photo_url=self.photo_url)
 
     @classmethod
-    def joining(cls, org_id: str, user: User, role: str | None, joined_at: str, *, sso: bool = False) -> Member:
+    def joining(cls, org_id: str, user: User, role: str | None, joined_at: str, *,
+                sso: bool = False) -> Member:
         return cls(org_id=org_id, user_id=user.id, role=role, joined_at=joined_at,
                    display_name=user.display_name, email=user.email, photo_url=user.photo_url, sso=sso)
 
@@ -91,3 +99,116 @@ def touch_last_seen(member: Member, at: str) -> None:
         {":at": at, ":pk": gsi["GSI3PK"], ":sk": gsi["GSI3SK"]},
         "attribute_exists(PK)",
     )])
+
+
+def get_members(org_id: str, user_ids: list[str]) -> dict[str, Member]:
+    found = items_by_key(keys.member(org_id, user_id) for user_id in user_ids)
+    members = (Member.from_item(item) for item in found.values())
+    return {member.user_id: member for member in members}
+
+
+def members_page(org_id: str, *, sort: str, forward: bool, limit: int, start_key: dict[str, Any] | None,
+                 role: str | None = None, search: str | None = None) -> table.QueryPage:
+    """One page of members by join date (GSI2) or by last activity (GSI3, which holds only members that
+    have been active); `role` ("guest" for none) and `search` narrow the page, never the key range."""
+    if sort == "lastSeenAt":
+        index, partition = "GSI3", keys.members_by_activity_partition(org_id)
+    else:
+        index, partition = "GSI2", keys.members_by_joined_partition(org_id)
+    conditions: list[ConditionBase] = []
+    if role == "guest":
+        conditions.append(Attr("role").not_exists() | Attr("role").attribute_type("NULL"))
+    elif role:
+        conditions.append(Attr("role").eq(role))
+    if search:
+        conditions.append(Attr("search").contains(search.lower()))
+    condition: ConditionBase | None = None
+    for part in conditions:
+        condition = part if condition is None else condition & part
+    return table.Query(partition=partition, index=index, forward=forward, limit=limit, start_key=start_key,
+                       filter=condition).run()
+
+
+def _holds_role(role: str | None) -> tuple[str, dict[str, Any]]:
+    """A condition that the member item still has `role`: counters are only moved from a known state."""
+    if role is None:
+        return "(attribute_not_exists(#r) OR attribute_type(#r, :null))", {":null": "NULL"}
+    return "#r = :was", {":was": role}
+
+
+def _admins_op(org_id: str, admins: int, members: int = 0) -> dict[str, Any]:
+    """The organization's counters; taking an admin away requires another admin to remain."""
+    if admins < 0:
+        return table.update_op(keys.org(org_id), "ADD memberCount :m, adminCount :a",
+                               {":m": members, ":a": admins, ":one": 1}, "adminCount > :one")
+    return table.update_op(keys.org(org_id), "ADD memberCount :m, adminCount :a",
+                           {":m": members, ":a": admins}, "attribute_exists(PK)")
+
+
+def _admin_delta(before: str | None, after: str | None) -> int:
+    return (after == "admin") - (before == "admin")
+
+
+def _raise_for(error: table.TransactionConflict, org_op_index: int | None = None) -> NoReturn:
+    """The organization's counter condition failing means the last admin; anything else is a race."""
+    reasons = error.reasons
+    if org_op_index is not None and reasons[org_op_index:org_op_index + 1] == ["ConditionalCheckFailed"]:
+        raise BadRequest(LAST_ADMIN) from error
+    raise Conflict("The member changed while this request ran; nothing was changed, try again.") from error
+
+
+def change_role(member: Member, role: str | None) -> None:
+    """The member's role and the organization's admin counter, in one transaction."""
+    holds, values = _holds_role(member.role)
+    key = keys.member(member.org_id, member.user_id)
+    ops = [table.update_op(key, "SET #r = :role", {":role": role, **values},
+                           f"attribute_exists(PK) AND {holds}", names={"#r": "role"})]
+    delta = _admin_delta(member.role, role)
+    if delta:
+        ops.append(_admins_op(member.org_id, delta))
+    try:
+        table.transact(ops)
+    except table.TransactionConflict as error:
+        _raise_for(error, 1)
+    member.role = role
+
+
+def set_sso(member: Member) -> None:
+    table.transact([table.update_op(keys.member(member.org_id, member.user_id), "SET sso = :t", {":t": True},
+                                    "attribute_exists(PK)")])
+    member.sso = True
+
+
+def remove_member(member: Member) -> None:
+    """The membership, the member's team memberships and every counter they move.
+
+    A member in more than 49 teams cannot leave in one transaction: their team memberships go first, in
+    chunks that each move the counters they touch, so a failure part-way leaves a consistent member in
+    fewer teams and a retry finishes. The last transaction removes the member only if their `teams`
+    counter shows no team membership was added meanwhile (GSI1, read here, may lag a just-added one).
+    """
+    links = team_store.all_links_of_member(member.org_id, member.user_id)
+    per = team_store.LINKS_PER_TRANSACTION
+    while len(links) > per:
+        chunk, links = links[:per], links[per:]
+        ops = [op for link in chunk for op in (team_store.remove_link_op(link),
+                                                team_store.team_members_op(link.org_id, link.team_id, -1))]
+        ops.append(team_store.member_teams_op(member.org_id, member.user_id, -len(chunk)))
+        try:
+            table.transact(ops)
+        except table.TransactionConflict as error:
+            _raise_for(error)
+    holds, values = _holds_role(member.role)
+    ops = [
+        team_store.delete_if_op(keys.member(member.org_id, member.user_id),
+                                f"attribute_exists(PK) AND teams = :n AND {holds}",
+                                {":n": len(links), **values}, {"#r": "role"}),
+        _admins_op(member.org_id, -_admin_delta(None, member.role), members=-1),
+    ]
+    for link in links:
+        ops.extend((team_store.remove_link_op(link),
+                    team_store.team_members_op(link.org_id, link.team_id, -1)))
+    try:
+        table.transact(ops)
+    except table.TransactionConflict as error:
+        _raise_for(error, 1)

@@ -1,0 +1,124 @@
+"""Members of an organization: list, read, change role, mark as SSO, remove, and their teams.
+
+Members with a role see every member; a guest (null role) sees only their own membership and teams.
+Admins change roles, mark SSO and remove members; anyone may leave. The organization always keeps an
+admin: demoting or removing the last one is a 400.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery import keys
+from bindery.auth import Caller
+from bindery.domain.access import OrgAccess
+from bindery.domain.roles import at_least
+from bindery.domain.scoped import Scoped, scoped_access
+from bindery.domain.teams import teams_wire
+from bindery.errors import BadRequest, Forbidden, NotFound
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.store import members as member_store
+from bindery.store import teams as team_store
+from bindery.store.batch_reads import items_by_key, ref
+from bindery.store.members import LAST_ADMIN, Member
+from bindery.store.teams import Team, TeamLink
+from bindery.wire.users import member_to_wire
+
+NO_MEMBER = "No matching member"
+
+
+def list_members(access: OrgAccess, *, limit: int, page: str | None, order: str, sort: str,
+                 role: str | None, search: str | None) -> Listing:
+    """One Query per page. `count` is given only when it is exact: the organization's member counter
+    matches an unfiltered listing by join date, and nothing else."""
+    access.require("read", "list the members of this organization")
+    term = search.lower() if search else ""
+    # `search` is last: it is the only free text, so the scope cannot be read two ways.
+    scope = f"members:{access.org.id}:{sort}:{order}:{role or ''}:{term}"
+    result = member_store.members_page(access.org.id, sort=sort, forward=order == "asc", limit=limit,
+                                       start_key=decode_cursor(scope, page), role=role, search=term or None)
+    exact = sort == "joinedAt" and not role and not term
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=[member_to_wire(Member.from_item(item)) for item in result.items],
+                   next_cursor=cursor, count=access.org.member_count if exact else None)
+
+
+def _target(caller: Caller, org_id: str, user_id: str, *extra: keys.Key) -> tuple[Scoped, Member | None]:
+    scoped = scoped_access(org_id, caller, keys.member(org_id, user_id), *extra)
+    return scoped, scoped.member(user_id)
+
+
+def _require_visible(access: OrgAccess, user_id: str) -> None:
+    if user_id != access.member.user_id and not at_least(access.role, "read"):
+        raise Forbidden("Guests can only see their own membership")
+
+
+def get_member(caller: Caller, org_id: str, user_id: str) -> dict[str, Any]:
+    """The organization, the caller's membership and the member asked for: one BatchGetItem."""
+    scoped, member = _target(caller, org_id, user_id)
+    _require_visible(scoped.access, user_id)
+    if member is None:
+        raise NotFound(NO_MEMBER)
+    return member_to_wire(member)
+
+
+def change_role(caller: Caller, org_id: str, user_id: str, role: str | None) -> dict[str, Any]:
+    scoped, member = _target(caller, org_id, user_id)
+    scoped.access.require("admin", "change the role of members")
+    if member is None:
+        raise NotFound(NO_MEMBER)
+    if member.role != role:
+        # Checked here for a clear answer without a write; the transaction's condition covers races.
+        if member.role == "admin" and scoped.access.org.admin_count <= 1:
+            raise BadRequest(LAST_ADMIN)
+        member_store.change_role(member, role)
+    return member_to_wire(member)
+
+
+def set_sso(caller: Caller, org_id: str, user_id: str) -> dict[str, Any]:
+    scoped, member = _target(caller, org_id, user_id)
+    scoped.access.require("admin", "mark members as SSO members")
+    if member is None:
+        raise NotFound(NO_MEMBER)
+    if not member.sso:
+        member_store.set_sso(member)
+    return member_to_wire(member)
+
+
+def remove_member(caller: Caller, org_id: str, user_id: str) -> None:
+    """An admin removes anyone, a member removes themself (leaves); someone who is not a member is
+    already removed (204). Their team memberships go with them."""
+    scoped, member = _target(caller, org_id, user_id)
+    if user_id != caller.user_id:
+        scoped.access.require("admin", "remove members")
+    if member is None:
+        return
+    if member.role == "admin" and scoped.access.org.admin_count <= 1:
+        raise BadRequest(LAST_ADMIN)
+    member_store.remove_member(member)
+
+
+def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page: str | None,
+                 title: str | None) -> Listing:
+    """A page of the member's team memberships (GSI1), then one BatchGetItem for their teams. The title
+    filter applies to the teams read, so a page may be short and still have a next page."""
+    scoped, member = _target(caller, org_id, user_id)
+    access = scoped.access
+    _require_visible(access, user_id)
+    if member is None:
+        raise NotFound(NO_MEMBER)
+    term = title.lower() if title else ""
+    scope = f"member-teams:{org_id}:{user_id}:{term}"
+    result = team_store.links_of_member_page(org_id, user_id, limit, decode_cursor(scope, page))
+    links = [TeamLink.from_item(item) for item in result.items]
+    found = items_by_key(keys.team(org_id, link.team_id) for link in links)
+    pairs = [(Team.from_item(item), link) for link, item in
+             ((link, found.get(ref(keys.team(org_id, link.team_id)))) for link in links) if item]
+    pairs = [(team, link) for team, link in pairs if term in team.title.lower()]
+    # The caller's own memberships are the listed ones when they list their own teams.
+    known = {link.team_id: link for _, link in pairs} if user_id == caller.user_id else None
+    wired = teams_wire(access, [team for team, _ in pairs], known)
+    items = [{"team": team, "member": {"role": link.role}}
+             for team, (_, link) in zip(wired, pairs, strict=True)]
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=items, next_cursor=cursor)
