@@ -263,7 +263,8 @@ def test_agent_instructions_validation_and_access(api):
 
 def test_join_honours_a_guest_default_role(api):
     ada = api.org_admin()
-    api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"emailDomains": ["acme.test"], "defaultRole": None})
+    api.patch(f"/orgs/{ada.org_id}", token=ada.token,
+              body={"emailDomains": ["acme.test"], "defaultRole": None})
     bob = api.user("Bob", "bob@acme.test")
     assert api.post(f"/orgs/{ada.org_id}/join", token=bob.token).status == 204
     from bindery.store.members import get_member

@@ -6,7 +6,8 @@ from typing import Literal
 
 Role = Literal["admin", "create", "review", "edit", "comment", "read"]
 ROLES: tuple[Role, ...] = ("admin", "create", "review", "edit", "comment", "read")
-_RANK: dict[str, int] = {role: len(ROLES) - index for index, role in enumerate(ROLES)}  # read=1 … admin=6; guest=0
+# read=1 … admin=6; guest (None) ranks 0
+_RANK: dict[str, int] = {role: len(ROLES) - index for index, role in enumerate(ROLES)}
 
 
 def rank(role: str | None) -> int:
