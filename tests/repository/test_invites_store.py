@@ -164,7 +164,7 @@ def test_invite_targets_must_exist_be_live_and_belong_to_the_org():
         table.put_op({**keys.space("s1"), "type": "space", "id": "s1", "orgId": "o1"}),
         table.put_op({**keys.space("s2"), "type": "space", "id": "s2", "orgId": "o2"}),
         table.put_op({**keys.space("s3"), "type": "space", "id": "s3", "orgId": "o1", "deletedAt": AT}),
-        table.put_op({**keys.collection("o1", "c1"), "type": "collection", "id": "c1"}),
+        table.put_op({**keys.collection("c1"), "type": "collection", "id": "c1", "orgId": "o1"}),
     ])
     assert invite_store.invite_target("o1", "space", "s1")["id"] == "s1"
     assert invite_store.invite_target("o1", "space", "s2") is None

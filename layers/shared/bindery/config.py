@@ -17,7 +17,8 @@ class Settings(BaseModel):
     region: str = "us-east-1"
     # Signs pagination cursors. Deployed stacks pass a generated secret; local runs derive one per data dir.
     cursor_secret: str = Field(default="", repr=False)
-    public_url: str = "http://127.0.0.1:3000/v1"
+    # Empty on AWS: the base URL then comes from each request (see bindery.wire.urls).
+    public_url: str = ""
     app_url: str = "http://127.0.0.1:3000/app"
 
 

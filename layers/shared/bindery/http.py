@@ -7,10 +7,12 @@ from typing import Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from bindery.errors import BinderyError, error_body
+from bindery.wire.urls import remember_request_base
 
 
 def _error(status: int, message: str) -> Response[str]:
@@ -41,6 +43,12 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
 def create_app(service: str) -> APIGatewayRestResolver:
     logger = Logger(service=service)
     app = APIGatewayRestResolver(enable_validation=True)
+
+    def _request_base(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        remember_request_base(resolver.current_event.raw_event)
+        return next_middleware(resolver)
+
+    app.use(middlewares=[_request_base])
 
     @app.exception_handler(BinderyError)
     def _domain_error(error: BinderyError) -> Response[str]:

@@ -127,11 +127,63 @@ def bootstrap_marker() -> Key:
     return _key("BINDERY", "BOOTSTRAP")
 
 
-# --- spaces and collections (invite links point at them) -----------------------------------------
+# --- spaces and collections ---------------------------------------------------------------------
+# /spaces/{spaceId} and /collections/{collectionId} name no organization, so each space and collection
+# is its own partition; its item carries `orgId`. Grants also live on the item (a map) for one-read
+# access checks, and as items of their own for the per-user listings.
 def space(space_id: str) -> Key:
-    """A space lives in its own partition: /spaces/{spaceId} paths name no organization."""
     return _key(f"SPACE#{space_id}", "SPACE")
 
 
-def collection(org_id: str, collection_id: str) -> Key:
-    return _key(f"ORG#{org_id}", f"COLLECTION#{collection_id}")
+def collection(collection_id: str) -> Key:
+    return _key(f"COLLECTION#{collection_id}", "COLLECTION")
+
+
+def content(kind: str, content_id: str) -> Key:
+    """`kind` is "space" or "collection"."""
+    return space(content_id) if kind == "space" else collection(content_id)
+
+
+def org_spaces_partition(org_id: str) -> str:
+    """GSI1: every live space of an organization, by id (creation order)."""
+    return f"ORG#{org_id}#SPACES"
+
+
+def org_collections_partition(org_id: str) -> str:
+    """GSI1: every collection of an organization, by id (creation order)."""
+    return f"ORG#{org_id}#COLLECTIONS"
+
+
+def children_partition(org_id: str, parent_id: str | None) -> str:
+    """GSI2: the live spaces and collections directly under a collection (or the organization's top
+    level), in sibling order."""
+    return f"ORG#{org_id}#IN#{parent_id or 'ROOT'}"
+
+
+def content_gsi(kind: str, org_id: str, content_id: str, parent_id: str | None,
+                position: str) -> dict[str, str]:
+    return {
+        "GSI1PK": org_spaces_partition(org_id) if kind == "space" else org_collections_partition(org_id),
+        "GSI1SK": content_id,
+        "GSI2PK": children_partition(org_id, parent_id),
+        "GSI2SK": f"{position}#{content_id}",
+    }
+
+
+def grant(kind: str, content_id: str, principal: str, principal_id: str) -> Key:
+    """A user's or team's role on a space or collection (`principal` is "user" or "team")."""
+    pk = f"{kind.upper()}#{content_id}"
+    return _key(pk, f"{kind.upper()}#GRANT#{principal.upper()}#{principal_id}")
+
+
+def grant_prefix(kind: str, principal: str) -> str:
+    return f"{kind.upper()}#GRANT#{principal.upper()}#"
+
+
+def user_grants_partition(org_id: str, user_id: str) -> str:
+    """GSI1: the spaces and collections a member has a direct grant on."""
+    return f"ORG#{org_id}#USER#{user_id}#GRANTS"
+
+
+def revision(space_id: str, revision_id: str) -> Key:
+    return _key(f"SPACE#{space_id}", f"REVISION#{revision_id}")

@@ -135,11 +135,11 @@ def invite_target(org_id: str, kind: str, target_id: str) -> Item | None:
     """The space or collection a link would point at, if it exists, is live and belongs to `org_id`."""
     if kind == "space":
         item = table.get(keys.space(target_id))
-        # A space's partition names no organization, so its owner is checked on the item itself.
+        # Space and collection partitions name no organization: the owner is checked on the item.
         owner = item.get("orgId", item.get("organization")) if item else None
     else:
-        item = table.get(keys.collection(org_id, target_id))
-        owner = org_id
+        item = table.get(keys.collection(target_id))
+        owner = item.get("orgId") if item else None
     if item is None or owner != org_id or item.get("deletedAt"):
         return None
     return item

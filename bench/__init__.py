@@ -1,0 +1,1 @@
+"""Micro-benchmarks of API operations against moto, in process (see bench/README.md)."""

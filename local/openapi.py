@@ -1,0 +1,306 @@
+"""Bindery's own OpenAPI document, generated from the code: docs/openapi.json.
+
+Every function of template.yaml that has API events is imported (its CodeUri and layers/shared on
+sys.path, as on Lambda), its Powertools resolver renders its routes, and Powertools' `OpenAPIMerge`
+merges them into one document. Nothing here touches AWS: the bindery package creates its boto3 handles
+lazily, and the generator refuses to finish if an import created one anyway.
+
+    python -m local.openapi --write   # (make openapi) rewrite docs/openapi.json
+    python -m local.openapi --check   # (make check-openapi) exit 1 if docs/openapi.json is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib
+import json
+import os
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from local.template import ROOT, Function, Template, load
+
+DOCUMENT = ROOT / "docs" / "openapi.json"
+SHARED_LAYER = ROOT / "layers" / "shared"
+TITLE = "Bindery API"
+SERVER_URL = "/v1"
+SECURITY_SCHEME = "bearerAuth"
+DESCRIPTION = (
+    "The Documentation Platform API, compatible with the GitBook API. Every operation needs an API "
+    "token: `Authorization: Bearer <token>`. Generated from the code by `make openapi`; do not edit."
+)
+HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+
+# What the handler modules may read at import time. Dummies: generating the document must not depend on,
+# or reach, any deployment.
+_DUMMY_ENV = {
+    "AWS_DEFAULT_REGION": "us-east-1",
+    "AWS_REGION": "us-east-1",
+    "BINDERY_TABLE": "bindery-openapi",
+    "BINDERY_BUCKET": "bindery-openapi-blobs",
+    "BINDERY_CURSOR_SECRET": "openapi-generator-dummy-secret-0123456789",
+    "POWERTOOLS_SERVICE_NAME": "bindery-openapi",
+    "POWERTOOLS_LOG_LEVEL": "ERROR",
+}
+
+
+def api_functions(template: Template | None = None) -> list[Function]:
+    """The functions API Gateway routes to, in template order."""
+    template = template or load()
+    return [function for function in template.functions.values() if function.routes]
+
+
+def _version() -> str:
+    with (ROOT / "pyproject.toml").open("rb") as file:
+        return str(tomllib.load(file)["project"]["version"])
+
+
+def _on_path(entry: Path) -> None:
+    if str(entry) not in sys.path:
+        sys.path.insert(0, str(entry))
+
+
+def _resolver(function: Function) -> Any:
+    _on_path(function.code_uri)
+    module_name = function.handler.rpartition(".")[0]
+    module = importlib.import_module(module_name)
+    app = getattr(module, "app", None)
+    if app is None or not hasattr(app, "get_openapi_schema"):
+        raise RuntimeError(f"{function.name}: {module_name} has no Powertools resolver named `app`")
+    return app
+
+
+def _aws_handles() -> set[str]:
+    from bindery import aws
+
+    return {name for name, cached in (("dynamodb", aws.dynamodb_table), ("s3", aws.s3_client))
+            if cached.cache_info().currsize}
+
+
+def function_schemas(template: Template | None = None) -> dict[str, dict[str, Any]]:
+    """Each API function's own OpenAPI document (JSON-ready), keyed by the function's logical id."""
+    for name, value in _DUMMY_ENV.items():
+        os.environ.setdefault(name, value)
+    _on_path(SHARED_LAYER)
+    before = _aws_handles()
+    schemas: dict[str, dict[str, Any]] = {}
+    for function in api_functions(template):
+        schema = _resolver(function).get_openapi_schema()
+        schemas[function.name] = schema.model_dump(mode="json", by_alias=True, exclude_none=True)
+    created = _aws_handles() - before
+    if created:
+        raise RuntimeError(f"importing the handlers created AWS handles ({', '.join(sorted(created))}); "
+                           "keep boto3 clients lazy (bindery.aws)")
+    return schemas
+
+
+def _check_conflicts(schemas: dict[str, dict[str, Any]]) -> None:
+    """Two functions must not declare the same operation, nor different components under one name
+    (OpenAPIMerge would keep one of them silently)."""
+    operations: dict[tuple[str, str], str] = {}
+    components: dict[tuple[str, str], tuple[str, Any]] = {}
+    problems: list[str] = []
+    for function, schema in schemas.items():
+        for path, item in (schema.get("paths") or {}).items():
+            for method in item:
+                if method not in HTTP_METHODS:
+                    continue
+                owner = operations.setdefault((path, method), function)
+                if owner != function:
+                    problems.append(f"{method.upper()} {path} is defined by {owner} and {function}")
+        for kind, entries in (schema.get("components") or {}).items():
+            for name, definition in entries.items():
+                owner, seen = components.setdefault((kind, name), (function, definition))
+                if seen != definition:
+                    problems.append(f"components.{kind}.{name} differs between {owner} and {function}")
+    if problems:
+        raise RuntimeError("cannot merge the functions' OpenAPI documents:\n  " + "\n  ".join(problems))
+
+
+def generate(template: Template | None = None) -> dict[str, Any]:
+    """The merged document, as plain JSON data."""
+    from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
+    from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer, Server
+
+    schemas = function_schemas(template)
+    _check_conflicts(schemas)
+    merge = OpenAPIMerge(
+        title=TITLE,
+        version=_version(),
+        description=DESCRIPTION,
+        servers=[Server(url=SERVER_URL, description="API Gateway stage v1")],
+        security_schemes={SECURITY_SCHEME: HTTPBearer(
+            description="An API token, sent as `Authorization: Bearer <token>`.")},
+        security=[{SECURITY_SCHEME: []}],
+        on_conflict="error",
+    )
+    for function in sorted(schemas):
+        merge.add_schema(schemas[function])
+    # Powertools renders the merge through its OpenAPI model: that validates the result and turns the
+    # models in it (security scheme, server) into JSON.
+    document: dict[str, Any] = json.loads(merge.get_openapi_json_schema())
+    _apply_bindery_conventions(document)
+    return _validated(document)
+
+
+def _validated(document: dict[str, Any]) -> dict[str, Any]:
+    from aws_lambda_powertools.event_handler.openapi.models import OpenAPI
+
+    model = OpenAPI.model_validate(document)
+    result: dict[str, Any] = model.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return result
+
+
+ERROR_SCHEMA: dict[str, Any] = {
+    "title": "Error",
+    "description": "The body of every error answer (bindery.errors.error_body).",
+    "type": "object",
+    "required": ["error"],
+    "properties": {"error": {
+        "type": "object",
+        "required": ["code", "message"],
+        "properties": {"code": {"type": "integer", "description": "The HTTP status."},
+                       "message": {"type": "string"}},
+    }},
+}
+_ERROR_REF = {"$ref": "#/components/schemas/Error"}
+
+
+def _error_response(description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": dict(_ERROR_REF)}}}
+
+
+def _apply_bindery_conventions(document: dict[str, Any]) -> None:
+    """What Powertools cannot know from the route functions, made true in the document:
+
+    - path parameters that route functions read through a dependency (`bindery.dependencies.organization`
+      reads `organizationId` from API Gateway's pathParameters) are still path parameters;
+    - request validation errors answer 400 with Bindery's error body (`bindery.http.create_app`), not
+      Powertools' 422 `HTTPValidationError`;
+    - any other status (401 from the authorizer, 403, 404, 409…) answers with the same error body.
+    """
+    for path, item in (document.get("paths") or {}).items():
+        names = [part[1:-1] for part in path.split("/") if part.startswith("{") and part.endswith("}")]
+        for method, operation in item.items():
+            if method not in HTTP_METHODS:
+                continue
+            parameters = operation.setdefault("parameters", [])
+            declared = {p.get("name") for p in parameters if p.get("in") == "path"}
+            missing = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+                       for name in names if name not in declared]
+            operation["parameters"] = missing + parameters
+            if not operation["parameters"]:
+                del operation["parameters"]
+            responses = operation.setdefault("responses", {})
+            if "422" in responses:
+                del responses["422"]
+                responses.setdefault("400", _error_response("Invalid request"))
+            responses.setdefault("default", _error_response("Error"))
+    schemas = document.setdefault("components", {}).setdefault("schemas", {})
+    schemas["Error"] = ERROR_SCHEMA
+    _prune_unreferenced(document)
+
+
+def _refs(value: Any) -> set[str]:
+    found: set[str] = set()
+    if isinstance(value, dict):
+        ref = value.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
+            found.add(ref.rsplit("/", 1)[-1])
+        for child in value.values():
+            found |= _refs(child)
+    elif isinstance(value, list):
+        for child in value:
+            found |= _refs(child)
+    return found
+
+
+def _prune_unreferenced(document: dict[str, Any]) -> None:
+    """Drop the schemas nothing refers to any more (Powertools' validation-error models)."""
+    schemas: dict[str, Any] = document["components"]["schemas"]
+    live: set[str] = set()
+    pending = _refs(document.get("paths"))
+    while pending:
+        name = pending.pop()
+        if name in live or name not in schemas:
+            continue
+        live.add(name)
+        pending |= _refs(schemas[name])
+    for name in sorted(set(schemas) - live):
+        del schemas[name]
+
+
+def render(document: dict[str, Any]) -> str:
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _operations(document: dict[str, Any]) -> dict[str, Any]:
+    return {f"{method.upper()} {path}": operation
+            for path, item in (document.get("paths") or {}).items()
+            for method, operation in item.items() if method in HTTP_METHODS}
+
+
+def summarize_diff(committed: str, generated: str, limit: int = 40) -> list[str]:
+    """What differs between the committed and the generated document, briefly."""
+    lines: list[str] = []
+    try:
+        old = json.loads(committed)
+    except json.JSONDecodeError:
+        old = None
+    if isinstance(old, dict):
+        new = json.loads(generated)
+        before, after = _operations(old), _operations(new)
+        lines += [f"  + {op}" for op in sorted(after.keys() - before.keys())]
+        lines += [f"  - {op}" for op in sorted(before.keys() - after.keys())]
+        lines += [f"  ~ {op}" for op in sorted(after.keys() & before.keys()) if after[op] != before[op]]
+        for key in sorted(set(old) | set(new)):
+            if key != "paths" and old.get(key) != new.get(key):
+                lines.append(f"  ~ {key}")
+    diff = list(difflib.unified_diff(committed.splitlines(), generated.splitlines(),
+                                     "docs/openapi.json (committed)", "docs/openapi.json (generated)",
+                                     lineterm="", n=1))
+    if diff and isinstance(old, dict):
+        shown = diff[:limit]
+        lines.append(f"  {len(diff)} diff lines{' (first ' + str(limit) + ')' if len(diff) > limit else ''}:")
+        lines += ["    " + line for line in shown]
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m local.openapi", description=__doc__.split("\n")[0])
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help=f"write {DOCUMENT.relative_to(ROOT)}")
+    mode.add_argument("--check", action="store_true", help="fail if the committed document is stale")
+    args = parser.parse_args(argv)
+    # No real credentials are needed or wanted: an accidental AWS call then fails instead of reaching
+    # whatever account the shell happens to be logged in to.
+    os.environ.update({"AWS_ACCESS_KEY_ID": "openapi", "AWS_SECRET_ACCESS_KEY": "openapi",
+                       "AWS_EC2_METADATA_DISABLED": "true"})
+    os.environ.pop("AWS_SESSION_TOKEN", None)
+    os.environ.pop("AWS_PROFILE", None)
+    generated = render(generate())
+    relative = DOCUMENT.relative_to(ROOT)
+    if args.write:
+        if DOCUMENT.exists() and DOCUMENT.read_text(encoding="utf-8") == generated:
+            print(f"{relative} is up to date")
+        else:
+            DOCUMENT.parent.mkdir(parents=True, exist_ok=True)
+            DOCUMENT.write_text(generated, encoding="utf-8")
+            print(f"wrote {relative} ({len(_operations(json.loads(generated)))} operations)")
+        return 0
+    committed = DOCUMENT.read_text(encoding="utf-8") if DOCUMENT.exists() else ""
+    if committed == generated:
+        print(f"{relative} is up to date")
+        return 0
+    print(f"{relative} is stale{'' if committed else ' (missing)'}: run `make openapi` and commit it",
+          file=sys.stderr)
+    for line in summarize_diff(committed, generated):
+        print(line, file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

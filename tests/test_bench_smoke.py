@@ -1,0 +1,20 @@
+"""The benchmark's request counts are the real cost of each operation (its latencies are not tested)."""
+
+from __future__ import annotations
+
+import json
+
+from bench import run
+
+
+def test_bench_reports_the_dynamodb_requests_of_each_operation(api):
+    results = {m.name: m for m in run.measure(api, run.seed(api, orgs=2), iterations=2, warmup=1)}
+    assert results[run.BASELINE].requests == {"GetItem": 1}
+    # the authorizer's GetItem for the token, then one BatchGetItem for organization + membership
+    assert results["GET /orgs/{organizationId}"].requests == {"GetItem": 1, "BatchGetItem": 1}
+    assert results["GET /orgs/{organizationId}"].requests_ratio == 2.0
+    # token, one GSI1 page of memberships, one BatchGetItem for the organizations (not one per org)
+    assert results["GET /orgs"].requests == {"GetItem": 1, "Query": 1, "BatchGetItem": 1}
+    assert results["GET /user"].requests == {"GetItem": 2}
+    assert all(m.median_us > 0 and m.iterations == 2 for m in results.values())
+    json.dumps(run.report(list(results.values()), 2, 1))

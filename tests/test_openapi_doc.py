@@ -1,0 +1,75 @@
+"""docs/openapi.json is generated from the code (`make openapi`) and covers every route of template.yaml."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from local import openapi
+from local.gateway import match
+from local.template import Route, load
+
+
+@pytest.fixture(scope="module")
+def generated() -> dict:
+    return openapi.generate()
+
+
+def _operations(document: dict, path: str) -> set[str]:
+    return {method for method in document["paths"].get(path, {}) if method in openapi.HTTP_METHODS}
+
+
+def _covers(document: dict, route: Route) -> bool:
+    if route.path.endswith("+}"):
+        prefix = route.path[: route.path.rindex("{")]
+        paths = [path for path in document["paths"] if path.startswith(prefix)]
+    else:
+        paths = [route.path] if route.path in document["paths"] else []
+    methods = {method for path in paths for method in _operations(document, path)}
+    return bool(methods) if route.method == "ANY" else route.method.lower() in methods
+
+
+def test_committed_document_is_up_to_date(generated):
+    committed = openapi.DOCUMENT.read_text(encoding="utf-8")
+    summary = "\n".join(openapi.summarize_diff(committed, openapi.render(generated)))
+    assert committed == openapi.render(generated), f"docs/openapi.json is stale, run make openapi:\n{summary}"
+
+
+def test_every_template_route_has_an_operation(generated):
+    missing = [f"{route.method} {route.path} ({route.function})" for route in load().routes
+               if not _covers(generated, route)]
+    assert not missing, "routes in template.yaml without an operation in the code:\n" + "\n".join(missing)
+
+
+def test_every_operation_is_routed_by_api_gateway_to_its_function():
+    # A route registered in code but not declared in template.yaml events is unreachable once deployed.
+    routes = load().routes
+    unrouted = []
+    for function, schema in openapi.function_schemas().items():
+        for path, item in schema.get("paths", {}).items():
+            concrete = "/".join("x" if part.startswith("{") else part for part in path.split("/"))
+            for method in item:
+                found = match(routes, method.upper(), concrete)
+                if found is None or found[0].function != function:
+                    routed_to = found[0].function if found else "nothing"
+                    unrouted.append(f"{method.upper()} {path} of {function} is routed to {routed_to}")
+    assert not unrouted, "\n".join(unrouted)
+
+
+def test_document_shape(generated):
+    assert generated["info"]["title"] == "Bindery API"
+    assert generated["servers"] == [{"url": "/v1", "description": "API Gateway stage v1"}]
+    assert generated["security"] == [{"bearerAuth": []}]
+    assert generated["components"]["securitySchemes"]["bearerAuth"]["scheme"] == "bearer"
+    # Rendering is canonical: sorted keys, so regenerating never reorders the committed file.
+    assert openapi.render(json.loads(openapi.render(generated))) == openapi.render(generated)
+
+
+def test_operations_declare_their_path_parameters_and_bindery_errors(generated):
+    for path, item in generated["paths"].items():
+        names = {part[1:-1] for part in path.split("/") if part.startswith("{")}
+        for method, operation in item.items():
+            declared = {p["name"] for p in operation.get("parameters", []) if p["in"] == "path"}
+            assert declared == names, f"{method.upper()} {path}"
+            assert "422" not in operation["responses"], f"{method.upper()} {path}: Bindery answers 400"
