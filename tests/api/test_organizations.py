@@ -271,3 +271,12 @@ def test_join_honours_a_guest_default_role(api):
 
     assert get_member(ada.org_id, bob.user_id).role is None
     assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["defaultRole"] is None
+
+
+def test_patch_org_flags_must_be_booleans(api):
+    ada = api.org_admin()
+    for body in ({"sso": "no"}, {"ai": 1}, {"inviteLinks": "true"}):
+        reply = api.patch(f"/orgs/{ada.org_id}", token=ada.token, body=body)
+        assert reply.status == 400, body
+        assert next(iter(body)) in reply.json()["error"]["message"]
+    assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["inviteLinks"] is True

@@ -27,11 +27,11 @@ def list_links(
     return domain.list_links(access, page_limit(limit), page).to_wire()
 
 
-@router.post("")
+@router.post("", status_code=201)
 def create_link(
     access: Annotated[OrgAccess, Depends(organization)], body: Annotated[CreateInviteLink, Body()],
-) -> tuple[dict[str, Any], int]:
-    return domain.create_link(access, body), 201
+) -> dict[str, Any]:
+    return domain.create_link(access, body)
 
 
 @router.get("/<inviteId>")
@@ -48,7 +48,7 @@ def update_link(
     return domain.update_link(access, inviteId, body)
 
 
-@router.delete("/<inviteId>")
+@router.delete("/<inviteId>", status_code=204)
 def delete_link(inviteId: str, access: Annotated[OrgAccess, Depends(organization)]) -> Response[str]:  # noqa: N803
     domain.delete_link(access, inviteId)
     return Response(status_code=204, body="")

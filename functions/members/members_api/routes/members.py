@@ -47,7 +47,7 @@ def update_member(
     return domain.change_role(who, organizationId, userId, body.role)
 
 
-@router.delete("/<userId>")
+@router.delete("/<userId>", status_code=204)
 def remove_member(organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
     domain.remove_member(who, organizationId, userId)
     return Response(status_code=204, body="")

@@ -27,7 +27,7 @@ def list_team_members(
     return domain.list_team_members(who, organizationId, teamId, page_limit(limit), page).to_wire()
 
 
-@router.put("")
+@router.put("", status_code=204)
 def update_team_members(
     organizationId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
     body: Annotated[UpdateTeamMembers, Body()],
@@ -36,7 +36,7 @@ def update_team_members(
     return Response(status_code=204, body="")
 
 
-@router.put("/<userId>")
+@router.put("/<userId>", status_code=204)
 def add_team_member(
     organizationId: str, teamId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
     body: Annotated[AddTeamMember | None, Body()] = None,
@@ -45,7 +45,7 @@ def add_team_member(
     return Response(status_code=204, body="")
 
 
-@router.delete("/<userId>")
+@router.delete("/<userId>", status_code=204)
 def remove_team_member(
     organizationId: str, teamId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
 ) -> Response[str]:

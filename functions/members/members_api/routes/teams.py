@@ -30,11 +30,11 @@ def list_teams(
     return domain.list_teams(access, limit=page_limit(limit), page=page, owner=owner, title=title).to_wire()
 
 
-@router.put("")
+@router.put("", status_code=201)
 def create_team(
     access: Annotated[OrgAccess, Depends(organization)], body: Annotated[CreateTeam, Body()],
-) -> tuple[dict[str, Any], int]:
-    return domain.create_team(access, body), 201
+) -> dict[str, Any]:
+    return domain.create_team(access, body)
 
 
 @router.get("/<teamId>")
@@ -50,7 +50,7 @@ def rename_team(
     return domain.rename_team(who, organizationId, teamId, body)
 
 
-@router.delete("/<teamId>")
+@router.delete("/<teamId>", status_code=204)
 def delete_team(teamId: str, access: Annotated[OrgAccess, Depends(organization)]) -> Response[str]:  # noqa: N803
     domain.delete_team(access, teamId)
     return Response(status_code=204, body="")

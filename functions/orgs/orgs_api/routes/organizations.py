@@ -29,11 +29,11 @@ def list_orgs(
     return domain.list_orgs(who, page_limit(limit), page).to_wire()
 
 
-@router.post("/orgs")
+@router.post("/orgs", status_code=201)
 def create_org(
     who: Annotated[Caller, Depends(caller)], body: Annotated[CreateOrganization, Body()],
-) -> tuple[dict[str, Any], int]:
-    return domain.create_org(who, body), 201
+) -> dict[str, Any]:
+    return domain.create_org(who, body)
 
 
 @router.get("/orgs/<organizationId>")
@@ -48,7 +48,7 @@ def update_org(
     return domain.update_org(access, body)
 
 
-@router.post("/orgs/<organizationId>/join")
+@router.post("/orgs/<organizationId>/join", status_code=204)
 def join_org(organizationId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
     domain.join_org(who, organizationId)
     return Response(status_code=204, body="")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any
 
-from pydantic import Discriminator, Field, Tag, field_validator, model_validator
+from pydantic import Discriminator, Field, StrictBool, Tag, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from bindery.schemas.common import Body, RoleOrGuest
@@ -42,7 +42,7 @@ InviteEntry = Annotated[
 class InviteUsersToOrganization(Body):
     emails: list[InviteEntry] = Field(max_length=MAX_EMAILS)
     role: RoleOrGuest = None
-    sso: bool = False
+    sso: StrictBool = False
 
     @field_validator("emails")
     @classmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from bindery.schemas.common import Body, Document, RoleOrGuest, StandaloneMergeRules, Url
 
@@ -42,9 +42,9 @@ class UpdateOrganization(Body):
     defaultRole: RoleOrGuest = None
     defaultContent: SitePointer | None = None
     logo: Url | None = None
-    sso: bool | None = None
-    ai: bool | None = None
-    inviteLinks: bool | None = None
+    sso: StrictBool | None = None
+    ai: StrictBool | None = None
+    inviteLinks: StrictBool | None = None
     mergeRules: StandaloneMergeRules | None = None
 
 
