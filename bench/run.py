@@ -18,8 +18,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,6 +31,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):  # `python bench/run.py` as we
 
 from bindery import aws, keys  # noqa: E402
 from bindery.config import settings  # noqa: E402
+from local.metering import counting_requests  # noqa: E402
 from local.template import create_table_kwargs, ttl_attribute  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 
@@ -111,23 +111,6 @@ def operations(api: ApiClient, fixture: Fixture) -> list[Operation]:
 
 
 # --- measuring ------------------------------------------------------------------------------------
-@contextmanager
-def counting_requests() -> Iterator[dict[str, int]]:
-    """DynamoDB requests by operation name, counted on the client the bindery package uses."""
-    counts: dict[str, int] = {}
-
-    def count(event_name: str, **_: Any) -> None:
-        operation = event_name.rsplit(".", 1)[-1]
-        counts[operation] = counts.get(operation, 0) + 1
-
-    events = aws.dynamodb_client().meta.events
-    events.register("before-call.dynamodb", count)
-    try:
-        yield counts
-    finally:
-        events.unregister("before-call.dynamodb", count)
-
-
 def requests_of(operation: Operation) -> dict[str, int]:
     with counting_requests() as counts:
         operation.call()

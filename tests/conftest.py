@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
@@ -24,6 +23,7 @@ os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
 os.environ.pop("BINDERY_CLOCK_OFFSET_SECONDS", None)
 
 from bindery import aws
+from local.metering import counting_requests
 from local.template import create_table_kwargs, ttl_attribute
 from tests.client import ApiClient
 
@@ -81,13 +81,5 @@ def api() -> ApiClient:
 @pytest.fixture
 def request_counter() -> Iterator[dict[str, int]]:
     """Counts DynamoDB requests by operation while a test runs (the cost of an API operation)."""
-    counts: dict[str, int] = {}
-
-    def count(event_name: str, **_: Any) -> None:
-        operation = event_name.rsplit(".", 1)[-1]
-        counts[operation] = counts.get(operation, 0) + 1
-
-    events = aws.dynamodb_client().meta.events
-    events.register("before-call.dynamodb", count)
-    yield counts
-    events.unregister("before-call.dynamodb", count)
+    with counting_requests() as counts:
+        yield counts
