@@ -187,3 +187,9 @@ def user_grants_partition(org_id: str, user_id: str) -> str:
 
 def revision(space_id: str, revision_id: str) -> Key:
     return _key(f"SPACE#{space_id}", f"REVISION#{revision_id}")
+
+
+def blob(space_id: str, digest: str) -> Key:
+    """A content-addressed value (a document, a page tree) of one space: `digest` is the SHA-256 of its
+    canonical JSON, so equal content is one item per space (see docs/content-model.md)."""
+    return _key(f"SPACE#{space_id}", f"BLOB#{digest}")

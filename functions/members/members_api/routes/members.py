@@ -1,4 +1,4 @@
-"""ORG/members: list, read, change role, remove (or leave), mark as SSO, and a member's teams."""
+"""ORG/members: list, read, change role, remove (or leave), mark as SSO, and a member's teams and spaces."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.auth import Caller
 from bindery.dependencies import caller, organization, page_limit
+from bindery.domain import grants as grants_domain
 from bindery.domain import members as domain
 from bindery.domain.access import OrgAccess
 from bindery.pagination import MAX_LIMIT
@@ -67,3 +68,14 @@ def member_teams(
 ) -> dict[str, Any]:
     return domain.member_teams(who, organizationId, userId, limit=page_limit(limit), page=page,
                                title=title).to_wire()
+
+
+@router.get("/<userId>/spaces")
+def member_spaces(
+    organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    order: Annotated[Literal["asc", "desc"], Query()] = "desc",
+) -> dict[str, Any]:
+    return grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
+                                       order=order).to_wire()

@@ -1,4 +1,4 @@
-"""The effective role of a caller on a space or collection (docs/permissions.md).
+"""The effective role of a caller on a space or collection (docs/permissions.md has the table of cases).
 
 effective role = the strongest of
   * the *inherited level*: for an organization admin, `admin`; for a guest (null organization role),
@@ -7,15 +7,18 @@ effective role = the strongest of
     limits or widens the organization role (`null` makes the content private to those granted);
   * every direct grant to the caller on the node or on any collection above it;
   * every grant to a team the caller belongs to, on the node or on any collection above it.
-No role (or no membership in the owning organization) means the content does not exist for the caller.
+A disabled member, or someone who is not a member of the owning organization, has no role. No role means
+the content does not exist for the caller (404).
 
-Reads: the node (GetItem), then one BatchGetItem for the caller's membership and every collection
-above the node; and one Query for the caller's teams only when a team grant is in play.
+Reads: the node (GetItem), then one BatchGetItem for the caller's membership, every collection above the
+node and the caller's memberships of the teams the node itself grants something to; a second
+BatchGetItem only when a collection above grants something to a team the first one did not cover.
+Team memberships are read by key (strongly consistent), never from an index that may lag.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bindery import keys
@@ -35,7 +38,8 @@ NO_COLLECTION = "No matching collection"
 
 
 def effective_role(member: Member | None, chain: Sequence[Node], team_ids: set[str]) -> str | None:
-    """`chain` is the node itself followed by its collections, nearest first."""
+    """`chain` is the node itself followed by its collections, nearest first; `team_ids` holds (at
+    least) the caller's teams among those the chain grants something to."""
     if member is None or member.disabled:
         return None
     if member.role == "admin":
@@ -70,24 +74,62 @@ class ContentAccess:
             raise Forbidden(f"You need the {role} role here to {action}")
 
 
+def _link_keys(org_id: str, user_id: str, team_ids: Iterable[str]) -> list[keys.Key]:
+    return [keys.team_member(org_id, team_id, user_id) for team_id in sorted(team_ids)]
+
+
+def _teams_found(org_id: str, user_id: str, team_ids: Iterable[str],
+                 found: dict[tuple[str, str], table.Item]) -> set[str]:
+    return {team_id for team_id in team_ids if ref(keys.team_member(org_id, team_id, user_id)) in found}
+
+
 def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
-    member_key = keys.member(node.org_id, caller.user_id)
-    found = items_by_key([member_key, *(keys.collection(cid) for cid in node.ancestors)])
+    org_id, user_id = node.org_id, caller.user_id
+    member_key = keys.member(org_id, user_id)
+    own_teams = node.team_ids_granted
+    found = items_by_key([member_key, *(keys.collection(cid) for cid in node.ancestors),
+                          *_link_keys(org_id, user_id, own_teams)])
     member_item = found.get(ref(member_key))
     if member_item is None:
         raise NotFound(missing)
     member = Member.from_item(member_item)
     collections = [Collection.from_item(found[ref(keys.collection(cid))])
                    for cid in node.ancestors if ref(keys.collection(cid)) in found]
-    chain: list[Node] = [node, *collections]
-    teams = member_team_ids(node.org_id, caller.user_id) if teams_in_play(chain) else set()
-    role = effective_role(member, chain, teams)
+    teams = _teams_found(org_id, user_id, own_teams, found)
+    further = {team for collection in collections for team in collection.team_ids_granted} - own_teams
+    if further and member.role != "admin":  # an organization admin is admin whatever the teams say
+        teams |= _teams_found(org_id, user_id, further, items_by_key(_link_keys(org_id, user_id, further)))
+    role = effective_role(member, [node, *collections], teams)
     if role is None:
         raise NotFound(missing)
     return ContentAccess(node=node, member=member, collections=collections, role=role)
 
 
+def roles_on(member: Member, nodes: Sequence[Node]) -> dict[str, str | None]:
+    """The member's effective role on each of `nodes` (of the member's organization), by node id: one
+    BatchGetItem for every collection above any of them and the member's memberships of the teams the
+    nodes grant something to, and a second only for teams granted solely by those collections."""
+    if member.disabled or member.role == "admin" or not nodes:
+        return {node.id: effective_role(member, [node], set()) for node in nodes}
+    org_id, user_id = member.org_id, member.user_id
+    own_teams = {team for node in nodes for team in node.team_ids_granted}
+    collection_ids = list(dict.fromkeys(cid for node in nodes for cid in node.ancestors))
+    found = items_by_key([*(keys.collection(cid) for cid in collection_ids),
+                          *_link_keys(org_id, user_id, own_teams)])
+    collections = {cid: Collection.from_item(found[ref(keys.collection(cid))])
+                   for cid in collection_ids if ref(keys.collection(cid)) in found}
+    teams = _teams_found(org_id, user_id, own_teams, found)
+    further = {team for collection in collections.values() for team in collection.team_ids_granted}
+    further -= own_teams
+    if further:
+        teams |= _teams_found(org_id, user_id, further, items_by_key(_link_keys(org_id, user_id, further)))
+    return {node.id: effective_role(member, [node, *(collections[cid] for cid in node.ancestors
+                                                     if cid in collections)], teams)
+            for node in nodes}
+
+
 def member_team_ids(org_id: str, user_id: str) -> set[str]:
+    """Every team of the member (GSI1, for listings that need roles on many nodes at once)."""
     return {link.team_id for link in all_links_of_member(org_id, user_id)}
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from bindery import keys
 from bindery.store import table
@@ -41,3 +42,51 @@ def get_collections(collection_ids: list[str]) -> dict[str, Collection]:
         for item in table.batch_get([keys.collection(cid) for cid in ids[start:start + 100]]):
             found[item["id"]] = Collection.from_item(item)
     return found
+
+
+# --- listings -----------------------------------------------------------------------------------
+def org_collections_page(org_id: str, limit: int, start_key: dict[str, Any] | None) -> table.QueryPage:
+    """GSI1: one page of every collection of the organization, nested ones included, by id (creation
+    order)."""
+    return table.Query(partition=keys.org_collections_partition(org_id), index="GSI1", limit=limit,
+                       start_key=start_key).run()
+
+
+# --- writes -------------------------------------------------------------------------------------
+def create_collection_ops(collection: Collection) -> list[dict[str, Any]]:
+    """The collection, and a check that its parent is still in the organization, on the path it was read
+    with (a parent deleted or moved meanwhile fails the transaction)."""
+    ops = [table.put_op(collection.to_item(), "attribute_not_exists(PK)")]
+    if collection.parent:
+        ops.append(table.condition_op(
+            keys.collection(collection.parent), "orgId = :org AND ancestors = :seen",
+            {":org": collection.org_id, ":seen": collection.ancestors[1:]},
+        ))
+    return ops
+
+
+def update_collection_op(collection: Collection, changes: dict[str, Any], removes: list[str],
+                         updated_at: str) -> dict[str, Any]:
+    """Set the named attributes (and remove `removes`) if the collection is unchanged since it was read;
+    only those attributes are written, so the grants map and the tree attributes are never put back."""
+    names = {f"#s{index}": name for index, name in enumerate(changes)}
+    values: dict[str, Any] = {f":s{index}": value for index, value in enumerate(changes.values())}
+    expression = "SET updatedAt = :now" + "".join(f", #s{index} = :s{index}" for index in range(len(changes)))
+    if removes:
+        names.update({f"#r{index}": name for index, name in enumerate(removes)})
+        expression += " REMOVE " + ", ".join(f"#r{index}" for index in range(len(removes)))
+    values.update({":now": updated_at, ":seen": collection.updated_at})
+    return table.update_op(keys.collection(collection.id), expression, values,
+                           "attribute_exists(PK) AND updatedAt = :seen", names or None)
+
+
+def delete_collection_ops(collection: Collection) -> list[dict[str, Any]]:
+    """The collection and its grant items, if it is unchanged since it was read (grant changes move
+    `updatedAt` too, so the grant items deleted are exactly those that exist)."""
+    delete = table.delete_op(keys.collection(collection.id), "updatedAt = :seen")
+    delete["Delete"]["ExpressionAttributeValues"] = {":seen": collection.updated_at}
+    ops = [delete]
+    for entry in collection.grants:
+        principal, principal_id = entry.split(":", 1)
+        ops.append(table.delete_op(keys.grant("collection", collection.id, principal, principal_id)))
+    return ops

@@ -5,13 +5,13 @@ There is deliberately no Scan here: every access pattern names its partition.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from botocore.exceptions import ClientError
 
+from bindery import clock
 from bindery.aws import dynamodb_client, dynamodb_table
 from bindery.config import settings
 from bindery.errors import Conflict
@@ -22,9 +22,10 @@ TTL_ATTRIBUTE = "expiresAt"
 
 
 def is_live(item: Item) -> bool:
-    """DynamoDB deletes expired items late (up to days); an item past its TTL is treated as gone."""
+    """DynamoDB deletes expired items late (up to days); an item past its TTL is treated as gone.
+    The time comes from `bindery.clock`, so that tests can move past an expiry."""
     expires = item.get(TTL_ATTRIBUTE)
-    return expires is None or int(expires) > int(time.time())
+    return expires is None or int(expires) > int(clock.now().timestamp())
 
 
 def plain(value: Any) -> Any:

@@ -10,6 +10,8 @@ from bindery.wire.urls import api_url, app_url
 
 
 def collection_permissions(role: str | None) -> dict[str, bool]:
+    """docs/permissions.md: `create` is creating spaces and collections in it; its settings and its invite
+    links are the collection admin's."""
     return {"view": at_least(role, "read"), "admin": at_least(role, "admin"),
             "viewInviteLinks": at_least(role, "admin"), "create": at_least(role, "create")}
 

@@ -10,7 +10,9 @@ from bindery.wire.urls import api_url, app_url
 
 
 def space_permissions(role: str | None, edit_mode: str) -> dict[str, bool]:
-    # A locked space refuses every content change, whoever asks.
+    """The Flags table of docs/permissions.md. Editors submit change requests and reviewers merge them
+    (GitBook's split), so `merge` needs `review`; invite links and integrations are the space admin's.
+    A locked space refuses every content change and merge, whoever asks (git sync writes content)."""
     editable = edit_mode != "locked"
     return {
         "view": at_least(role, "read"), "access": at_least(role, "read"),

@@ -1,0 +1,1 @@
+"""Lambda function for spaces and collections."""

@@ -1,0 +1,83 @@
+"""/collections/{collectionId}/permissions: invite users and teams to a collection, list their grants, change
+and remove them (docs/permissions.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import grants as domain
+from bindery.pagination import MAX_LIMIT
+from bindery.schemas.grants import InviteUsersAndTeams, UpdatePermission
+
+router = Router()
+KIND = "collection"
+# The reference spec answers 205 when a grant was removed and 204 when there was none to remove.
+REMOVED: dict[int, OpenAPIResponse] = {204: {"description": "There was no such grant"},
+                                       205: {"description": "The grant was removed"}}
+
+
+def _removed(done: bool) -> Response[str]:
+    return Response(status_code=205 if done else 204, body="")
+
+
+@router.post("", status_code=204, responses={204: {"description": "Users and teams invited"}})
+def invite(
+    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    body: Annotated[InviteUsersAndTeams, Body()],
+) -> Response[str]:
+    domain.invite(who, KIND, collectionId, body)
+    return Response(status_code=204, body="")
+
+
+@router.get("/users")
+def list_users(
+    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+) -> dict[str, Any]:
+    return domain.list_users(who, KIND, collectionId, page_limit(limit), page).to_wire()
+
+
+@router.patch("/users/<userId>", status_code=204, responses={204: {"description": "Permission updated"}})
+def update_user(
+    collectionId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    body: Annotated[UpdatePermission, Body()],
+) -> Response[str]:
+    domain.set_role(who, KIND, collectionId, "user", userId, role=body.role)
+    return Response(status_code=204, body="")
+
+
+@router.delete("/users/<userId>", status_code=204, responses=REMOVED)
+def remove_user(collectionId: str, userId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
+    return _removed(domain.remove(who, KIND, collectionId, "user", userId))
+
+
+@router.get("/teams")
+def list_teams(
+    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+) -> dict[str, Any]:
+    return domain.list_teams(who, KIND, collectionId, page_limit(limit), page).to_wire()
+
+
+@router.patch("/teams/<teamId>", status_code=204, responses={204: {"description": "Permission updated"}})
+def update_team(
+    collectionId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    body: Annotated[UpdatePermission, Body()],
+) -> Response[str]:
+    domain.set_role(who, KIND, collectionId, "team", teamId, role=body.role)
+    return Response(status_code=204, body="")
+
+
+@router.delete("/teams/<teamId>", status_code=204, responses=REMOVED)
+def remove_team(collectionId: str, teamId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
+    return _removed(domain.remove(who, KIND, collectionId, "team", teamId))

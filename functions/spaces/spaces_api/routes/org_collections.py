@@ -1,0 +1,40 @@
+"""ORG/collections: list the organization's collections, create one."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response, content_types
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import collections as domain
+from bindery.pagination import MAX_LIMIT
+from bindery.schemas.collections import CreateCollection
+
+router = Router()
+
+
+@router.get("")
+def list_collections(
+    organizationId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
+) -> dict[str, Any]:
+    return domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit),
+                                   page=page).to_wire()
+
+
+@router.post("", status_code=201, responses={201: {"description": "Collection created"}})
+def create_collection(
+    organizationId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    body: Annotated[CreateCollection | None, Body()] = None,
+) -> Response[dict[str, Any]]:
+    # The spec's request body is optional: no body creates an untitled collection at the top level.
+    created, location = domain.create_collection(who, organizationId, body or CreateCollection())
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=created,
+                    headers={"Location": location})

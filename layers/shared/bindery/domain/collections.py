@@ -1,0 +1,225 @@
+"""Collections: creation, listings, reading, settings (PATCH) and deletion.
+
+Permissions (docs/permissions.md): seeing a collection needs any role on it; changing or deleting it needs
+`admin` on it; creating one needs `create` in the organization (top level) or in the parent collection
+(which folds the organization role in through `defaultLevel` inheritance).
+
+Deleting a collection that still holds live spaces or collections is refused (400): its content is never
+deleted or re-parented behind the caller's back. Move or delete the content first. Deleted spaces do not
+hold a collection: restoring one whose collection is gone puts it back at the top level. The emptiness
+check reads GSI2, which DynamoDB updates a moment after each write: content added in that moment can be
+left pointing at a deleted collection (it still reads and moves; it is listed only by the organization's
+space listing until moved).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery import keys
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.domain.access import NO_ORG, org_access
+from bindery.domain.content_access import collection_access, effective_role, roles_on
+from bindery.domain.roles import at_least
+from bindery.errors import BadRequest, Forbidden, NotFound
+from bindery.ids import new_id
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.positions import between
+from bindery.schemas.collections import CreateCollection, UpdateCollection
+from bindery.store import collections as collection_store
+from bindery.store import grants as grant_store
+from bindery.store import table
+from bindery.store import tree as tree_store
+from bindery.store.batch_reads import items_by_key, ref
+from bindery.store.collections import Collection
+from bindery.store.content_nodes import Node
+from bindery.store.members import Member
+from bindery.store.spaces import Space
+from bindery.wire.collections import collection_to_wire
+from bindery.wire.spaces import space_to_wire
+from bindery.wire.urls import api_url
+
+DEFAULT_TITLE = "Untitled"
+NO_PARENT = "parent: no matching collection"
+NOT_EMPTY = ("This collection still holds spaces or collections: move or delete them first "
+             "(deleting a collection never deletes or moves its content)")
+# Grants removed per transaction before a collection with very many grants is deleted (one operation
+# is the collection's own grants map).
+GRANTS_PER_TRANSACTION = 98
+
+
+def _collection(access_node: Node) -> Collection:
+    assert isinstance(access_node, Collection)
+    return access_node
+
+
+def member_teams(org_id: str, user_id: str, team_ids: set[str]) -> set[str]:
+    """Which of `team_ids` the member belongs to: their team memberships read by key (consistent)."""
+    if not team_ids:
+        return set()
+    link_keys = [keys.team_member(org_id, team_id, user_id) for team_id in sorted(team_ids)]
+    found = items_by_key(link_keys)
+    return {team_id for team_id, key in zip(sorted(team_ids), link_keys, strict=True) if ref(key) in found}
+
+
+def roles_in_chains(member: Member, chains: dict[str, list[Node]]) -> dict[str, str | None]:
+    """The member's role on the head of each chain (a node followed by its collections, nearest first);
+    the member's teams are read (one BatchGetItem) only when some chain grants a team something."""
+    granted = {team for chain in chains.values() for node in chain for team in node.team_ids_granted}
+    teams = set() if member.role == "admin" else member_teams(member.org_id, member.user_id, granted)
+    return {node_id: effective_role(member, chain, teams) for node_id, chain in chains.items()}
+
+
+def roles_on_collections(org_id: str, user_id: str,
+                         collections: list[Collection]) -> tuple[Member, dict[str, str | None]]:
+    """The caller's membership and their role on each collection, from ONE BatchGetItem for the
+    membership and the collections above the page's collections that the page does not already hold
+    (plus one for the caller's team memberships when a team grant is in play). Not an active member: 404."""
+    known = {collection.id: collection for collection in collections}
+    missing = list(dict.fromkeys(cid for c in collections for cid in c.ancestors if cid not in known))
+    member_key = keys.member(org_id, user_id)
+    found = items_by_key([member_key, *(keys.collection(cid) for cid in missing)])
+    member_item = found.get(ref(member_key))
+    member = Member.from_item(member_item) if member_item else None
+    if member is None or member.disabled:
+        raise NotFound(NO_ORG)
+    for cid in missing:
+        item = found.get(ref(keys.collection(cid)))
+        if item:
+            known[cid] = Collection.from_item(item)
+    chains: dict[str, list[Node]] = {
+        c.id: [c, *(known[cid] for cid in c.ancestors if cid in known)] for c in collections
+    }
+    return member, roles_in_chains(member, chains)
+
+
+# --- reads --------------------------------------------------------------------------------------
+def list_collections(caller: Caller, org_id: str, *, nested: bool, limit: int, page: str | None) -> Listing:
+    """`nested` (the default): every collection of the organization, in creation order; otherwise the
+    top-level ones, in sibling order. Collections the caller has no role on are dropped after the page is
+    read, so a page may hold fewer than `limit` items and still have a next page; there is no `count`, it
+    would reveal how many the caller cannot see."""
+    scope = f"collections:{org_id}:{'nested' if nested else 'top'}"
+    start = decode_cursor(scope, page)
+    if nested:
+        result = collection_store.org_collections_page(org_id, limit, start)
+    else:
+        result = tree_store.children_page(org_id, None, limit, start, kind="collection")
+    collections = [Collection.from_item(item) for item in result.items]
+    # Membership is checked after the Query so that each read stays one request; nothing read reaches a
+    # caller who is not a member (404).
+    _, roles = roles_on_collections(org_id, caller.user_id, collections)
+    items = [collection_to_wire(c, roles[c.id]) for c in collections if roles[c.id] is not None]
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=items, next_cursor=cursor)
+
+
+def get_collection(caller: Caller, collection_id: str) -> dict[str, Any]:
+    access = collection_access(caller, collection_id)
+    return collection_to_wire(_collection(access.node), access.role)
+
+
+def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | None) -> Listing:
+    """The live spaces directly in the collection, in sibling order, that the caller can see. The
+    collections above them were read by the access check, so a page costs one Query more."""
+    access = collection_access(caller, collection_id)
+    collection = _collection(access.node)
+    # The organization is in the scope: a cursor must not outlive a transfer of the collection.
+    scope = f"collection-spaces:{collection.org_id}:{collection.id}"
+    result = tree_store.children_page(collection.org_id, collection.id, limit, decode_cursor(scope, page),
+                                      kind="space")
+    spaces = [Space.from_item(item) for item in result.items]
+    above: list[Node] = [collection, *access.collections]
+    roles = roles_in_chains(access.member, {space.id: [space, *above] for space in spaces})
+    items = [space_to_wire(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=items, next_cursor=cursor)
+
+
+# --- writes -------------------------------------------------------------------------------------
+def create_collection(caller: Caller, org_id: str, body: CreateCollection) -> tuple[dict[str, Any], str]:
+    """A new collection placed after the last space or collection at its level; returns the collection
+    and its API URL (the `Location` of the 201)."""
+    access = org_access(org_id, caller)
+    ancestors: list[str] = []
+    if body.parent:
+        parent = collection_store.get_collection(body.parent)
+        # A parent elsewhere, or one the caller cannot see, is reported like a missing one (400: it is a
+        # body field), without saying whether it exists.
+        if parent is None or parent.org_id != org_id:
+            raise BadRequest(NO_PARENT)
+        role = roles_on(access.member, [parent])[parent.id]
+        if role is None:
+            raise BadRequest(NO_PARENT)
+        if not at_least(role, "create"):
+            raise Forbidden("You need the create role in the parent collection to create a collection in it")
+        ancestors = [parent.id, *parent.ancestors]
+    else:
+        access.require("create", "create collections")
+        role = effective_role(access.member, [], set())
+    created = now_iso()
+    last = tree_store.last_child(org_id, body.parent)
+    collection = Collection(
+        id=new_id(), org_id=org_id, created_at=created, updated_at=created,
+        position=between(last["position"] if last else None, None), parent=body.parent,
+        ancestors=ancestors, default_level="inherit",
+        title=DEFAULT_TITLE if body.title is None else body.title,
+    )
+    table.transact(collection_store.create_collection_ops(collection))
+    # No grants and an inherited level: the caller's role on it is the one they have where it was made.
+    return collection_to_wire(collection, role), api_url(f"/collections/{collection.id}")
+
+
+def update_collection(caller: Caller, collection_id: str, body: UpdateCollection) -> dict[str, Any]:
+    access = collection_access(caller, collection_id)
+    access.require("admin", "change this collection")
+    collection = _collection(access.node)
+    sent = body.model_fields_set
+    changes: dict[str, Any] = {}
+    if "title" in sent and body.title != collection.title:
+        changes["title"] = body.title
+    if "description" in sent and body.description != collection.description:
+        changes["description"] = body.description
+    if "defaultLevel" in sent and body.defaultLevel != collection.default_level:
+        changes["defaultLevel"] = body.defaultLevel
+    if not changes:
+        return collection_to_wire(collection, access.role)
+    updated_at = grant_store.next_updated_at(collection.updated_at)
+    table.transact([collection_store.update_collection_op(collection, changes, [], updated_at)])
+    collection.title = changes.get("title", collection.title)
+    collection.description = changes.get("description", collection.description)
+    collection.default_level = changes.get("defaultLevel", collection.default_level)
+    collection.updated_at = updated_at
+    # A new level can change the caller's own role (an admin by inheritance who set `read`, say).
+    chain: list[Node] = [collection, *access.collections]
+    role = roles_in_chains(access.member, {collection.id: chain})[collection.id]
+    return collection_to_wire(collection, role)
+
+
+def delete_collection(caller: Caller, collection_id: str) -> None:
+    """204 when there is no such collection; 404 when there is one the caller cannot see."""
+    if collection_store.get_collection(collection_id) is None:
+        return
+    access = collection_access(caller, collection_id)
+    access.require("admin", "delete this collection")
+    collection = _collection(access.node)
+    if tree_store.has_children(collection.org_id, collection.id):
+        raise BadRequest(NOT_EMPTY)
+    entries = list(collection.grants)
+    # Past what one transaction holds, grants go first, each chunk with its entries in the map: a failure
+    # part-way leaves a consistent collection with fewer grants, and a retry finishes.
+    while len(entries) > GRANTS_PER_TRANSACTION:
+        chunk, entries = entries[:GRANTS_PER_TRANSACTION], entries[GRANTS_PER_TRANSACTION:]
+        updated_at = grant_store.next_updated_at(collection.updated_at)
+        ops = [grant_store.node_grants_op(collection, dict.fromkeys(chunk), updated_at)]
+        for entry in chunk:
+            principal, principal_id = entry.split(":", 1)
+            ops.append(grant_store.delete_grant_op(keys.grant("collection", collection.id, principal,
+                                                              principal_id)))
+        table.transact(ops)
+        collection.updated_at = updated_at
+        for entry in chunk:
+            collection.grants.pop(entry)
+    table.transact(collection_store.delete_collection_ops(collection))
+

@@ -1,0 +1,29 @@
+"""ORG/spaces: the organization's live spaces the caller can see, in creation order.
+
+A page is one GSI1 Query of the organization's spaces, then one BatchGetItem for the caller's membership
+and every collection above the page's spaces, so a page costs the same whoever asks. Spaces the caller
+has no role on are dropped from the page after it is read: a page can hold fewer than `limit` items (even
+none) and still have a next page. There is no `count`: it would reveal how many spaces the caller cannot
+see.
+"""
+
+from __future__ import annotations
+
+from bindery.auth import Caller
+from bindery.domain.space_roles import roles_on_spaces
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.store import spaces as space_store
+from bindery.store.spaces import Space
+from bindery.wire.spaces import space_to_wire
+
+
+def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing:
+    scope = f"spaces:{org_id}"
+    result = space_store.org_spaces_page(org_id, limit, decode_cursor(scope, page))
+    spaces = [Space.from_item(item) for item in result.items]
+    # Membership is checked after the Query so that both reads stay one request each; nothing read is
+    # returned to a caller who is not a member (404).
+    _, roles = roles_on_spaces(org_id, caller.user_id, spaces)
+    items = [space_to_wire(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=items, next_cursor=cursor)
