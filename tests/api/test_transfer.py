@@ -208,3 +208,17 @@ def test_a_transfer_costs_one_transaction(api, request_counter):
     transferred(api, ada, "collection", holder, beta.org_id)
     assert request_counter["TransactWriteItems"] == 1
     assert "Scan" not in request_counter
+
+
+def test_a_deleted_space_whose_collection_moved_away_restores_at_the_top_level(api):
+    ada, beta = two_orgs(api)
+    holder = new_collection(api, ada, "Holder")
+    space = space_in(api, ada, holder)
+    assert api.delete(f"/spaces/{space}", token=ada.token).status == 204
+    transferred(api, ada, "collection", holder, beta.org_id)
+    reply = api.post(f"/spaces/{space}/restore", token=ada.token)
+    assert reply.status == 200, reply.body
+    body = reply.json()
+    assert body["organization"] == ada.org_id
+    assert "parent" not in body
+    assert order(ada.org_id) == [space]

@@ -43,9 +43,12 @@ def _space(access: ContentAccess) -> Space:
 
 
 def _parent(access: ContentAccess, space: Space) -> Collection | None:
-    """The space's parent collection, as the access check read it (None at the top level or if gone)."""
+    """The space's parent collection, as the access check read it (None at the top level, if gone, or if it
+    was transferred to another organization while the space was deleted)."""
     nearest = access.collections[0] if access.collections else None
-    return nearest if nearest is not None and nearest.id == space.parent else None
+    if nearest is None or nearest.id != space.parent or nearest.org_id != space.org_id:
+        return None
+    return nearest
 
 
 def _existing_principals(space: Space) -> list[str]:
