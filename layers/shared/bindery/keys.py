@@ -193,3 +193,8 @@ def blob(space_id: str, digest: str) -> Key:
     """A content-addressed value (a document, a page tree) of one space: `digest` is the SHA-256 of its
     canonical JSON, so equal content is one item per space (see docs/content-model.md)."""
     return _key(f"SPACE#{space_id}", f"BLOB#{digest}")
+
+
+def team_grants_partition(org_id: str, team_id: str) -> str:
+    """GSI1: the spaces and collections a team has a grant on (so that deleting the team finds them)."""
+    return f"ORG#{org_id}#TEAM#{team_id}#GRANTS"

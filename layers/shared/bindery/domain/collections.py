@@ -19,10 +19,13 @@ from typing import Any
 from bindery import keys
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access import NO_ORG, org_access
-from bindery.domain.content_access import collection_access, effective_role, roles_on
+from bindery.domain.access import org_access
+from bindery.domain.content_access import collection_access, effective_role, member_roles, roles_on
+
+# roles_in_chains is re-exported for domain.tree; content_access holds the one implementation.
+from bindery.domain.content_access import roles_in_chains as roles_in_chains  # noqa: PLC0414
 from bindery.domain.roles import at_least
-from bindery.errors import BadRequest, Forbidden, NotFound
+from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.positions import between
@@ -31,10 +34,8 @@ from bindery.store import collections as collection_store
 from bindery.store import grants as grant_store
 from bindery.store import table
 from bindery.store import tree as tree_store
-from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
 from bindery.store.content_nodes import Node
-from bindery.store.members import Member
 from bindery.store.spaces import Space
 from bindery.wire.collections import collection_to_wire
 from bindery.wire.spaces import space_to_wire
@@ -54,46 +55,6 @@ def _collection(access_node: Node) -> Collection:
     return access_node
 
 
-def member_teams(org_id: str, user_id: str, team_ids: set[str]) -> set[str]:
-    """Which of `team_ids` the member belongs to: their team memberships read by key (consistent)."""
-    if not team_ids:
-        return set()
-    link_keys = [keys.team_member(org_id, team_id, user_id) for team_id in sorted(team_ids)]
-    found = items_by_key(link_keys)
-    return {team_id for team_id, key in zip(sorted(team_ids), link_keys, strict=True) if ref(key) in found}
-
-
-def roles_in_chains(member: Member, chains: dict[str, list[Node]]) -> dict[str, str | None]:
-    """The member's role on the head of each chain (a node followed by its collections, nearest first);
-    the member's teams are read (one BatchGetItem) only when some chain grants a team something."""
-    granted = {team for chain in chains.values() for node in chain for team in node.team_ids_granted}
-    teams = set() if member.role == "admin" else member_teams(member.org_id, member.user_id, granted)
-    return {node_id: effective_role(member, chain, teams) for node_id, chain in chains.items()}
-
-
-def roles_on_collections(org_id: str, user_id: str,
-                         collections: list[Collection]) -> tuple[Member, dict[str, str | None]]:
-    """The caller's membership and their role on each collection, from ONE BatchGetItem for the
-    membership and the collections above the page's collections that the page does not already hold
-    (plus one for the caller's team memberships when a team grant is in play). Not an active member: 404."""
-    known = {collection.id: collection for collection in collections}
-    missing = list(dict.fromkeys(cid for c in collections for cid in c.ancestors if cid not in known))
-    member_key = keys.member(org_id, user_id)
-    found = items_by_key([member_key, *(keys.collection(cid) for cid in missing)])
-    member_item = found.get(ref(member_key))
-    member = Member.from_item(member_item) if member_item else None
-    if member is None or member.disabled:
-        raise NotFound(NO_ORG)
-    for cid in missing:
-        item = found.get(ref(keys.collection(cid)))
-        if item:
-            known[cid] = Collection.from_item(item)
-    chains: dict[str, list[Node]] = {
-        c.id: [c, *(known[cid] for cid in c.ancestors if cid in known)] for c in collections
-    }
-    return member, roles_in_chains(member, chains)
-
-
 # --- reads --------------------------------------------------------------------------------------
 def list_collections(caller: Caller, org_id: str, *, nested: bool, limit: int, page: str | None) -> Listing:
     """`nested` (the default): every collection of the organization, in creation order; otherwise the
@@ -109,7 +70,7 @@ def list_collections(caller: Caller, org_id: str, *, nested: bool, limit: int, p
     collections = [Collection.from_item(item) for item in result.items]
     # Membership is checked after the Query so that each read stays one request; nothing read reaches a
     # caller who is not a member (404).
-    _, roles = roles_on_collections(org_id, caller.user_id, collections)
+    _, roles = member_roles(org_id, caller.user_id, collections)
     items = [collection_to_wire(c, roles[c.id]) for c in collections if roles[c.id] is not None]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     return Listing(items=items, next_cursor=cursor)
@@ -159,10 +120,9 @@ def create_collection(caller: Caller, org_id: str, body: CreateCollection) -> tu
         access.require("create", "create collections")
         role = effective_role(access.member, [], set())
     created = now_iso()
-    last = tree_store.last_child(org_id, body.parent)
     collection = Collection(
         id=new_id(), org_id=org_id, created_at=created, updated_at=created,
-        position=between(last["position"] if last else None, None), parent=body.parent,
+        position=between(tree_store.last_child_position(org_id, body.parent), None), parent=body.parent,
         ancestors=ancestors, default_level="inherit",
         title=DEFAULT_TITLE if body.title is None else body.title,
     )
@@ -214,9 +174,8 @@ def delete_collection(caller: Caller, collection_id: str) -> None:
         updated_at = grant_store.next_updated_at(collection.updated_at)
         ops = [grant_store.node_grants_op(collection, dict.fromkeys(chunk), updated_at)]
         for entry in chunk:
-            principal, principal_id = entry.split(":", 1)
-            ops.append(grant_store.delete_grant_op(keys.grant("collection", collection.id, principal,
-                                                              principal_id)))
+            ops.append(grant_store.delete_grant_op(keys.grant("collection", collection.id,
+                                                              *grant_store.split_map_key(entry))))
         table.transact(ops)
         collection.updated_at = updated_at
         for entry in chunk:

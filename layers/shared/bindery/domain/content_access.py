@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from bindery import keys
 from bindery.auth import Caller
+from bindery.domain.access import NO_ORG
 from bindery.domain.roles import Role, at_least, strongest
 from bindery.errors import Forbidden, NotFound
 from bindery.store import table
@@ -83,49 +84,82 @@ def _teams_found(org_id: str, user_id: str, team_ids: Iterable[str],
     return {team_id for team_id in team_ids if ref(keys.team_member(org_id, team_id, user_id)) in found}
 
 
-def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
-    org_id, user_id = node.org_id, caller.user_id
-    member_key = keys.member(org_id, user_id)
-    own_teams = node.team_ids_granted
-    found = items_by_key([member_key, *(keys.collection(cid) for cid in node.ancestors),
-                          *_link_keys(org_id, user_id, own_teams)])
-    member_item = found.get(ref(member_key))
-    if member_item is None:
-        raise NotFound(missing)
-    member = Member.from_item(member_item)
-    collections = [Collection.from_item(found[ref(keys.collection(cid))])
-                   for cid in node.ancestors if ref(keys.collection(cid)) in found]
-    teams = _teams_found(org_id, user_id, own_teams, found)
-    further = {team for collection in collections for team in collection.team_ids_granted} - own_teams
-    if further and member.role != "admin":  # an organization admin is admin whatever the teams say
+def _roles(member: Member, chains: dict[str, list[Node]], found: dict[tuple[str, str], table.Item],
+           read: set[str]) -> dict[str, str | None]:
+    """The member's role on the head of each chain (a node followed by its collections, nearest first).
+    `found` holds what was read of the member's memberships of the teams in `read`; the other teams the
+    chains grant something to are read now, in one BatchGetItem (none for an admin, whom no team changes)."""
+    org_id, user_id = member.org_id, member.user_id
+    granted = {team for chain in chains.values() for node in chain for team in node.team_ids_granted}
+    teams = _teams_found(org_id, user_id, granted & read, found)
+    further = granted - read
+    if further and member.role != "admin" and not member.disabled:
         teams |= _teams_found(org_id, user_id, further, items_by_key(_link_keys(org_id, user_id, further)))
-    role = effective_role(member, [node, *collections], teams)
-    if role is None:
+    return {node_id: effective_role(member, chain, teams) for node_id, chain in chains.items()}
+
+
+@dataclass(frozen=True)
+class _Resolved:
+    member: Member | None  # None: not a member of the organization
+    above: dict[str, list[Collection]]  # by node id: the collections above it that exist, nearest first
+    roles: dict[str, str | None]
+
+
+def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
+                  member: Member | None = None) -> _Resolved:
+    """The one implementation behind every role check on spaces and collections, one node or a page:
+    ONE BatchGetItem for the membership (unless `member` is given), every collection above any of `nodes`
+    that is not itself among them, and the member's memberships of the teams `nodes` grant something to;
+    a second only for teams granted solely by those collections. Team memberships are read by key."""
+    known: dict[str, Collection] = {node.id: node for node in nodes if isinstance(node, Collection)}
+    missing = list(dict.fromkeys(cid for node in nodes for cid in node.ancestors if cid not in known))
+    own_teams = {team for node in nodes for team in node.team_ids_granted}
+    member_key = keys.member(org_id, user_id)
+    found = items_by_key([*([] if member else [member_key]), *(keys.collection(cid) for cid in missing),
+                          *_link_keys(org_id, user_id, own_teams)])
+    if member is None:
+        member_item = found.get(ref(member_key))
+        if member_item is None:
+            return _Resolved(member=None, above={}, roles={})
+        member = Member.from_item(member_item)
+    for cid in missing:
+        if (item := found.get(ref(keys.collection(cid)))) is not None:
+            known[cid] = Collection.from_item(item)
+    above = {node.id: [known[cid] for cid in node.ancestors if cid in known] for node in nodes}
+    chains: dict[str, list[Node]] = {node.id: [node, *above[node.id]] for node in nodes}
+    return _Resolved(member=member, above=above, roles=_roles(member, chains, found, own_teams))
+
+
+def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
+    resolved = _resolve_many(node.org_id, caller.user_id, [node])
+    role = resolved.roles.get(node.id)
+    if resolved.member is None or role is None:
         raise NotFound(missing)
-    return ContentAccess(node=node, member=member, collections=collections, role=role)
+    return ContentAccess(node=node, member=resolved.member, collections=resolved.above[node.id], role=role)
 
 
 def roles_on(member: Member, nodes: Sequence[Node]) -> dict[str, str | None]:
-    """The member's effective role on each of `nodes` (of the member's organization), by node id: one
-    BatchGetItem for every collection above any of them and the member's memberships of the teams the
-    nodes grant something to, and a second only for teams granted solely by those collections."""
+    """The member's effective role on each of `nodes` (of the member's organization), by node id (see
+    `_resolve_many` for the reads; none for an admin or a disabled member)."""
     if member.disabled or member.role == "admin" or not nodes:
         return {node.id: effective_role(member, [node], set()) for node in nodes}
-    org_id, user_id = member.org_id, member.user_id
-    own_teams = {team for node in nodes for team in node.team_ids_granted}
-    collection_ids = list(dict.fromkeys(cid for node in nodes for cid in node.ancestors))
-    found = items_by_key([*(keys.collection(cid) for cid in collection_ids),
-                          *_link_keys(org_id, user_id, own_teams)])
-    collections = {cid: Collection.from_item(found[ref(keys.collection(cid))])
-                   for cid in collection_ids if ref(keys.collection(cid)) in found}
-    teams = _teams_found(org_id, user_id, own_teams, found)
-    further = {team for collection in collections.values() for team in collection.team_ids_granted}
-    further -= own_teams
-    if further:
-        teams |= _teams_found(org_id, user_id, further, items_by_key(_link_keys(org_id, user_id, further)))
-    return {node.id: effective_role(member, [node, *(collections[cid] for cid in node.ancestors
-                                                     if cid in collections)], teams)
-            for node in nodes}
+    return _resolve_many(member.org_id, member.user_id, nodes, member).roles
+
+
+def member_roles(org_id: str, user_id: str, nodes: Sequence[Node]) -> tuple[Member, dict[str, str | None]]:
+    """The caller's membership and their role on each of `nodes` (a page of spaces or collections), from
+    the same reads as `roles_on` with the membership in the first one. Not an active member: 404."""
+    resolved = _resolve_many(org_id, user_id, nodes)
+    if resolved.member is None or resolved.member.disabled:
+        raise NotFound(NO_ORG)
+    return resolved.member, resolved.roles
+
+
+def roles_in_chains(member: Member, chains: dict[str, list[Node]]) -> dict[str, str | None]:
+    """The member's role on the head of each chain (a node followed by its collections, nearest first,
+    all already read); the member's teams are read (one BatchGetItem) only when some chain grants a team
+    something."""
+    return _roles(member, chains, {}, set())
 
 
 def member_team_ids(org_id: str, user_id: str) -> set[str]:

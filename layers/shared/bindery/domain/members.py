@@ -1,8 +1,8 @@
 """Members of an organization: list, read, change role, mark as SSO, remove, and their teams.
 
 Members with a role see every member; a guest (null role) sees only their own membership and teams.
-Admins change roles, mark SSO and remove members; anyone may leave. The organization always keeps an
-admin: demoting or removing the last one is a 400.
+Admins change roles, mark SSO and remove members; anyone may leave, and their teams and grants go with
+them. The organization always keeps an admin: demoting or removing the last one is a 400.
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ def set_sso(caller: Caller, org_id: str, user_id: str) -> dict[str, Any]:
 
 def remove_member(caller: Caller, org_id: str, user_id: str) -> None:
     """An admin removes anyone, a member removes themself (leaves); someone who is not a member is
-    already removed (204). Their team memberships go with them."""
+    already removed (204). Their team memberships and their direct grants on the organization's spaces
+    and collections go with them, so that inviting them back gives none of that access back."""
     scoped, member = _target(caller, org_id, user_id)
     if user_id != caller.user_id:
         scoped.access.require("admin", "remove members")

@@ -23,8 +23,10 @@ from bindery.domain.space_roles import role_at
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.positions import between
+from bindery.store import grants as grant_store
 from bindery.store import spaces as space_store
 from bindery.store import table
+from bindery.store import tree as tree_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
 from bindery.store.grants import next_updated_at
@@ -56,8 +58,10 @@ def _existing_principals(space: Space) -> list[str]:
     counter to move."""
     if not space.grants:
         return []
-    found = items_by_key(space_store.principal_key(entry, space.org_id) for entry in space.grants)
-    return [entry for entry in space.grants if ref(space_store.principal_key(entry, space.org_id)) in found]
+    principals = {entry: grant_store.principal_key(space.org_id, *grant_store.split_map_key(entry))
+                  for entry in space.grants}
+    found = items_by_key(principals.values())
+    return [entry for entry, key in principals.items() if ref(key) in found]
 
 
 def _transact(ops: list[dict[str, Any]], action: str) -> None:
@@ -104,7 +108,7 @@ def _restored_place(access: ContentAccess, space: Space) -> Space:
         return replace(space, ancestors=[parent.id, *parent.ancestors])
     if space.parent is None:
         return space
-    top = space_store.last_child_position(space.org_id, None)
+    top = tree_store.last_child_position(space.org_id, None)
     return replace(space, parent=None, ancestors=[], position=between(top, None))
 
 
@@ -112,16 +116,17 @@ def _restore_once(access: ContentAccess) -> dict[str, Any] | None:
     access.require("admin", "restore this space")
     space = _space(access)
     now = clock.now()
-    restored = replace(_restored_place(access, space), updated_at=next_updated_at(space.updated_at))
-    ops = [space_store.restore_space_op(restored, restored_at=restored.updated_at,
-                                        now_epoch=int(now.timestamp())),
-           *space_store.parent_check_ops(restored),
-           *space_store.counter_ops(restored, _existing_principals(restored), 1)]
+    # Conditioned on the space as read (`updatedAt`): its grants decide which counters move.
+    place = _restored_place(access, space)
+    restored_at = next_updated_at(space.updated_at)
+    ops = [space_store.restore_space_op(place, restored_at=restored_at, now_epoch=int(now.timestamp())),
+           *space_store.parent_check_ops(place),
+           *space_store.counter_ops(place, _existing_principals(place), 1)]
     try:
         _transact(ops, "restore")
     except table.TransactionConflict:
         return None
-    restored = replace(restored, deleted_at=None, expires_at=None)
+    restored = replace(place, updated_at=restored_at, deleted_at=None, expires_at=None)
     role = roles_on(access.member, [restored])[restored.id]
     return space_to_wire(restored, role)
 

@@ -10,7 +10,7 @@ see.
 from __future__ import annotations
 
 from bindery.auth import Caller
-from bindery.domain.space_roles import roles_on_spaces
+from bindery.domain.content_access import member_roles
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.store import spaces as space_store
 from bindery.store.spaces import Space
@@ -23,7 +23,7 @@ def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) ->
     spaces = [Space.from_item(item) for item in result.items]
     # Membership is checked after the Query so that both reads stay one request each; nothing read is
     # returned to a caller who is not a member (404).
-    _, roles = roles_on_spaces(org_id, caller.user_id, spaces)
+    _, roles = member_roles(org_id, caller.user_id, spaces)
     items = [space_to_wire(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     return Listing(items=items, next_cursor=cursor)

@@ -148,7 +148,8 @@ def rename_team(caller: Caller, org_id: str, team_id: str, body: UpdateTeam) -> 
 
 
 def delete_team(access: OrgAccess, team_id: str) -> None:
-    """Deleting a team that does not exist succeeds (204), as every DELETE of the API does."""
+    """Deleting a team that does not exist succeeds (204), as every DELETE of the API does. The team's
+    memberships and its grants on spaces and collections go with it (store.teams.delete_team)."""
     access.require("admin", "delete teams")
     team = team_store.get_team(access.org.id, team_id)
     if team is not None:

@@ -10,6 +10,7 @@ from boto3.dynamodb.conditions import Attr, ConditionBase
 
 from bindery import keys
 from bindery.errors import BadRequest, Conflict
+from bindery.store import grants as grant_store
 from bindery.store import table
 from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key
@@ -179,36 +180,47 @@ def set_sso(member: Member) -> None:
     member.sso = True
 
 
-def remove_member(member: Member) -> None:
-    """The membership, the member's team memberships and every counter they move.
+def _leave_team_ops(link: team_store.TeamLink) -> list[dict[str, Any]]:
+    """A team membership and its team's counter (the member's is moved once per transaction)."""
+    return [team_store.remove_link_op(link), team_store.team_members_op(link.org_id, link.team_id, -1)]
 
-    A member in more than 49 teams cannot leave in one transaction: their team memberships go first, in
-    chunks that each move the counters they touch, so a failure part-way leaves a consistent member in
-    fewer teams and a retry finishes. The last transaction removes the member only if their `teams`
-    counter shows no team membership was added meanwhile (GSI1, read here, may lag a just-added one).
+
+def remove_member(member: Member) -> None:
+    """The membership, the member's team memberships, their direct grants on the organization's spaces
+    and collections (store.grants), and every counter these move.
+
+    What cannot go in one transaction with the member goes first, in steps that are each atomic and move
+    the counters they touch: grants a GSI1 page (of 49) per step with their nodes' map entries, then team
+    memberships 49 per step. A failure part-way leaves a consistent member with fewer grants or teams, and
+    a retry finishes. The last transaction removes the member (their `spaces` counter goes with the item)
+    only if their `teams` and `spaces` counters show that no team membership and no space grant was added
+    meanwhile (GSI1, read here, may lag a just-added one).
     """
-    links = team_store.all_links_of_member(member.org_id, member.user_id)
+    org_id, user_id = member.org_id, member.user_id
+    links = team_store.all_links_of_member(org_id, user_id)
     per = team_store.LINKS_PER_TRANSACTION
-    while len(links) > per:
-        chunk, links = links[:per], links[per:]
-        ops = [op for link in chunk for op in (team_store.remove_link_op(link),
-                                                team_store.team_members_op(link.org_id, link.team_id, -1))]
-        ops.append(team_store.member_teams_op(member.org_id, member.user_id, -len(chunk)))
-        try:
-            table.transact(ops)
-        except table.TransactionConflict as error:
-            _raise_for(error)
-    holds, values = _holds_role(member.role)
-    ops = [
-        team_store.delete_if_op(keys.member(member.org_id, member.user_id),
-                                f"attribute_exists(PK) AND teams = :n AND {holds}",
-                                {":n": len(links), **values}, {"#r": "role"}),
-        _admins_op(member.org_id, -_admin_delta(None, member.role), members=-1),
-    ]
-    for link in links:
-        ops.extend((team_store.remove_link_op(link),
-                    team_store.team_members_op(link.org_id, link.team_id, -1)))
     try:
-        table.transact(ops)
+        grants = grant_store.remove_grants(org_id, "user", user_id, keep=per - len(links))
+        while len(links) + len(grants) > per:
+            chunk, links = links[:per], links[per:]
+            table.transact([*(op for link in chunk for op in _leave_team_ops(link)),
+                            team_store.member_teams_op(org_id, user_id, -len(chunk))])
+    except table.TransactionConflict as error:
+        _raise_for(error)
+    holds, values = _holds_role(member.role)
+
+    def last_step() -> list[dict[str, Any]]:
+        removal = grant_store.grant_removal(org_id, "user", user_id, grants)
+        ops = [
+            team_store.delete_if_op(keys.member(org_id, user_id),
+                                    f"attribute_exists(PK) AND teams = :n AND #s = :s AND {holds}",
+                                    {":n": len(links), ":s": removal.spaces, **values},
+                                    {"#r": "role", "#s": "spaces"}),
+            _admins_op(org_id, -_admin_delta(None, member.role), members=-1),
+        ]
+        return [*ops, *(op for link in links for op in _leave_team_ops(link)), *removal.ops]
+
+    try:
+        grant_store.transact_step(last_step)
     except table.TransactionConflict as error:
         _raise_for(error, 1)

@@ -11,6 +11,10 @@ from bindery.store import grants, table
 from bindery.store.content_nodes import Node
 from bindery.store.table import TTL_ATTRIBUTE, Item
 
+# last_child_position is re-exported for domain.spaces; store.tree holds the one implementation.
+from bindery.store.tree import last_child_position as last_child_position  # noqa: PLC0414
+from bindery.store.tree import named_update_op
+
 RESTORE_WINDOW_SECONDS = 7 * 24 * 3600
 
 
@@ -112,13 +116,6 @@ def org_spaces_page(org_id: str, limit: int, start_key: dict[str, Any] | None) -
                        start_key=start_key).run()
 
 
-def last_child_position(org_id: str, parent_id: str | None) -> str | None:
-    """The position of the last space or collection directly under `parent_id` (None: top level)."""
-    page = table.Query(partition=keys.children_partition(org_id, parent_id), index="GSI2", forward=False,
-                       limit=1).run()
-    return str(page.items[0]["position"]) if page.items else None
-
-
 def next_sibling_position(space: Space) -> str | None:
     """The position of the sibling right after `space`: the Query starts just past the space's own
     index entry, so it reads one item whatever the number of siblings."""
@@ -131,72 +128,52 @@ def next_sibling_position(space: Space) -> str | None:
     return str(page.items[0]["position"]) if page.items else None
 
 
-# --- writes -------------------------------------------------------------------------------------
-def _update(key: keys.Key, assign: dict[str, Any], remove: list[str], condition: str,
-            values: dict[str, Any]) -> dict[str, Any]:
-    """One UpdateItem naming every attribute through placeholders (`position` is a reserved word)."""
-    names = {f"#s{index}": name for index, name in enumerate(assign)}
-    bound = {f":s{index}": value for index, value in enumerate(assign.values())}
-    expression = "SET " + ", ".join(f"#s{index} = :s{index}" for index in range(len(assign)))
-    if remove:
-        names.update({f"#r{index}": name for index, name in enumerate(remove)})
-        expression += " REMOVE " + ", ".join(f"#r{index}" for index in range(len(remove)))
-    return table.update_op(key, expression, {**bound, **values}, condition, names)
-
-
+# --- writes (every attribute is named through a placeholder: `position` is a reserved word) -------
 def update_space_op(space_id: str, assign: dict[str, Any], remove: list[str],
                     expected_updated_at: str) -> dict[str, Any]:
     """Change some attributes of a live space if nobody changed it since it was read. Only the named
     attributes are written, so counters kept on the item by other requests are never overwritten.
     Callers put a new `updatedAt` in `assign` (store.grants.next_updated_at) so that the next writer's
     condition notices this write."""
-    return _update(keys.space(space_id), assign, [name for name in remove if name not in assign],
-                   "attribute_exists(PK) AND attribute_not_exists(deletedAt) AND updatedAt = :seen",
-                   {":seen": expected_updated_at})
+    return named_update_op(keys.space(space_id), assign,
+                           "attribute_exists(PK) AND attribute_not_exists(deletedAt) AND updatedAt = :seen",
+                           {":seen": expected_updated_at},
+                           tuple(name for name in remove if name not in assign))
 
 
 def delete_space_op(space: Space, *, deleted_at: str, expires_at: int, updated_at: str) -> dict[str, Any]:
     """Mark a live space deleted, start its TTL and take it out of every listing, in one write, if it is
     unchanged since it was read (its grants map decides which counters the deletion moves)."""
-    return _update(keys.space(space.id),
-                   {"deletedAt": deleted_at, TTL_ATTRIBUTE: expires_at, "updatedAt": updated_at},
-                   list(LISTING_ATTRIBUTES),
-                   "attribute_exists(PK) AND attribute_not_exists(deletedAt) AND updatedAt = :seen",
-                   {":seen": space.updated_at})
+    return named_update_op(keys.space(space.id),
+                           {"deletedAt": deleted_at, TTL_ATTRIBUTE: expires_at, "updatedAt": updated_at},
+                           "attribute_exists(PK) AND attribute_not_exists(deletedAt) AND updatedAt = :seen",
+                           {":seen": space.updated_at}, LISTING_ATTRIBUTES)
 
 
 def restore_space_op(space: Space, *, restored_at: str, now_epoch: int) -> dict[str, Any]:
     """Bring a deleted space back into the listings under `space.parent` at `space.position`, if it is
-    still the same deletion and its restore window has not closed."""
+    still the same deletion, unchanged since it was read (`space.updated_at`: its grants decide which
+    counters the restore moves), and its restore window has not closed."""
     assign: dict[str, Any] = {
         **keys.content_gsi("space", space.org_id, space.id, space.parent, space.position),
         "updatedAt": restored_at, "position": space.position, "ancestors": space.ancestors,
     }
-    remove = ["deletedAt", TTL_ATTRIBUTE]
+    remove: tuple[str, ...] = ("deletedAt", TTL_ATTRIBUTE)
     if space.parent:
         assign["parent"] = space.parent
     else:
-        remove.append("parent")
-    return _update(keys.space(space.id), assign, remove, f"deletedAt = :deleted AND {TTL_ATTRIBUTE} > :now",
-                   {":deleted": space.deleted_at, ":now": now_epoch})
+        remove += ("parent",)
+    seen = {":deleted": space.deleted_at, ":now": now_epoch, ":seen": space.updated_at}
+    condition = f"deletedAt = :deleted AND {TTL_ATTRIBUTE} > :now AND updatedAt = :seen"
+    return named_update_op(keys.space(space.id), assign, condition, seen, remove)
 
 
 # --- grants and the counters they move -------------------------------------------------------------
 # The member's and the team's `spaces` counters count their direct grants on live spaces (store.grants):
 # deleting a space takes its grants out of the counts, restoring puts them back, duplicating adds them.
-def principal_key(entry: str, org_id: str) -> keys.Key:
-    """The member or team item a `grants` map entry ("user:<id>" / "team:<id>") names."""
-    principal, principal_id = entry.split(":", 1)
-    return keys.member(org_id, principal_id) if principal == "user" else keys.team(org_id, principal_id)
-
-
 def counter_ops(space: Space, entries: list[str], delta: int) -> list[dict[str, Any]]:
-    ops = []
-    for entry in entries:
-        principal, principal_id = entry.split(":", 1)
-        counter = grants.member_spaces_op if principal == "user" else grants.team_spaces_op
-        ops.append(counter(space.org_id, principal_id, delta))
-    return ops
+    """The `spaces` counters of the members and teams that `grants` map entries name."""
+    return [grants.spaces_counter_op(space.org_id, *grants.split_map_key(entry), delta) for entry in entries]
 
 
 # --- duplication --------------------------------------------------------------------------------------
@@ -220,7 +197,6 @@ def duplicate_space_ops(copy: Space, revision: Item) -> list[dict[str, Any]]:
     ops = [table.put_op(copy.to_item(), "attribute_not_exists(PK)"),
            table.put_op(revision, "attribute_not_exists(PK)"), *parent_check_ops(copy)]
     for entry, role in copy.grants.items():
-        principal, principal_id = entry.split(":", 1)
-        grant = grants.Grant("space", copy.id, copy.org_id, principal, principal_id, role)
+        grant = grants.Grant("space", copy.id, copy.org_id, *grants.split_map_key(entry), role)
         ops.append(grants.put_grant_op(grant, new=True))
     return ops + counter_ops(copy, list(copy.grants), 1)

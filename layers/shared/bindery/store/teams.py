@@ -8,12 +8,14 @@ member's `teams` in the same transaction; conditions make a duplicate add or a d
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from boto3.dynamodb.conditions import Attr
 
 from bindery import keys
+from bindery.store import grants as grant_store
 from bindery.store import table
 from bindery.store.table import Item
 
@@ -104,26 +106,24 @@ def links_of_team_page(org_id: str, team_id: str, limit: int,
                        limit=limit, start_key=start_key).run()
 
 
-def all_links_of_team(org_id: str, team_id: str) -> list[TeamLink]:
+def _every_link(read_page: Callable[[dict[str, Any] | None], table.QueryPage]) -> list[TeamLink]:
+    """Every page of a listing of memberships, 1000 a Query."""
     links: list[TeamLink] = []
     start: dict[str, Any] | None = None
     while True:
-        page = links_of_team_page(org_id, team_id, 1000, start)
+        page = read_page(start)
         links.extend(TeamLink.from_item(item) for item in page.items)
         if not page.last_key:
             return links
         start = page.last_key
+
+
+def all_links_of_team(org_id: str, team_id: str) -> list[TeamLink]:
+    return _every_link(lambda start: links_of_team_page(org_id, team_id, 1000, start))
 
 
 def all_links_of_member(org_id: str, user_id: str) -> list[TeamLink]:
-    links: list[TeamLink] = []
-    start: dict[str, Any] | None = None
-    while True:
-        page = links_of_member_page(org_id, user_id, 1000, start)
-        links.extend(TeamLink.from_item(item) for item in page.items)
-        if not page.last_key:
-            return links
-        start = page.last_key
+    return _every_link(lambda start: links_of_member_page(org_id, user_id, 1000, start))
 
 
 # --- operations for transactions ----------------------------------------------------------------
@@ -179,24 +179,35 @@ def rename_team(team: Team, title: str) -> None:
 
 
 def delete_team(team: Team) -> None:
-    """The team, every membership of it and the counters they move.
+    """The team, every membership of it, its grants on the organization's spaces and collections
+    (store.grants), and the counters they move.
 
-    Past 49 memberships the work cannot be one transaction, so memberships go first in chunks, each chunk
-    atomic with the counters it moves: a failure part-way leaves a smaller, consistent team and a retry
-    finishes. The last transaction deletes the team only if its `members` counter says no membership
-    was added meanwhile.
+    What cannot go in one transaction with the team goes first, in steps that are each atomic and move the
+    counters they touch: grants a GSI1 page (of 49) per step with their nodes' map entries, then
+    memberships 49 per step. A failure part-way leaves a smaller, consistent team and a retry finishes.
+    The last transaction deletes the team only if its `members` and `spaces` counters say no membership
+    and no space grant was added meanwhile.
     """
-    links = all_links_of_team(team.org_id, team.id)
-    while len(links) > LINKS_PER_TRANSACTION:
+    org_id = team.org_id
+    links = all_links_of_team(org_id, team.id)
+    grants = grant_store.remove_grants(org_id, "team", team.id, keep=LINKS_PER_TRANSACTION - len(links))
+    while len(links) + len(grants) > LINKS_PER_TRANSACTION:
         chunk, links = links[:LINKS_PER_TRANSACTION], links[LINKS_PER_TRANSACTION:]
-        ops = [op for link in chunk
-               for op in (remove_link_op(link), member_teams_op(link.org_id, link.user_id, -1))]
-        ops.append(team_members_op(team.org_id, team.id, -len(chunk)))
-        table.transact(ops)
-    ops = [
-        delete_if_op(keys.team(team.org_id, team.id), "members = :n", {":n": len(links)}),
-        table.update_op(keys.org(team.org_id), "ADD teamCount :d", {":d": -1}, EXISTS),
-    ]
-    for link in links:
-        ops.extend((remove_link_op(link), member_teams_op(link.org_id, link.user_id, -1)))
-    table.transact(ops)
+        table.transact([*(op for link in chunk for op in _drop_member_ops(link)),
+                        team_members_op(org_id, team.id, -len(chunk))])
+
+    def last_step() -> list[dict[str, Any]]:
+        removal = grant_store.grant_removal(org_id, "team", team.id, grants)
+        ops = [
+            delete_if_op(keys.team(org_id, team.id), "members = :n AND #s = :s",
+                         {":n": len(links), ":s": removal.spaces}, {"#s": "spaces"}),
+            table.update_op(keys.org(org_id), "ADD teamCount :d", {":d": -1}, EXISTS),
+        ]
+        return [*ops, *(op for link in links for op in _drop_member_ops(link)), *removal.ops]
+
+    grant_store.transact_step(last_step)
+
+
+def _drop_member_ops(link: TeamLink) -> list[dict[str, Any]]:
+    """A membership of a team being deleted and its member's counter (the team's moves once per step)."""
+    return [remove_link_op(link), member_teams_op(link.org_id, link.user_id, -1)]

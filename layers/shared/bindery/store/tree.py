@@ -85,8 +85,15 @@ def sibling_after(org_id: str, parent_id: str | None, key: str, skip_id: str) ->
 
 
 def last_child(org_id: str, parent_id: str | None, skip_id: str | None = None) -> Item | None:
+    """The last space or collection directly under `parent_id` (None: the top level), `skip_id` aside."""
     partition = keys.children_partition(org_id, parent_id)
     return _first_other(_siblings(partition, forward=False), skip_id or "")
+
+
+def last_child_position(org_id: str, parent_id: str | None) -> str | None:
+    """The position of the last space or collection directly under `parent_id` (None: top level)."""
+    last = last_child(org_id, parent_id)
+    return str(last["position"]) if last else None
 
 
 @dataclass
@@ -120,9 +127,10 @@ def subtree(org_id: str, root_id: str, max_items: int) -> Subtree:
 
 
 # --- operations for transactions ----------------------------------------------------------------
-def _update(key: keys.Key, sets: dict[str, Any], condition: str, seen: dict[str, Any],
-            removes: tuple[str, ...] = ()) -> dict[str, Any]:
-    """An Update setting `sets` (attribute names are aliased, so reserved words are fine)."""
+def named_update_op(key: keys.Key, sets: dict[str, Any], condition: str, seen: dict[str, Any],
+                    removes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """An Update setting `sets` and removing `removes`, every attribute named through a placeholder (so
+    reserved words such as `position` are fine), if `condition` (with the values `seen`) holds."""
     names = {f"#s{i}": name for i, name in enumerate(sets)}
     values = {f":s{i}": value for i, value in enumerate(sets.values())}
     expression = "SET " + ", ".join(f"#s{i} = :s{i}" for i in range(len(sets)))
@@ -155,21 +163,22 @@ def place_op(node: Node, placement: Placement, now: str,
     if placement.parent:
         sets["parent"] = placement.parent
     condition = "updatedAt = :seen AND attribute_not_exists(deletedAt)"
-    return _update(keys.content(node.kind, node.id), sets, condition, {":seen": node.updated_at},
-                   () if placement.parent else ("parent",))
+    return named_update_op(keys.content(node.kind, node.id), sets, condition, {":seen": node.updated_at},
+                           () if placement.parent else ("parent",))
 
 
 def reposition_op(item: Item, position: str) -> dict[str, Any]:
     """A sibling given another position (to make room), if it is still where it was read."""
     gsi = keys.content_gsi(item["type"], item["orgId"], item["id"], item.get("parent"), position)
-    return _update(keys.content(item["type"], item["id"]), {"position": position, "GSI2SK": gsi["GSI2SK"]},
-                   "GSI2SK = :seen", {":seen": item["GSI2SK"]})
+    return named_update_op(keys.content(item["type"], item["id"]),
+                           {"position": position, "GSI2SK": gsi["GSI2SK"]}, "GSI2SK = :seen",
+                           {":seen": item["GSI2SK"]})
 
 
 def rebase_op(item: Item, ancestors: list[str]) -> dict[str, Any]:
     """A descendant's new path to the top, if the path it had is still the one that was read."""
-    return _update(keys.content(item["type"], item["id"]), {"ancestors": ancestors}, "ancestors = :seen",
-                   {":seen": item.get("ancestors") or []})
+    return named_update_op(keys.content(item["type"], item["id"]), {"ancestors": ancestors},
+                           "ancestors = :seen", {":seen": item.get("ancestors") or []})
 
 
 def parent_unmoved_op(org_id: str, collection_id: str, ancestors: list[str]) -> dict[str, Any]:
@@ -205,14 +214,14 @@ def transfer_op(moved: TransferredNode, now: str, extra: dict[str, Any] | None =
     condition = ("orgId = :fromOrg AND updatedAt = :seen AND grants = :seenGrants"
                  " AND attribute_not_exists(deletedAt)")
     seen = {":fromOrg": item["orgId"], ":seen": item["updatedAt"], ":seenGrants": item.get("grants") or {}}
-    return _update(keys.content(item["type"], item["id"]), sets, condition, seen, removes)
+    return named_update_op(keys.content(item["type"], item["id"]), sets, condition, seen, removes)
 
 
 def kept_grant_op(kind: str, content_id: str, user_id: str, org_id: str) -> dict[str, Any]:
     """A user grant that follows its node: it now lists under the user's grants in the new organization."""
-    return _update(keys.grant(kind, content_id, "user", user_id),
-                   {"orgId": org_id, "GSI1PK": keys.user_grants_partition(org_id, user_id)},
-                   "attribute_exists(PK)", {})
+    return named_update_op(keys.grant(kind, content_id, "user", user_id),
+                           {"orgId": org_id, "GSI1PK": keys.user_grants_partition(org_id, user_id)},
+                           "attribute_exists(PK)", {})
 
 
 def dropped_grant_op(kind: str, content_id: str, principal: str, principal_id: str) -> dict[str, Any]:
