@@ -251,6 +251,8 @@ def main() -> None:
 
     engine = engines.start(data_dir)
     atexit.register(engine.stop)
+    if engine.kind == "dynamodb-local":  # no S3 beside it: file bytes and large blobs go to disk
+        os.environ.setdefault("BINDERY_BLOB_DIR", str((data_dir / "blobs").resolve()))
     try:
         _prepare(engine, url)
         Handler.gateway = Gateway()

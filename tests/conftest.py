@@ -2,12 +2,15 @@
 
 BINDERY_TEST_ENGINE=moto (default): one `mock_aws` for the whole session, the table created from
 template.yaml (GSIs and TTL included) and recreated for each test.
-BINDERY_TEST_ENGINE=dynamodb-local: the same, against Amazon DynamoDB Local (the repository tier).
+BINDERY_TEST_ENGINE=dynamodb-local: the same, against Amazon DynamoDB Local (the repository tier), with
+moto's in-process S3 beside it (DynamoDB Local has no S3). Either way the blob bucket is created for each
+test, and emptied and removed after it.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -21,8 +24,11 @@ os.environ.update({
 })
 os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
 os.environ.pop("BINDERY_CLOCK_OFFSET_SECONDS", None)
+os.environ.pop("BINDERY_S3_ENDPOINT", None)
+os.environ.pop("BINDERY_BLOB_DIR", None)  # bytes go to (mock) S3 unless a test sets it
 
 from bindery import aws
+from bindery.store import revisions
 from local.metering import counting_requests
 from local.template import create_table_kwargs, ttl_attribute
 from tests.client import ApiClient
@@ -33,13 +39,20 @@ ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
 @pytest.fixture(scope="session")
 def engine() -> Iterator[str]:
     if ENGINE == "dynamodb-local":
+        from moto import mock_aws
+
         from local import dynamodb_local
 
         server = dynamodb_local.start()
         os.environ["BINDERY_DYNAMODB_ENDPOINT"] = server.endpoint
+        # moto mocks S3 only; requests to DynamoDB Local pass through to it.
+        s3_only = {"core": {"service_whitelist": ["s3"],
+                            "passthrough": {"urls": [re.escape(server.endpoint) + ".*"], "services": []}}}
         aws.reset()
         try:
-            yield "dynamodb-local"
+            with mock_aws(config=s3_only):
+                aws.reset()
+                yield "dynamodb-local"
         finally:
             server.stop()
             os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
@@ -64,13 +77,26 @@ def _create_table() -> None:
                                    TimeToLiveSpecification={"Enabled": True, "AttributeName": attribute})
 
 
+def _empty_bucket() -> None:
+    """Remove the blob bucket and everything in it (a test may have written more than a page of keys)."""
+    s3, bucket = aws.s3_client(), os.environ["BINDERY_BUCKET"]
+    for page in s3.get_paginator("list_objects_v2").paginate(Bucket=bucket):
+        for entry in page.get("Contents", []):
+            s3.delete_object(Bucket=bucket, Key=entry["Key"])
+    s3.delete_bucket(Bucket=bucket)
+
+
 @pytest.fixture(autouse=True)
 def table(engine: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """A fresh, empty table for every test."""
+    """A fresh, empty table and blob bucket for every test (and no cached content from the last one:
+    tests reuse space ids such as "s1")."""
     monkeypatch.delenv("BINDERY_CLOCK_OFFSET_SECONDS", raising=False)
     _create_table()
+    aws.s3_client().create_bucket(Bucket=os.environ["BINDERY_BUCKET"])
+    revisions.clear_cache()
     yield
     aws.dynamodb_client().delete_table(TableName=os.environ["BINDERY_TABLE"])
+    _empty_bucket()
 
 
 @pytest.fixture

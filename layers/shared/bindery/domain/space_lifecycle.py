@@ -18,6 +18,7 @@ from typing import Any
 from bindery import clock
 from bindery.auth import Caller
 from bindery.domain.content_access import ContentAccess, roles_on, space_access
+from bindery.domain.revisions import copy_content
 from bindery.domain.roles import at_least
 from bindery.domain.space_roles import role_at
 from bindery.errors import Conflict, Forbidden, NotFound
@@ -30,6 +31,7 @@ from bindery.store import tree as tree_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
 from bindery.store.grants import next_updated_at
+from bindery.store.revisions import Revision
 from bindery.store.spaces import RESTORE_WINDOW_SECONDS, Space
 from bindery.wire.spaces import space_to_wire
 
@@ -183,6 +185,10 @@ def duplicate_space(caller: Caller, space_id: str) -> dict[str, Any]:
         language=space.language,
     )
     source = space_store.get_revision(space.id, space.revision)
+    if source is not None:
+        # Blobs are per space: the copy's partition must hold every value its revision names before
+        # the revision is written (idempotent writes, so a failed duplicate leaves only unread blobs).
+        copy_content(space.id, Revision.from_item(source), copy.id)
     revision = space_store.copied_revision_item(source, copy.id, copy.revision, created)
     _transact(space_store.duplicate_space_ops(copy, revision), "duplicate")
     # Same level, place and (live) grants as the original: the caller's role on the copy is theirs on it.

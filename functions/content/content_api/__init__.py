@@ -1,0 +1,1 @@
+"""Lambda function for space content."""

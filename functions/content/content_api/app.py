@@ -1,0 +1,29 @@
+"""Content function: a space's revisions and everything in them (pages, documents, files, reusable
+contents), current (`/spaces/{spaceId}/content…`) or by revision (`/spaces/{spaceId}/revisions/{id}…`);
+one router per sub-resource."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from bindery.http import create_app
+from content_api.routes import files, pages, reusable_contents, revisions
+
+app = create_app("content")
+for router in (revisions.router, pages.router, files.router, reusable_contents.router):
+    app.include_router(router, prefix="/spaces/<spaceId>")
+
+# A page path has slashes (`getting-started/install`) and the official client sends them as they are.
+# Routes match one segment per parameter, so the rest of the path is escaped into that one segment
+# (pages.py unescapes it).
+DEEP_PAGE_PATH = re.compile(r"^(/spaces/[^/]+/(?:content|revisions/[^/]+)/path/)([^/]+/.*)$")
+
+
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    match = DEEP_PAGE_PATH.match(event.get("path") or "")
+    if match:
+        event = {**event, "path": match.group(1) + match.group(2).replace("/", "%2F")}
+    return app.resolve(event, context)

@@ -1,0 +1,58 @@
+"""Files of the current revision or of a given one: listed (paginated) or by id."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import content_reads as reads
+from bindery.pagination import MAX_LIMIT
+
+router = Router()
+
+
+@router.get("/content/files")
+def list_files(
+    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.list_files(who, spaceId, None, limit=page_limit(limit), page=page,
+                            metadata=metadata).to_wire()
+
+
+@router.get("/revisions/<revisionId>/files")
+def list_files_in_revision(
+    spaceId: str, revisionId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.list_files(who, spaceId, revisionId, limit=page_limit(limit), page=page,
+                            metadata=metadata).to_wire()
+
+
+@router.get("/content/files/<fileId>")
+def get_file(
+    spaceId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_file(who, spaceId, None, fileId, metadata=metadata)
+
+
+@router.get("/revisions/<revisionId>/files/<fileId>")
+def get_file_in_revision(
+    spaceId: str, revisionId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_file(who, spaceId, revisionId, fileId, metadata=metadata)

@@ -1,0 +1,92 @@
+"""Pages: the page tree, one page by id or by path (with its document, as JSON or Markdown), and a page's
+document alone; of the current revision or of a given one."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import unquote
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller
+from bindery.domain import content_reads as reads
+from bindery.schemas.content import DocumentFormat, Evaluated
+
+router = Router()
+
+
+@router.get("/content/pages")
+def list_pages(
+    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.list_pages(who, spaceId, None, metadata=metadata)
+
+
+@router.get("/revisions/<revisionId>/pages")
+def list_pages_in_revision(
+    spaceId: str, revisionId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.list_pages(who, spaceId, revisionId, metadata=metadata)
+
+
+@router.get("/content/page/<pageId>")
+def get_page(
+    spaceId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+    evaluated: Annotated[Evaluated, Query()] = False,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_page(who, spaceId, None, pageId, fmt=format, evaluated=evaluated, metadata=metadata)
+
+
+@router.get("/revisions/<revisionId>/page/<pageId>")
+def get_page_in_revision(
+    spaceId: str, revisionId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+    evaluated: Annotated[Evaluated, Query()] = False,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_page(who, spaceId, revisionId, pageId, fmt=format, evaluated=evaluated,
+                          metadata=metadata)
+
+
+@router.get("/revisions/<revisionId>/page/<pageId>/document")
+def get_page_document_in_revision(
+    spaceId: str, revisionId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    evaluated: Annotated[Evaluated, Query()] = False,
+) -> dict[str, Any]:
+    return dict(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
+
+
+@router.get("/content/path/<pagePath>")
+def get_page_by_path(
+    spaceId: str, pagePath: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+    evaluated: Annotated[Evaluated, Query()] = False,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    # The path may span several segments: content_api.app escapes them into this one.
+    return reads.get_page_by_path(who, spaceId, None, unquote(pagePath), fmt=format, evaluated=evaluated,
+                                  metadata=metadata)
+
+
+@router.get("/revisions/<revisionId>/path/<pagePath>")
+def get_page_in_revision_by_path(
+    spaceId: str, revisionId: str, pagePath: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+    evaluated: Annotated[Evaluated, Query()] = False,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_page_by_path(who, spaceId, revisionId, unquote(pagePath), fmt=format,
+                                  evaluated=evaluated, metadata=metadata)

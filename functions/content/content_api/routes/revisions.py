@@ -1,0 +1,35 @@
+"""A whole revision: the space's current one (getCurrentRevision) or any of its revisions
+(getRevisionById)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller
+from bindery.domain import content_reads as reads
+
+router = Router()
+
+
+@router.get("/content")
+def get_current_revision(
+    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    # `computed`: Bindery computes no content (no OpenAPI or integration sources), so both values agree.
+    return reads.get_revision(who, spaceId, None, metadata=metadata)
+
+
+@router.get("/revisions/<revisionId>")
+def get_revision(
+    spaceId: str, revisionId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_revision(who, spaceId, revisionId, metadata=metadata)

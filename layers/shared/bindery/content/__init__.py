@@ -1,0 +1,1 @@
+"""Content: GitBook JSON documents and their GitBook-flavoured Markdown form (`content.markdown`)."""
