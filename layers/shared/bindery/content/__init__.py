@@ -1,1 +1,2 @@
-"""Content: GitBook JSON documents and their GitBook-flavoured Markdown form (`content.markdown`)."""
+"""Space content: revision trees (`tree`) and GitBook JSON documents, with their GitBook-flavoured
+Markdown form (`content.markdown`)."""

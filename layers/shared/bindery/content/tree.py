@@ -92,15 +92,20 @@ class Tree:
 
     def blob_digests(self) -> list[str]:
         """Every document digest the tree names (pages, then reusable contents), each once."""
-        digests = [located.entry["documentId"] for located in self._pages.values()
-                   if located.entry.get("documentId")]
+        digests = [
+            located.entry["documentId"] for located in self._pages.values() if located.entry.get("documentId")
+        ]
         digests += [entry["document"] for entry in self.reusable_contents if entry.get("document")]
         return list(dict.fromkeys(digests))
 
 
 # --- building the next tree ----------------------------------------------------------------------------
-def with_digests(value: Mapping[str, Any], pages: Mapping[str, str], contents: Mapping[str, str],
-                 files: Mapping[str, Mapping[str, Any]]) -> Value:
+def with_digests(
+    value: Mapping[str, Any],
+    pages: Mapping[str, str],
+    contents: Mapping[str, str],
+    files: Mapping[str, Mapping[str, Any]],
+) -> Value:
     """A copy of `value` where the named pages get `documentId`, the named reusable contents `document`,
     and the named files the given fields (`digest`, `size`). Page entries are copied one level deep (their
     own fields are shared); the input is left as it was."""
@@ -118,11 +123,14 @@ def with_digests(value: Mapping[str, Any], pages: Mapping[str, str], contents: M
 
     return {
         "pages": pages_of(list(value.get("pages") or [])),
-        "files": [{**entry, **files[entry["id"]]} if entry["id"] in files else entry
-                  for entry in value.get("files") or []],
+        "files": [
+            {**entry, **files[entry["id"]]} if entry["id"] in files else entry
+            for entry in value.get("files") or []
+        ],
         "reusableContents": [
             {**entry, "document": contents[entry["id"]]} if entry["id"] in contents else entry
-            for entry in value.get("reusableContents") or []],
+            for entry in value.get("reusableContents") or []
+        ],
         "variables": dict(value.get("variables") or {}),
     }
 
@@ -205,5 +213,6 @@ def validate(value: Any, *, new_files: Collection[str] = ()) -> None:
             raise InvalidTree(f"reusable content {entry['id']}: document must be a blob digest")
     variables = value.get("variables")
     if not isinstance(variables, Mapping) or not all(
-            isinstance(name, str) and isinstance(v, str | int | float) for name, v in variables.items()):
+        isinstance(name, str) and isinstance(v, str | int | float) for name, v in variables.items()
+    ):
         raise InvalidTree("variables must map names to strings, numbers or booleans")

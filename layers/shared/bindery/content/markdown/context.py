@@ -1,0 +1,29 @@
+"""What one parse carries along: the parser, the reference resolvers, footnotes and warnings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from bindery.content.markdown.references import Resolvers
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
+
+    from bindery.content.markdown.model import Node
+
+
+@dataclass
+class ParseContext:
+    md: MarkdownIt
+    refs: Resolvers
+    env: dict[str, Any] = field(default_factory=dict)  # markdown-it's environment (footnote labels)
+    # Footnote definitions by label (their block tokens), and the annotations waiting for them.
+    footnotes: dict[str, list[Token]] = field(default_factory=dict)
+    annotations: list[tuple[Node, str]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)

@@ -1,0 +1,84 @@
+"""Property tests: Markdown round trips of generated documents covering every block and inline type."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bindery.content.markdown import canonicalize, strip_keys
+from tests.content import strategies, support
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _first_difference(expected, actual, path="document"):
+    """Where two documents first differ (keys aside), with both sides, for a readable failure."""
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        for key in sorted(set(expected) | set(actual)):
+            if key != "key" and strip_keys(expected.get(key)) != strip_keys(actual.get(key)):
+                return _first_difference(expected.get(key), actual.get(key), f"{path}.{key}")
+    elif isinstance(expected, list) and isinstance(actual, list) and len(expected) == len(actual):
+        for index, (left, right) in enumerate(zip(expected, actual, strict=True)):
+            if strip_keys(left) != strip_keys(right):
+                return _first_difference(left, right, f"{path}[{index}]")
+    left, right = (json.dumps(strip_keys(v), ensure_ascii=False)[:1500] for v in (expected, actual))
+    return f"{path}:\n  expected {left}\n  actual   {right}"
+
+
+@SETTINGS
+@given(strategies.documents())
+def test_generated_documents_are_canonical_and_valid(document):
+    assert canonicalize(document) == document
+    assert support.schema_errors(document) == []
+
+
+@SETTINGS
+@given(strategies.documents())
+def test_document_to_markdown_to_document_is_identity(document):
+    markdown = support.render(document)
+    page = support.parse(markdown)
+    assert page.document == document, markdown + "\n" + _first_difference(document, page.document)
+    assert page.warnings == []
+
+
+@SETTINGS
+@given(strategies.documents())
+def test_markdown_rendering_is_a_fixpoint(document):
+    markdown = support.render(document)
+    assert support.render(support.parse(markdown).document) == markdown
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                *"ab \n\t*_`~[]()<>#!|\\$:&-+=.{}%1>",
+                "{% hint %}",
+                "{% endhint %}",
+                "<details>",
+                "</details>",
+                "$$\n",
+                "```\n",
+                "* ",
+                "1. ",
+                "| a |\n",
+                "<p>",
+                "<figure>",
+                ":smile:",
+                "{% tabs %}",
+                "{% tab %}",
+                "[^1]",
+                "[^1]: ",
+            ]
+        ),
+        max_size=40,
+    ).map("".join)
+)
+def test_any_markdown_reaches_a_fixpoint(text):
+    """Markdown → document → Markdown → document: the second document equals the first."""
+    first = support.parse(text)
+    again = support.parse(support.render(first))
+    assert again.document == first.document, support.render(first)
