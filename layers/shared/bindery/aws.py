@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from mypy_boto3_dynamodb.client import DynamoDBClient
     from mypy_boto3_dynamodb.service_resource import Table
     from mypy_boto3_s3.client import S3Client
+    from mypy_boto3_sqs.client import SQSClient
 
 
 def _kwargs(endpoint: str | None) -> dict[str, Any]:
@@ -41,8 +42,16 @@ def s3_client() -> S3Client:
     return boto3.client("s3", **_kwargs(settings().s3_endpoint))
 
 
+@lru_cache(maxsize=1)
+def sqs_client() -> SQSClient:
+    import boto3
+
+    return boto3.client("sqs", **_kwargs(settings().sqs_endpoint))
+
+
 def reset() -> None:
     """Forget every handle (tests switch endpoints and tables between runs)."""
     dynamodb_table.cache_clear()
     s3_client.cache_clear()
+    sqs_client.cache_clear()
     settings.cache_clear()

@@ -20,6 +20,14 @@ class Settings(BaseModel):
     # Empty on AWS: the base URL then comes from each request (see bindery.wire.urls).
     public_url: str = ""
     app_url: str = "http://127.0.0.1:3000/app"
+    # Background work (SQS). Empty: nothing is queued (set by the template, the local runner and tests).
+    git_sync_queue_url: str = ""
+    search_index_queue_url: str = ""
+    sqs_endpoint: str | None = None
+    # Git Sync may read and write `file://` repositories only where this is on (the local runner);
+    # deployed stacks also refuse loopback and private addresses unless told otherwise.
+    git_allow_file_urls: bool = False
+    git_allow_private_hosts: bool = False
 
 
 _ENV = {
@@ -31,6 +39,11 @@ _ENV = {
     "cursor_secret": "BINDERY_CURSOR_SECRET",
     "public_url": "BINDERY_PUBLIC_URL",
     "app_url": "BINDERY_APP_URL",
+    "git_sync_queue_url": "BINDERY_GIT_SYNC_QUEUE_URL",
+    "search_index_queue_url": "BINDERY_SEARCH_INDEX_QUEUE_URL",
+    "sqs_endpoint": "BINDERY_SQS_ENDPOINT",
+    "git_allow_file_urls": "BINDERY_GIT_ALLOW_FILE_URLS",
+    "git_allow_private_hosts": "BINDERY_GIT_ALLOW_PRIVATE_HOSTS",
 }
 
 

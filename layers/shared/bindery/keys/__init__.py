@@ -1,4 +1,6 @@
-"""Every DynamoDB key Bindery writes is built here, and only here (see docs/data-model.md).
+"""Every DynamoDB key Bindery writes is built in this package, and only here (see docs/data-model.md):
+identity, organizations, spaces and content below; each later area in a module of its own
+(`bindery.keys.change_requests`, `bindery.keys.comments`, `bindery.keys.git_sync`, `bindery.keys.search`).
 
 Attributes: PK/SK on the table; GSI1PK/GSI1SK, GSI2PK/GSI2SK and GSI3PK/GSI3SK on three overloaded
 global secondary indexes; `expiresAt` (epoch seconds) is the table's TTL attribute.
