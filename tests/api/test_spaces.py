@@ -14,6 +14,7 @@ from bindery.positions import between
 from bindery.store import grants as grant_store
 from bindery.store import spaces as space_store
 from bindery.store import table
+from bindery.store import tree as tree_store
 from bindery.store.collections import Collection, get_collection
 from bindery.store.grants import Grant, next_updated_at
 from tests.api.test_members import error, join, pages, sizes
@@ -38,7 +39,7 @@ def new_collection(org_id, *, parent=None, default_level="inherit", title="Guide
     now = now_iso()
     collection = Collection(
         id=new_id(), org_id=org_id, created_at=now, updated_at=now,
-        position=between(space_store.last_child_position(org_id, parent), None), parent=parent,
+        position=between(tree_store.last_child_position(org_id, parent), None), parent=parent,
         ancestors=[parent, *above.ancestors] if above else [], default_level=default_level, title=title,
     )
     table.transact([table.put_op(collection.to_item(), "attribute_not_exists(PK)")])

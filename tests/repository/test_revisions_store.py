@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from botocore.exceptions import ClientError
@@ -21,6 +19,7 @@ from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
+from local.metering import counting_requests
 from tests.api.test_content_reads import doc, page, tree
 
 pytestmark = pytest.mark.repository
@@ -44,22 +43,6 @@ def _blob_items(space_id: str) -> list[table.Item]:
 def _objects(prefix: str) -> list[str]:
     listed = aws.s3_client().list_objects_v2(Bucket=settings().blob_bucket, Prefix=prefix)
     return [entry["Key"] for entry in listed.get("Contents", [])]
-
-
-@contextmanager
-def s3_requests() -> Iterator[dict[str, int]]:
-    counts: dict[str, int] = {}
-
-    def count(event_name: str, **_: object) -> None:
-        operation = event_name.rsplit(".", 1)[-1]
-        counts[operation] = counts.get(operation, 0) + 1
-
-    events = aws.s3_client().meta.events
-    events.register("before-call.s3", count)
-    try:
-        yield counts
-    finally:
-        events.unregister("before-call.s3", count)
 
 
 def test_a_new_space_has_an_empty_first_revision() -> None:
@@ -99,7 +82,7 @@ def test_values_too_large_for_an_item_go_to_the_object_store() -> None:
     assert (item["stored"], "data" in item) == ("object", False)
     assert _objects(f"spaces/{space.id}/blobs/") == [f"spaces/{space.id}/blobs/{digest}"]
     blobs.clear_cache()
-    with s3_requests() as s3:
+    with counting_requests("s3") as s3:
         assert blobs.get_value(space.id, digest) == big
     assert s3 == {"GetObject": 1}
 
@@ -124,12 +107,12 @@ def test_a_5000_page_tree_is_read_once_then_served_from_the_cache(request_counte
     assert _objects(f"spaces/{space.id}/blobs/") == [f"spaces/{space.id}/blobs/{revision.tree}"]
     revision_store.clear_cache()
     request_counter.clear()
-    with s3_requests() as s3:
+    with counting_requests("s3") as s3:
         loaded = revision_store.load_tree(revision_store.get_revision(space.id, revision_id))
     assert (loaded.page_count, request_counter, s3) == (5050, {"GetItem": 2}, {"GetObject": 1})
     assert loaded.page_by_path("group-49/page-49-99-about-configuring-plugins").entry["id"] == "p49-99"
     request_counter.clear()
-    with s3_requests() as s3:
+    with counting_requests("s3") as s3:
         again = revision_store.load_tree(revision_store.get_revision(space.id, revision_id))
     assert (again is loaded, request_counter, s3) == (True, {}, {})
 

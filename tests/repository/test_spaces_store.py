@@ -10,6 +10,7 @@ from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store import spaces as space_store
 from bindery.store import table
+from bindery.store import tree as tree_store
 from bindery.store import users as user_store
 from bindery.store.collections import Collection
 from bindery.store.members import Member
@@ -73,13 +74,13 @@ def test_org_spaces_page_walks_every_live_space_by_id():
 
 
 def test_last_child_and_next_sibling_positions():
-    assert space_store.last_child_position(ORG, None) is None
+    assert tree_store.last_child_position(ORG, None) is None
     guides = _collection("c1", "V")
     a = _space("a", "a")
     b = _space("b", "b")
     inner = _space("in", "V", guides)
-    assert space_store.last_child_position(ORG, None) == "b"
-    assert space_store.last_child_position(ORG, "c1") == "V"
+    assert tree_store.last_child_position(ORG, None) == "b"
+    assert tree_store.last_child_position(ORG, "c1") == "V"
     # The Query starts right after the space's own index entry, whatever sits before it.
     assert space_store.next_sibling_position(a) == "b"
     assert space_store.next_sibling_position(b) is None

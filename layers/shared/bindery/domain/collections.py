@@ -20,10 +20,13 @@ from bindery import keys
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access import org_access
-from bindery.domain.content_access import collection_access, effective_role, member_roles, roles_on
-
-# roles_in_chains is re-exported for domain.tree; content_access holds the one implementation.
-from bindery.domain.content_access import roles_in_chains as roles_in_chains  # noqa: PLC0414
+from bindery.domain.content_access import (
+    collection_access,
+    effective_role,
+    member_roles,
+    roles_in_chains,
+    roles_on,
+)
 from bindery.domain.roles import at_least
 from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id

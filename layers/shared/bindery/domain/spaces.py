@@ -25,6 +25,7 @@ from bindery.store import collections as collection_store
 from bindery.store import members as member_store
 from bindery.store import spaces as space_store
 from bindery.store import table
+from bindery.store import tree as tree_store
 from bindery.store.collections import Collection
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
@@ -72,7 +73,7 @@ def create_space(access: OrgAccess, body: CreateSpace) -> dict[str, Any]:
     created = now_iso()
     space = Space(
         id=new_id(), org_id=org_id, created_at=created, updated_at=created,
-        position=between(space_store.last_child_position(org_id, body.parent), None),
+        position=between(tree_store.last_child_position(org_id, body.parent), None),
         parent=body.parent, ancestors=[parent.id, *parent.ancestors] if parent else [],
         default_level="inherit", title=DEFAULT_TITLE if body.title is None else body.title,
         emoji=body.emoji or None, language=body.language, edit_mode=body.editMode or "live",

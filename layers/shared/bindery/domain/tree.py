@@ -23,13 +23,13 @@ from typing import Any
 
 from bindery import keys
 from bindery.auth import Caller
-from bindery.domain.collections import roles_in_chains
 from bindery.domain.content_access import (
     NO_COLLECTION,
     NO_SPACE,
     ContentAccess,
     collection_access,
     effective_role,
+    roles_in_chains,
     space_access,
 )
 from bindery.domain.roles import at_least

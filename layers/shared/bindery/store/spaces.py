@@ -10,9 +10,6 @@ from bindery import keys
 from bindery.store import grants, table
 from bindery.store.content_nodes import Node
 from bindery.store.table import TTL_ATTRIBUTE, Item
-
-# last_child_position is re-exported for domain.spaces; store.tree holds the one implementation.
-from bindery.store.tree import last_child_position as last_child_position  # noqa: PLC0414
 from bindery.store.tree import named_update_op
 
 RESTORE_WINDOW_SECONDS = 7 * 24 * 3600
