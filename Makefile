@@ -29,7 +29,7 @@ conformance: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
-	$(VENV)/bin/mypy layers/shared/bindery functions local
+	$(VENV)/bin/mypy layers/shared/bindery functions local bench
 	$(VENV)/bin/cfn-lint template.yaml
 
 openapi: $(STAMP)

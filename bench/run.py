@@ -29,6 +29,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):  # `python bench/run.py` as we
     if str(_entry) not in sys.path:
         sys.path.insert(0, str(_entry))
 
+from bench.content import ContentFixture, content_operations, seed_content  # noqa: E402
 from bindery import aws, keys  # noqa: E402
 from bindery.config import settings  # noqa: E402
 from local.metering import counting_requests  # noqa: E402
@@ -44,6 +45,7 @@ BASELINE = "baseline: GetItem"
 class Fixture:
     who: Identity
     org_id: str
+    content: ContentFixture
 
 
 @dataclass
@@ -77,14 +79,15 @@ def create_table() -> None:
 
 
 def seed(api: ApiClient, orgs: int = 3) -> Fixture:
-    """A user who administers `orgs` organizations (GET /orgs lists them all)."""
+    """A user who administers `orgs` organizations (GET /orgs lists them all), and a space of 5,000
+    pages in the first one."""
     from bindery import admin
 
     who = api.org_admin("Bench", "Bench Org 1")
     assert who.org_id is not None
     for number in range(2, orgs + 1):
         admin.create_org(who.user_id, f"Bench Org {number}")
-    return Fixture(who, who.org_id)
+    return Fixture(who, who.org_id, seed_content(api, who, who.org_id))
 
 
 def operations(api: ApiClient, fixture: Fixture) -> list[Operation]:
@@ -107,6 +110,7 @@ def operations(api: ApiClient, fixture: Fixture) -> list[Operation]:
         Operation("GET /orgs/{organizationId}", api_call(f"/orgs/{org_id}")),
         Operation("GET /orgs", api_call("/orgs")),
         Operation("GET /user", api_call("/user")),
+        *(Operation(name, call) for name, call in content_operations(fixture.content, api_call)),
     ]
 
 

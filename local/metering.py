@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,7 +19,8 @@ def counting_requests(service: str = "dynamodb") -> Iterator[dict[str, int]]:
         operation = event_name.rsplit(".", 1)[-1]
         counts[operation] = counts.get(operation, 0) + 1
 
-    clients = {"dynamodb": aws.dynamodb_client, "s3": aws.s3_client, "sqs": aws.sqs_client}
+    clients: dict[str, Callable[[], Any]] = {
+        "dynamodb": aws.dynamodb_client, "s3": aws.s3_client, "sqs": aws.sqs_client}
     events = clients[service]().meta.events
     events.register(f"before-call.{service}", count)
     try:
