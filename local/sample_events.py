@@ -1,5 +1,8 @@
 """Sample events for `sam local invoke -e events/<file>`: one per function of template.yaml.
 
+API functions get a REST proxy event; SQS workers an SQS event of one message, built by
+local.queue_delivery.sqs_event (the in-process delivery's builder) around a sample body.
+
     python -m local.sample_events            # (re)write events/
     python -m local.sample_events --check    # fail if events/ differs from what template.yaml gives
 
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from local.gateway import STAGE, build_event
+from local.queue_delivery import event_sources, sqs_event
 from local.template import ROOT, Function, Route, load
 
 EVENTS = ROOT / "events"
@@ -35,6 +39,12 @@ CHOSEN = {
     "UsersFunction": ("GET", "/user", "get-user"),
 }
 SAMPLE_VALUES = {"emailDomain": "example.com", "proxy": "sample-id"}
+# The message each worker's queue carries (domain.git_sync, search.indexing).
+SQS_BODIES: dict[str, dict[str, str]] = {
+    "GitSyncWorker": {"spaceId": "sample-space-id", "runId": "sample-run-id",
+                      "url": "https://github.com/example/docs.git"},
+    "SearchIndexWorker": {"spaceId": "sample-space-id", "revisionId": "sample-revision-id"},
+}
 
 
 def _kebab(name: str) -> str:
@@ -90,6 +100,15 @@ def _authorizer_event(token: str) -> dict[str, Any]:
             "methodArn": f"arn:aws:execute-api:us-east-1:000000000000:local/{STAGE}/GET/orgs"}
 
 
+def _sqs_event(function: str, queue: str) -> dict[str, Any]:
+    if function not in SQS_BODIES:
+        raise SystemExit(f"{function} reads SQS but has no sample body: add one to SQS_BODIES in {__file__}")
+    body = json.dumps(SQS_BODIES[function], separators=(",", ":"))
+    message = {"MessageId": REQUEST_ID, "ReceiptHandle": "sample-receipt-handle", "Body": body,
+               "Attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": "1763856000000"}}
+    return sqs_event([message], f"arn:aws:sqs:us-east-1:000000000000:{queue}")
+
+
 def generate(user: str = SAMPLE_USER, token: str = SAMPLE_TOKEN,
              values: dict[str, str] | None = None) -> dict[str, str]:
     """File name → JSON text, for every function of template.yaml."""
@@ -103,6 +122,8 @@ def generate(user: str = SAMPLE_USER, token: str = SAMPLE_TOKEN,
         if chosen is not None:
             route, method, suffix = chosen
             files[f"{_prefix(function)}-{suffix}.json"] = _api_event(route, method, user, values or {})
+    for source in event_sources(template):
+        files[f"{_kebab(source.function)}-sqs.json"] = _sqs_event(source.function, source.queue)
     return {name: json.dumps(event, indent=2) + "\n" for name, event in sorted(files.items())}
 
 

@@ -2,7 +2,8 @@
 
 No AWS account and no Docker: HTTP requests go to the in-process gateway (local/gateway.py), which routes
 them as template.yaml declares, runs the TOKEN authorizer and invokes the function handlers with REST
-proxy events. Storage comes from local/engine.py. See docs/local-runner.md.
+proxy events. Storage comes from local/engine.py. Background work goes through SQS (moto's, in this
+process) and is delivered to the worker functions by local/queue_delivery.py. See docs/local-runner.md.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import signal
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import FrameType
@@ -30,6 +32,7 @@ from typing import Any, ClassVar
 
 from botocore.exceptions import BotoCoreError, ClientError
 
+from local import blob_files
 from local import engine as engines
 from local.gateway import API_GATEWAY_MAX_BODY, Gateway, Reply
 
@@ -69,7 +72,8 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             reply = _error_reply(400, str(error))
         else:
-            reply = self._dispatch(body)
+            reply = (blob_files.serve(self.command, self.path) if blob_files.is_blob_path(self.path)
+                     else self._dispatch(body))
         self._send(reply)
 
     def _dispatch(self, body: bytes | None) -> Reply:
@@ -231,6 +235,38 @@ def _prepare(engine: engines.Engine, url: str) -> None:
             from None
 
 
+def _start_background_work(engine: engines.Engine) -> Callable[[], None]:
+    """The template's queues on moto's SQS (the engine's own when it is moto), their URLs in the
+    environment, and a delivery thread per SQS event source; the function that stops them."""
+    from bindery import aws
+    from local import queue_delivery
+
+    stop_server: Callable[[], None] = lambda: None  # noqa: E731
+    if not os.environ.get("BINDERY_SQS_ENDPOINT"):
+        if engine.kind == "moto":
+            os.environ["BINDERY_SQS_ENDPOINT"] = engine.endpoint
+        else:
+            try:
+                os.environ["BINDERY_SQS_ENDPOINT"], stop_server = queue_delivery.start_sqs_server()
+            except ImportError as error:
+                print(f"WARNING: no background work (Git Sync, search indexing): moto's server is needed "
+                      f"for in-process SQS: {error}", file=sys.stderr)
+                return stop_server
+    aws.reset()
+    environment, deliveries = queue_delivery.start_local(aws.sqs_client(), Handler.dispatch_lock)
+    os.environ.update(environment)
+    aws.reset()
+    deliveries.start()
+    workers = ", ".join(sorted({delivery.source.function for delivery in deliveries.wired}))
+    print(f"Background work: SQS at {os.environ['BINDERY_SQS_ENDPOINT']}, delivered in process to {workers}")
+
+    def stop() -> None:
+        deliveries.stop()
+        stop_server()
+
+    return stop
+
+
 def main() -> None:
     data_dir = Path(os.environ.get("BINDERY_DATA_DIR") or ".bindery")
     Handler.quiet = os.environ.get("BINDERY_QUIET") == "1"
@@ -248,13 +284,18 @@ def main() -> None:
     os.environ.setdefault("BINDERY_APP_URL", f"http://127.0.0.1:{port}/app")  # links, not served here
     if not os.environ.get("BINDERY_CURSOR_SECRET"):
         os.environ["BINDERY_CURSOR_SECRET"] = _cursor_secret(data_dir)
+    # Git Sync may use repositories on this machine here (file://, localhost); deployed stacks may not.
+    os.environ.setdefault("BINDERY_GIT_ALLOW_FILE_URLS", "1")
+    os.environ.setdefault("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", "1")
 
     engine = engines.start(data_dir)
     atexit.register(engine.stop)
     if engine.kind == "dynamodb-local":  # no S3 beside it: file bytes and large blobs go to disk
         os.environ.setdefault("BINDERY_BLOB_DIR", str((data_dir / "blobs").resolve()))
+    stop_background: Callable[[], None] = lambda: None  # noqa: E731
     try:
         _prepare(engine, url)
+        stop_background = _start_background_work(engine)
         Handler.gateway = Gateway()
         print(f"Bindery API listening on {url}", flush=True)
         httpd.serve_forever()
@@ -267,6 +308,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         httpd.server_close()
+        stop_background()  # before the engine: a delivery in progress still needs its table
         engine.stop()
 
 

@@ -3,15 +3,17 @@
 BINDERY_TEST_ENGINE=moto (default): one `mock_aws` for the whole session, the table created from
 template.yaml (GSIs and TTL included) and recreated for each test.
 BINDERY_TEST_ENGINE=dynamodb-local: the same, against Amazon DynamoDB Local (the repository tier), with
-moto's in-process S3 beside it (DynamoDB Local has no S3). Either way the blob bucket is created for each
-test, and emptied and removed after it.
+moto's in-process S3 and SQS beside it (DynamoDB Local has neither). Either way the blob bucket is
+created for each test, and emptied and removed after it.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -28,6 +30,7 @@ os.environ.pop("BINDERY_S3_ENDPOINT", None)
 os.environ.pop("BINDERY_BLOB_DIR", None)  # bytes go to (mock) S3 unless a test sets it
 
 from bindery import aws
+from bindery.config import settings
 from bindery.store import revisions
 from local.metering import counting_requests
 from local.template import create_table_kwargs, ttl_attribute
@@ -45,12 +48,12 @@ def engine() -> Iterator[str]:
 
         server = dynamodb_local.start()
         os.environ["BINDERY_DYNAMODB_ENDPOINT"] = server.endpoint
-        # moto mocks S3 only; requests to DynamoDB Local pass through to it.
-        s3_only = {"core": {"service_whitelist": ["s3"],
+        # moto mocks S3 and SQS only; requests to DynamoDB Local pass through to it.
+        beside = {"core": {"service_whitelist": ["s3", "sqs"],
                             "passthrough": {"urls": [re.escape(server.endpoint) + ".*"], "services": []}}}
         aws.reset()
         try:
-            with mock_aws(config=s3_only):
+            with mock_aws(config=beside):
                 aws.reset()
                 yield "dynamodb-local"
         finally:
@@ -109,3 +112,43 @@ def request_counter() -> Iterator[dict[str, int]]:
     """Counts DynamoDB requests by operation while a test runs (the cost of an API operation)."""
     with counting_requests() as counts:
         yield counts
+
+
+# --- SQS: the template's queues, and delivering their messages to the workers -----------------------------
+@pytest.fixture
+def sqs_queues(engine: str) -> Iterator[dict[str, Any]]:
+    """The template's queues (dead-letter queues and redrive policies included), created for this test,
+    their URLs in the environment variables the template sets (BINDERY_GIT_SYNC_QUEUE_URL…)."""
+    from local import queue_delivery
+    from local.template import load
+
+    template = load()
+    sqs = aws.sqs_client()
+    queues = queue_delivery.create_queues(sqs, template, prefix=f"test-{uuid.uuid4().hex[:8]}-")
+    environment = {env: queues[ref].url for env, ref in queue_delivery.queue_environment(template).items()}
+    # Not monkeypatch: the settings must be re-read after the variables are restored, whatever order
+    # the other fixtures' teardowns run in.
+    before = {env: os.environ.get(env) for env in environment}
+    os.environ.update(environment)
+    settings.cache_clear()
+    yield queues
+    for env, value in before.items():
+        if value is None:
+            os.environ.pop(env, None)
+        else:
+            os.environ[env] = value
+    settings.cache_clear()
+    for queue in queues.values():
+        sqs.delete_queue(QueueUrl=queue.url)
+
+
+@pytest.fixture
+def deliver_queued(sqs_queues: dict[str, Any]) -> Callable[[], int]:
+    """`deliver_queued()` hands every queued message to its worker, as Lambda's event source mapping
+    would (failed ones again, until SQS dead-letters them), and returns once the queues are empty: the
+    number of worker invocations. Deterministic: no threads, no waiting."""
+    from local import queue_delivery
+    from local.template import load
+
+    wired = queue_delivery.deliveries(load(), sqs_queues)
+    return lambda: queue_delivery.deliver_available(aws.sqs_client(), wired)

@@ -75,10 +75,17 @@ const ajv = new Ajv({
 addFormats(ajv);
 for (const format of NOOP_FORMATS) ajv.addFormat(format, true);
 for (const keyword of ANNOTATIONS) ajv.addKeyword({ keyword, schemaType: ['string', 'object', 'array', 'number', 'boolean', 'null'] });
-ajv.addSchema({
-    $id: DOC_ID,
-    definitions: Object.fromEntries(Object.entries(spec.components.schemas).map(([name, schema]) => [name, translate(schema)])),
-});
+// One defect of the spec is mended, or no page listing could ever validate: `Document` (part of
+// every RevisionPageDocument through `allOf`) is a oneOf of {markdown}, {document} and an "Empty"
+// alternative `{properties: {}, additionalProperties: false}`. Under `allOf`, additionalProperties
+// sees none of the page's other properties, so a page without a body (every page of listPages and
+// getCurrentRevision, which GitBook itself serves that way) matches no alternative. The mended
+// "Empty" says what the alternative means: neither `markdown` nor `document`.
+const definitions = Object.fromEntries(Object.entries(spec.components.schemas).map(([name, schema]) => [name, translate(schema)]));
+const empty = definitions.Document.oneOf.findIndex((alternative) => alternative.title === 'Empty');
+assert.ok(empty >= 0 && definitions.Document.oneOf[empty].additionalProperties === false, 'the spec\'s Document changed: revisit the fix');
+definitions.Document.oneOf[empty] = { title: 'Empty', not: { anyOf: [{ required: ['markdown'] }, { required: ['document'] }] } };
+ajv.addSchema({ $id: DOC_ID, definitions });
 
 // ---- operations -------------------------------------------------------------------------------
 
@@ -104,7 +111,9 @@ for (const [path, item] of Object.entries(spec.paths)) {
         if (!op) continue;
         const segments = path.split('/').filter(Boolean);
         const pattern = segments
-            .map((s) => (s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+            // A page path spans segments (`setup/linux`) and the official client sends its slashes as
+            // they are: `{pagePath}` matches one or more segments.
+            .map((s) => (s === '{pagePath}' ? '.+' : s.startsWith('{') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
             .join('/');
         const literal = segments.filter((s) => !s.startsWith('{')).length;
         const entry = { operationId: op.operationId, method: method.toUpperCase(), path, regex: new RegExp(`^/${pattern}$`), literal, responses: op.responses };
@@ -119,6 +128,29 @@ routeTable.sort((a, b) => b.literal - a.literal);
  * Bindery's extensions: operations the official client does not have. Their responses are
  * checked against the spec's component schemas the way the extension is documented.
  */
+// A Git Sync run (docs/git-sync.md): what importGitRepository / exportToGitRepository started.
+const GIT_RUN = {
+    type: 'object',
+    additionalProperties: false,
+    required: ['object', 'id', 'kind', 'status', 'url', 'ref', 'createdAt', 'updatedAt', 'urls'],
+    properties: {
+        object: { type: 'string', enum: ['git-run'] },
+        id: { type: 'string' },
+        kind: { type: 'string', enum: ['import', 'export'] },
+        status: { type: 'string', enum: ['pending', 'running', 'succeeded', 'failed'] },
+        url: { type: 'string' },
+        ref: { type: 'string' },
+        projectDirectory: { type: 'string', nullable: true },
+        createdAt: { $ref: '#/components/schemas/Timestamp' },
+        updatedAt: { $ref: '#/components/schemas/Timestamp' },
+        error: { type: 'string', nullable: true },
+        revision: { type: 'string', nullable: true },
+        commit: { type: 'string', nullable: true },
+        standalone: { type: 'boolean' },
+        urls: { type: 'object', required: ['location'], properties: { location: { type: 'string' } } },
+    },
+};
+
 export const EXTENSIONS = new Map([
     ['bindery:createOrganization', {
         operationId: 'bindery:createOrganization', method: 'POST', path: '/orgs', regex: /^\/orgs$/, literal: 1,
@@ -126,6 +158,30 @@ export const EXTENSIONS = new Map([
             201: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Organization' } } } },
             400: { $ref: '#/components/responses/BadRequestError' },
         },
+    }],
+    // updateChangeRequestContent of @gitbook/api 0.202.0 (not in 0.146.0): with compat=true (the
+    // default) it answers the ChangeRequest, as docs/change-requests.md describes.
+    ['bindery:updateChangeRequestContent', {
+        operationId: 'bindery:updateChangeRequestContent', method: 'POST',
+        path: '/spaces/{spaceId}/change-requests/{changeRequestId}/content',
+        regex: /^\/spaces\/[^/]+\/change-requests\/[^/]+\/content$/, literal: 3,
+        responses: {
+            200: { content: { 'application/json': { schema: { $ref: '#/components/schemas/ChangeRequest' } } } },
+            400: { $ref: '#/components/responses/BadRequestError' },
+        },
+    }],
+    ['bindery:getGitRun', {
+        operationId: 'bindery:getGitRun', method: 'GET', path: '/spaces/{spaceId}/git/runs/{runId}',
+        regex: /^\/spaces\/[^/]+\/git\/runs\/[^/]+$/, literal: 3,
+        responses: { 200: { content: { 'application/json': { schema: GIT_RUN } } } },
+    }],
+    ['bindery:listGitRuns', {
+        operationId: 'bindery:listGitRuns', method: 'GET', path: '/spaces/{spaceId}/git/runs',
+        regex: /^\/spaces\/[^/]+\/git\/runs$/, literal: 3,
+        responses: { 200: { content: { 'application/json': { schema: {
+            allOf: [{ $ref: '#/components/schemas/List' },
+                { type: 'object', required: ['items'], properties: { items: { type: 'array', items: GIT_RUN } } }],
+        } } } } },
     }],
 ]);
 

@@ -10,16 +10,30 @@ from typing import Any
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery.http import create_app
-from content_api.routes import files, pages, reusable_contents, revisions
+from content_api.routes import (
+    change_request_content,
+    change_request_links,
+    files,
+    git,
+    links,
+    pages,
+    reusable_contents,
+    revisions,
+    template,
+)
 
 app = create_app("content")
-for router in (revisions.router, pages.router, files.router, reusable_contents.router):
+for router in (revisions.router, pages.router, files.router, reusable_contents.router, links.router,
+               template.router, git.router):
     app.include_router(router, prefix="/spaces/<spaceId>")
+for router in (change_request_content.router, change_request_links.router):
+    app.include_router(router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
 
 # A page path has slashes (`getting-started/install`) and the official client sends them as they are.
 # Routes match one segment per parameter, so the rest of the path is escaped into that one segment
 # (pages.py unescapes it).
-DEEP_PAGE_PATH = re.compile(r"^(/spaces/[^/]+/(?:content|revisions/[^/]+)/path/)([^/]+/.*)$")
+DEEP_PAGE_PATH = re.compile(
+    r"^(/spaces/[^/]+/(?:content|revisions/[^/]+|change-requests/[^/]+/content)/path/)([^/]+/.*)$")
 
 
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:

@@ -9,6 +9,8 @@ A page entry holds the reference spec's page fields minus what is computed on re
 document and group pages) and, for a document page with a body, `documentId`: the digest of its
 document blob. A file entry: `id`, `name`, `contentType`, `size`, `dimensions`, `git` and `digest` (of
 its bytes). A reusable content: `id`, `title`, `git` and `document` (digest of its document blob).
+An optional `gitSync` {`root`, `summary`, `redirects`} keeps what the repository's `.gitbook.yaml` said
+beyond the defaults (bindery.gitsync), so that an export writes it back.
 
 Paths are the slugs from the top down, joined by "/": group pages take part, so a page `install` in the
 group `getting-started` is at `getting-started/install`. Link and computed pages have no path.
@@ -132,6 +134,7 @@ def with_digests(
             for entry in value.get("reusableContents") or []
         ],
         "variables": dict(value.get("variables") or {}),
+        **({"gitSync": dict(value["gitSync"])} if value.get("gitSync") else {}),
     }
 
 
@@ -216,3 +219,14 @@ def validate(value: Any, *, new_files: Collection[str] = ()) -> None:
         isinstance(name, str) and isinstance(v, str | int | float) for name, v in variables.items()
     ):
         raise InvalidTree("variables must map names to strings, numbers or booleans")
+    _check_git_sync(value.get("gitSync"))
+
+
+def _check_git_sync(sync: Any) -> None:
+    if sync is None:
+        return
+    redirects = sync.get("redirects", {}) if isinstance(sync, Mapping) else None
+    if (not isinstance(sync, Mapping) or not isinstance(redirects, Mapping)
+            or not all(isinstance(sync.get(k, ""), str) for k in ("root", "summary"))
+            or not all(isinstance(s, str) and isinstance(t, str) for s, t in redirects.items())):
+        raise InvalidTree("gitSync: root and summary must be paths, redirects must map paths to files")

@@ -71,9 +71,11 @@ def _stored_document(space_id: str, digest: str | None) -> Any:
 
 def _evaluated(opened: Opened, document: Any, evaluated: Evaluated,
                page_variables: Mapping[str, Any] | None = None) -> Any:
-    if evaluation_mode(evaluated) is None:
+    mode = evaluation_mode(evaluated)
+    if mode is None:
         return document
-    return evaluate(document, space_variables=opened.tree.variables, page_variables=page_variables)
+    return evaluate(document, space_variables=opened.tree.variables, page_variables=page_variables,
+                    mode=mode)
 
 
 def to_markdown(document: Any) -> str:

@@ -21,6 +21,7 @@ from bindery.clock import now_iso
 from bindery.content.tree import InvalidTree, Tree, validate, with_digests
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
+from bindery.search.indexing import request_index
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
@@ -92,6 +93,7 @@ def advance_space(space: Space, expected_revision: str, new_revision: str) -> Sp
     notice). On failure one GetItem tells why: 404 (gone), 403 (locked), 409 RevisionMoved."""
     updated_at = next_updated_at(space.updated_at)
     if revision_store.advance(space.id, expected_revision, new_revision, updated_at):
+        request_index(space.id, new_revision)  # search and link checks of the new revision (docs/search.md)
         return replace(space, revision=new_revision, updated_at=updated_at)
     now = space_store.get_space(space.id)
     if now is None or now.deleted_at is not None:

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
-from urllib.parse import quote
+from urllib.parse import quote, urlencode, urlsplit
 
 from botocore.exceptions import ClientError
 
@@ -41,6 +41,8 @@ ITEM_LIMIT = 350_000  # compressed bytes; DynamoDB's item limit is 400 KB, keys 
 CACHE_BYTES = 24 * 1024 * 1024  # of canonical JSON; decoded Python objects take about 3x that
 URL_EXPIRY_SECONDS = 3600
 BLOB_DIR_ENV = "BINDERY_BLOB_DIR"
+# Where the local runner serves the blob directory over HTTP (local/blob_files.py), beside /v1.
+LOCAL_BLOB_PATH = "/_local/blobs/"
 
 
 class MissingBlob(LookupError):
@@ -164,7 +166,14 @@ class DirectoryObjects:
             return None
 
     def url(self, key: str, *, name: str, content_type: str) -> str:
-        return (self.root / key).resolve().as_uri()
+        """Through the local runner's HTTP server when it says where it listens (BINDERY_PUBLIC_URL),
+        else the file itself."""
+        public = settings().public_url
+        if not public:
+            return (self.root / key).resolve().as_uri()
+        origin = "{0.scheme}://{0.netloc}".format(urlsplit(public))
+        return (f"{origin}{LOCAL_BLOB_PATH}{quote(key)}?"
+                f"{urlencode({'type': content_type, 'name': name})}")
 
     def copy(self, source: str, target: str) -> None:
         data = self.get(source)

@@ -31,6 +31,8 @@ class Space(Node):
     change_requests: int = 0
     change_requests_open: int = 0
     change_requests_draft: int = 0
+    # The spec's GitSyncState, set by a successful Git Sync run (domain/git_runs.py).
+    git_sync: dict[str, Any] | None = None
 
     kind = "space"
 
@@ -40,6 +42,7 @@ class Space(Node):
         ("language", "language"), ("deleted_at", "deletedAt"), ("expires_at", TTL_ATTRIBUTE),
         ("comments", "comments"), ("change_requests", "changeRequests"),
         ("change_requests_open", "changeRequestsOpen"), ("change_requests_draft", "changeRequestsDraft"),
+        ("git_sync", "gitSync"),
     )
 
     def to_item(self) -> Item:

@@ -6,6 +6,7 @@ from typing import Any
 
 from bindery.domain.roles import at_least
 from bindery.store.spaces import Space
+from bindery.wire.git_sync import git_state_to_wire
 from bindery.wire.urls import api_url, app_url
 
 
@@ -37,6 +38,8 @@ def space_to_wire(space: Space, role: str | None) -> dict[str, Any]:
     }
     if space.icon:
         body["urls"]["icon"] = space.icon
+    if space.git_sync:
+        body["gitSync"] = git_state_to_wire(space.git_sync)
     for key, value in (("parent", space.parent), ("language", space.language),
                        ("deletedAt", space.deleted_at)):
         if value is not None:

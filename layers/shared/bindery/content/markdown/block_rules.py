@@ -177,6 +177,12 @@ def liquid_block(state: StateBlock, start_line: int, end_line: int, silent: bool
     return True
 
 
+def _escaped(text: str, at: int) -> bool:
+    """Whether the character at `at` follows an odd number of backslashes."""
+    run = len(text[:at]) - len(text[:at].rstrip("\\"))
+    return run % 2 == 1
+
+
 def _find_details_close(
     state: StateBlock, start: int, start_line: int, end_line: int
 ) -> re.Match[str] | None:
@@ -189,6 +195,8 @@ def _find_details_close(
             line += 1
             continue
         for match in re.finditer(r"<details(?=[\s>])|</details\s*>", text, re.IGNORECASE):
+            if _escaped(text, match.start()):
+                continue  # `\<details>` is text (the renderer escapes a literal tag so)
             depth += -1 if match.group(0).startswith("</") else 1
             if depth == 0:
                 return _DETAILS_CLOSE.match(state.src, max(pos, line_start) + match.start())

@@ -1,0 +1,21 @@
+"""Change requests function: branch, edit, review, update and merge content; PDF export.
+(Reading and editing a change request's content is the content function's: content_api.)"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from bindery.http import create_app
+from change_requests_api.routes import change_requests, merges, org_change_requests, reviews
+
+app = create_app("change_requests")
+app.include_router(change_requests.router, prefix="/spaces/<spaceId>")
+app.include_router(reviews.router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
+app.include_router(merges.router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
+app.include_router(org_change_requests.router, prefix="/orgs/<organizationId>/change-requests")
+
+
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,34 @@
+"""ORG/change-requests: the organization's change requests, in the spaces the caller may read."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import change_request_listing as listing
+from bindery.pagination import MAX_LIMIT
+from bindery.schemas.change_requests import Status
+
+router = Router()
+
+
+@router.get("")
+def list_change_requests(
+    organizationId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    status: Annotated[Status, Query()] = "open",
+    creator: Annotated[str | None, Query(min_length=1)] = None,
+    contributor: Annotated[str | None, Query(min_length=1)] = None,
+    requestedReviewer: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
+    conversationsIssuesCluster: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
+) -> dict[str, Any]:
+    # Membership is checked with the page's spaces (one BatchGetItem): a non-member gets 404.
+    filters = listing.Filters(status, creator, contributor, requestedReviewer, conversationsIssuesCluster)
+    return listing.list_for_organization(who, organizationId, filters, limit=page_limit(limit),
+                                         page=page).to_wire()

@@ -1,0 +1,74 @@
+"""…/comments: list, post, read, update (body, reactions, resolve) and delete comments, on a space or a
+change request (the target comes from the path, see comments_api.target)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import comments as domain
+from bindery.domain.comment_targets import TargetRef
+from bindery.pagination import MAX_LIMIT
+from bindery.schemas.comments import CommentStatus, PostComment, UpdateComment
+from bindery.schemas.content import DocumentFormat
+from comments_api.target import comment_target
+
+router = Router()
+# The reference spec answers 205 when the comment was deleted and 204 when there was none.
+DELETED: dict[int, OpenAPIResponse] = {204: {"description": "There was no such comment"},
+                                       205: {"description": "The comment and its replies were deleted"}}
+
+
+@router.get("")
+def list_comments(
+    who: Annotated[Caller, Depends(caller)], target: Annotated[TargetRef, Depends(comment_target)], *,
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    order: Annotated[Literal["asc", "desc"], Query()] = "desc",
+    status: Annotated[CommentStatus, Query()] = "all",
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+    targetPage: Annotated[str | None, Query(max_length=128)] = None,  # noqa: N803
+    authors: Annotated[list[str] | None, Query()] = None,
+) -> dict[str, Any]:
+    return domain.list_comments(who, target, order=order, status=status, page=targetPage,
+                                authors=authors or [], fmt=format, limit=page_limit(limit), cursor=page)
+
+
+@router.post("")
+def post_comment(
+    who: Annotated[Caller, Depends(caller)], target: Annotated[TargetRef, Depends(comment_target)],
+    body: Annotated[PostComment, Body()],
+) -> dict[str, Any]:
+    return domain.post_comment(who, target, body)
+
+
+@router.get("/<commentId>")
+def get_comment(
+    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)],
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+) -> dict[str, Any]:
+    return domain.get_comment(who, target, commentId, format)
+
+
+@router.put("/<commentId>")
+def update_comment(
+    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateComment, Body()],
+) -> dict[str, Any]:
+    return domain.update_comment(who, target, commentId, body)
+
+
+@router.delete("/<commentId>", status_code=204, responses=DELETED)
+def delete_comment(
+    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)],
+) -> Response[str]:
+    return Response(status_code=205 if domain.delete_comment(who, target, commentId) else 204, body="")

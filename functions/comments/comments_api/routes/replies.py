@@ -1,0 +1,72 @@
+"""…/comments/{commentId}/replies: list, post, read, update and delete the replies to a comment, on a
+space or a change request (the target comes from the path, see comments_api.target)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import comment_replies as domain
+from bindery.domain.comment_targets import TargetRef
+from bindery.pagination import MAX_LIMIT
+from bindery.schemas.comments import PostReply, UpdateReply
+from bindery.schemas.content import DocumentFormat
+from comments_api.target import comment_target
+
+router = Router()
+# The reference spec answers 205 when the reply was deleted and 204 when there was none.
+DELETED: dict[int, OpenAPIResponse] = {204: {"description": "There was no such reply"},
+                                       205: {"description": "The reply was deleted"}}
+
+
+@router.get("")
+def list_replies(
+    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)], *,
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+) -> dict[str, Any]:
+    return domain.list_replies(who, target, commentId, fmt=format, limit=page_limit(limit), cursor=page)
+
+
+@router.post("")
+def post_reply(
+    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[PostReply, Body()],
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the CR variant's parameter
+) -> dict[str, Any]:
+    return domain.post_reply(who, target, commentId, body, format)
+
+
+@router.get("/<commentReplyId>")
+def get_reply(
+    commentId: str, commentReplyId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)],
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+) -> dict[str, Any]:
+    return domain.get_reply(who, target, commentId, commentReplyId, format)
+
+
+@router.put("/<commentReplyId>")
+def update_reply(
+    commentId: str, commentReplyId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateReply, Body()],
+) -> dict[str, Any]:
+    return domain.update_reply(who, target, commentId, commentReplyId, body)
+
+
+@router.delete("/<commentReplyId>", status_code=204, responses=DELETED)
+def delete_reply(
+    commentId: str, commentReplyId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    target: Annotated[TargetRef, Depends(comment_target)],
+) -> Response[str]:
+    deleted = domain.delete_reply(who, target, commentId, commentReplyId)
+    return Response(status_code=205 if deleted else 204, body="")

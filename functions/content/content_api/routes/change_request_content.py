@@ -1,0 +1,117 @@
+"""CR/content…: a change request's content, read as a space's is (domain.content_reads, on the change
+request's current revision), and edited (`POST CR/content`: an ordered batch of changes applied as one new
+revision of the change request, domain.change_request_edits).
+
+A read costs the change request's GetItem (a number: one GSI2 Query first) on top of the revision read;
+content_reads checks the caller's access to the space.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+from urllib.parse import unquote
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import change_request_edits as edits
+from bindery.domain import content_reads as reads
+from bindery.domain.change_requests import change_request_for_read
+from bindery.pagination import MAX_LIMIT
+from bindery.schemas.change_requests import UpdateContent
+from bindery.schemas.content import DocumentFormat, Evaluated
+
+router = Router()
+
+
+def _revision(who: Caller, space_id: str, change_request_id: str) -> str:
+    return change_request_for_read(who, space_id, change_request_id).revision
+
+
+@router.get("/content")
+def get_revision(
+    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_revision(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+
+
+@router.post("/content")
+def update_content(
+    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    body: Annotated[UpdateContent, Body()], *,
+    compat: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return edits.update_content(who, spaceId, changeRequestId, body, compat=compat)
+
+
+@router.get("/content/pages")
+def list_pages(
+    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.list_pages(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+
+
+@router.get("/content/page/<pageId>")
+def get_page(
+    spaceId: str, changeRequestId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+    evaluated: Annotated[Evaluated, Query()] = False,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), pageId, fmt=format,
+                          evaluated=evaluated, metadata=metadata)
+
+
+@router.get("/content/path/<pagePath>")
+def get_page_by_path(
+    spaceId: str, changeRequestId: str, pagePath: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
+    evaluated: Annotated[Evaluated, Query()] = False,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    # The path may span several segments: content_api.app escapes them into this one.
+    return reads.get_page_by_path(who, spaceId, _revision(who, spaceId, changeRequestId), unquote(pagePath),
+                                  fmt=format, evaluated=evaluated, metadata=metadata)
+
+
+@router.get("/content/files")
+def list_files(
+    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    # The cursor is bound to the revision listed: if the change request moves on meanwhile, the next
+    # page is refused (400) rather than mixing two revisions' files.
+    return reads.list_files(who, spaceId, _revision(who, spaceId, changeRequestId), limit=page_limit(limit),
+                            page=page, metadata=metadata).to_wire()
+
+
+@router.get("/content/files/<fileId>")
+def get_file(
+    spaceId: str, changeRequestId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_file(who, spaceId, _revision(who, spaceId, changeRequestId), fileId, metadata=metadata)
+
+
+@router.get("/content/reusable-contents/<reusableContentId>")
+def get_reusable_content(
+    spaceId: str, changeRequestId: str, reusableContentId: str,  # noqa: N803
+    who: Annotated[Caller, Depends(caller)], *,
+    metadata: Annotated[bool, Query()] = True,
+    computed: Annotated[bool, Query()] = True,
+) -> dict[str, Any]:
+    return reads.get_reusable_content(who, spaceId, _revision(who, spaceId, changeRequestId),
+                                      reusableContentId, metadata=metadata)

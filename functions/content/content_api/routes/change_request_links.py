@@ -1,0 +1,52 @@
+"""A change request's links (`GET CR/content/page/{pageId}/links`) and a file's backlinks
+(`GET CR/content/files/{fileId}/backlinks`): checked in the change request's revision, each location
+naming the change request (`versionContext`), and `stats.broken.changeRequest` counting the broken links
+the change request adds to its base."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.depends import Depends
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from bindery.auth import Caller
+from bindery.dependencies import caller, page_limit
+from bindery.domain import change_requests
+from bindery.domain import links as domain
+from bindery.pagination import MAX_LIMIT
+
+router = Router()
+Status = Literal["ok", "broken", "in-app"]
+
+
+def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, str, dict[str, Any]]:
+    """The change request's revision, its base, and the location context naming it."""
+    opened = change_requests.open_change_request(who, space_id, change_request_id)
+    wire = change_requests.to_wire(opened.change_request, opened.space)
+    return (opened.change_request.revision, opened.change_request.base,
+            {"type": "changeRequest", "changeRequest": wire})
+
+
+@router.get("/content/page/<pageId>/links")
+def list_page_links(
+    spaceId: str, changeRequestId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    status: Annotated[Status | None, Query()] = None,
+) -> dict[str, Any]:
+    revision, base, context = _context(who, spaceId, changeRequestId)
+    return domain.list_links(who, spaceId, revision, page_id=pageId, status=status, limit=page_limit(limit),
+                             page=page, version_context=context, base_revision_id=base)
+
+
+@router.get("/content/files/<fileId>/backlinks")
+def list_file_backlinks(
+    spaceId: str, changeRequestId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    page: Annotated[str | None, Query()] = None,
+    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+) -> dict[str, Any]:
+    revision, _base, context = _context(who, spaceId, changeRequestId)
+    return domain.list_file_backlinks(who, spaceId, revision, fileId, limit=page_limit(limit), page=page,
+                                      version_context=context)

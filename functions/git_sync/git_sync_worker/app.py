@@ -1,0 +1,47 @@
+"""Git Sync worker: performs the imports and exports the API queued (bindery.domain.git_runs).
+
+One SQS message per run (BatchSize 1 in template.yaml: a run may take minutes), `{spaceId, runId,
+url}`. A message is reported as a batch item failure (Powertools' partial batch response) only when
+the run asked to be tried again; SQS then delivers it again, and after the queue's maxReceiveCount
+moves it to the dead-letter queue. A malformed message can never succeed: it is logged and dropped.
+The event is never logged: its `url` may hold credentials.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ValidationError
+
+from bindery.domain.git_runs import perform
+
+logger = Logger(service="git-sync")
+# BatchSize is 1, so a retry is always "the entire batch failed": answered as a batch item failure too
+# (rather than raised), so that every outcome has the one response shape.
+processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
+
+
+class RunMessage(BaseModel):
+    spaceId: str  # noqa: N815 - the message's JSON names
+    runId: str  # noqa: N815
+    url: str
+
+
+def record_handler(record: SQSRecord) -> str | None:
+    try:
+        message = RunMessage.model_validate_json(record.body)
+    except ValidationError:
+        logger.error("malformed Git Sync message dropped", extra={"messageId": record.message_id})
+        return None
+    delivery = int(record.attributes.approximate_receive_count or 1)
+    return perform(message.spaceId, message.runId, message.url, delivery=delivery)
+
+
+@logger.inject_lambda_context(log_event=False)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return dict(process_partial_response(event=event, record_handler=record_handler, processor=processor,
+                                         context=context))

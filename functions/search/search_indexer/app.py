@@ -1,0 +1,48 @@
+"""Search indexer: builds the search index and the link report of a space revision (SQS).
+
+Messages are `{spaceId, revisionId}`, queued when a space moves to a new revision
+(bindery.search.indexing.request_index). Building is idempotent: a revision whose index and report exist
+is a no-op, so a redelivered message costs two GetItems. A failure (a throttled request, a missing blob)
+is raised, reported as a batch item failure (Powertools' partial batch response) and retried by SQS,
+then dead-lettered after the queue's maxReceiveCount. A malformed message can never succeed: it is logged
+and dropped.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, Field, ValidationError
+
+from bindery.search.indexing import build_revision
+
+logger = Logger(service="search-indexer")
+processor = BatchProcessor(event_type=EventType.SQS)
+
+
+class IndexMessage(BaseModel):
+    space_id: str = Field(alias="spaceId")
+    revision_id: str = Field(alias="revisionId")
+
+
+def record_handler(record: SQSRecord) -> bool:
+    try:
+        message = IndexMessage.model_validate_json(record.body)
+    except ValidationError:
+        logger.error("malformed search index message dropped", extra={"messageId": record.message_id})
+        return False
+    built = build_revision(message.space_id, message.revision_id)
+    if not built:
+        logger.info("revision gone, nothing to index", extra={"spaceId": message.space_id})
+    return built
+
+
+@logger.inject_lambda_context(log_event=False)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
+    return process_partial_response(event=event, record_handler=record_handler, processor=processor,
+                                    context=context)

@@ -1,0 +1,103 @@
+"""Reviews of a change request: submit (approve or request changes), list, read one.
+
+Submitting needs the `review` role on the space and a draft or open change request. One transaction
+writes the review, fulfils the caller's pending review request (the request item goes, the review keeps
+who requested it) and records the review as the reviewer's latest on the change request
+(`latestReviews`): a reviewer's earlier reviews, and all of them once a review is requested from them
+again, are `outdated`. Merge rules read approvals from `latestReviews` (no Query at merge time).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.domain.change_request_status import EDITABLE
+from bindery.domain.change_requests import description_value, open_change_request
+from bindery.errors import Conflict, NotFound
+from bindery.ids import new_id
+from bindery.keys import change_requests as cr_keys
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.schemas.change_requests import SubmitReview
+from bindery.store import reviews as review_store
+from bindery.store import table
+from bindery.store.change_requests import ChangeRequest
+from bindery.store.reviews import Review
+from bindery.wire.change_requests import load_users, review_to_wire
+
+NO_REVIEW = "No matching review"
+
+
+def _outdated(change_request: ChangeRequest, review: Review) -> bool:
+    latest = change_request.latest_reviews.get(review.reviewer_id) or {}
+    return latest.get("id") != review.id
+
+
+def _record_review_op(change_request: ChangeRequest, review: Review) -> dict[str, Any]:
+    """On the change request: the review is the reviewer's latest, their pending request is fulfilled;
+    if it is still draft or open."""
+    key = cr_keys.change_request(change_request.space_id, change_request.id)
+    return table.update_op(
+        key, "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers",
+        {":latest": {"id": review.id, "status": review.status, "revision": review.revision},
+         ":reviewers": {review.reviewer_id}, ":open": "open", ":draft": "draft"},
+        "attribute_exists(PK) AND #st IN (:open, :draft)",
+        {"#reviewer": review.reviewer_id, "#st": "status"})
+
+
+def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> dict[str, Any]:
+    opened = open_change_request(caller, space_id, ref, "review", "review change requests")
+    change_request = opened.change_request
+    if change_request.status not in EDITABLE:
+        raise Conflict(f"This change request is {change_request.status}: it can no longer be reviewed")
+    pending = table.get(cr_keys.requested_reviewer(space_id, change_request.id, "user", caller.user_id))
+    now = now_iso()
+    review = Review(id=new_id(), space_id=space_id, change_request_id=change_request.id,
+                    reviewer_id=caller.user_id, status=body.status, revision=change_request.revision,
+                    created_at=now, updated_at=now,
+                    requested_by=pending["requestedBy"] if pending else None,
+                    comment=description_value(body.comment, "comment") if body.comment is not None else None)
+    ops = [review_store.put_review_op(review), _record_review_op(change_request, review)]
+    if pending:
+        ops.append(review_store.delete_requested_reviewer_op(space_id, change_request.id, caller.user_id,
+                                                             must_exist=False))
+    try:
+        table.transact(ops)
+    except table.TransactionConflict:
+        raise Conflict("The change request was merged or archived meanwhile: the review was not "
+                       "recorded") from None
+    users = load_users([review.reviewer_id, review.requested_by])
+    return review_to_wire(review, users, outdated=False)
+
+
+def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | None, limit: int,
+                 page: str | None) -> Listing:
+    """Newest first, one Query; `outdated` narrows the page after it is read (a page may be short)."""
+    opened = open_change_request(caller, space_id, ref)
+    change_request = opened.change_request
+    scope = f"reviews:{space_id}:{change_request.id}:{outdated}"
+    result = review_store.reviews_page(space_id, change_request.id, limit, decode_cursor(scope, page))
+    reviews = [Review.from_item(item) for item in result.items]
+    flagged = [(review, _outdated(change_request, review)) for review in reviews]
+    if outdated is not None:
+        flagged = [(review, flag) for review, flag in flagged if flag == outdated]
+    users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=[review_to_wire(review, users, outdated=flag) for review, flag in flagged],
+                   next_cursor=cursor)
+
+
+def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[str, Any]:
+    opened = open_change_request(caller, space_id, ref)
+    review = review_store.get_review(space_id, opened.change_request.id, review_id)
+    if review is None:
+        raise NotFound(NO_REVIEW)
+    users = load_users([review.reviewer_id, review.requested_by])
+    return review_to_wire(review, users, outdated=_outdated(opened.change_request, review))
+
+
+def approvals(change_request: ChangeRequest) -> set[str]:
+    """Who approved the change request in their latest review."""
+    return {user_id for user_id, latest in change_request.latest_reviews.items()
+            if latest.get("status") == "approved"}

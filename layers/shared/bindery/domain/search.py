@@ -1,0 +1,116 @@
+"""SPACE/search and ORG/search: full-text search of spaces' current revisions (docs/search.md).
+
+A space search checks the caller's access (any role reads), reads the space's current revision (cached)
+and its index pointer (GetItem), then queries the index file, cached on local disk after its first use.
+Pages come best first, `limit` at a time; the cursor pins the revision the first page searched, so that
+paging through results stays within one revision while the space moves on.
+
+An organization search pages through the organization's spaces (one GSI1 Query, like ORG/spaces), keeps
+those the caller may read (one BatchGetItem), reads their index pointers (one BatchGetItem) and returns
+one item per space with matches: its best `PAGES_PER_SPACE` pages. A page of results can hold fewer
+items than spaces read (even none) and still have a next page; there is no `count`, which would reveal
+spaces the caller cannot see.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from bindery.auth import Caller
+from bindery.domain.content_access import member_roles, space_access
+from bindery.errors import BadRequest, NotFound
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.search import storage
+from bindery.search.indexing import ensure_index
+from bindery.search.query import PageHit, search
+from bindery.store import revisions as revision_store
+from bindery.store import search as search_store
+from bindery.store import spaces as space_store
+from bindery.store.revisions import Revision
+from bindery.store.search import IndexPointer
+from bindery.store.spaces import Space
+from bindery.wire.content import View
+
+MAX_QUERY = 512
+ORG_SPACES_PER_PAGE = 25  # each space searched costs an index query (and, cold, a download)
+PAGES_PER_SPACE = 10
+NO_REVISION = "No matching revision"
+
+
+def checked_query(query: str) -> str:
+    if not query.strip():
+        raise BadRequest("query: must not be empty")
+    if len(query) > MAX_QUERY:
+        raise BadRequest(f"query: at most {MAX_QUERY} characters")
+    return query
+
+
+def _scope(kind: str, owner: str, query: str) -> str:
+    return f"{kind}:{owner}:{hashlib.sha256(query.encode()).hexdigest()[:24]}"
+
+
+def hit_to_wire(view: View, hit: PageHit) -> dict[str, Any]:
+    """The spec's `SearchPageResult`, with its `SearchSectionResult`s."""
+    sections = []
+    for section in hit.sections:
+        fragment = f"#{section.anchor}" if section.anchor else ""
+        sections.append({"id": section.anchor or hit.id, "title": section.title or hit.title,
+                         "path": hit.path + fragment, "body": section.body,
+                         "urls": {"app": view.app_url(hit.path) + fragment}})
+    return {"id": hit.id, "title": hit.title, "path": hit.path, "sections": sections,
+            "urls": {"app": view.app_url(hit.path)}}
+
+
+def _revision(space_id: str, revision_id: str) -> Revision:
+    revision = revision_store.get_revision(space_id, revision_id) if revision_id else None
+    if revision is None:
+        raise NotFound(NO_REVISION)
+    return revision
+
+
+def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page: str | None) -> Listing:
+    checked_query(query)
+    scope = _scope("search", space_id, query)
+    start = decode_cursor(scope, page)
+    access = space_access(caller, space_id)
+    access.require("read", "search this space")
+    assert isinstance(access.node, Space)
+    offset, pinned = 0, access.node.revision
+    if start is not None:
+        if not isinstance(start.get("o"), int) or not isinstance(start.get("r"), str):
+            raise BadRequest("page: invalid page cursor")
+        offset, pinned = start["o"], start["r"]
+    revision = _revision(space_id, pinned)
+    pointer = ensure_index(revision)
+    total, hits = search(storage.connect(space_id, pointer.digest), query, limit=limit, offset=offset)
+    view = View(space_id, revision.id, current=True)
+    more = offset + limit < total
+    cursor = encode_cursor(scope, {"r": revision.id, "o": offset + limit}) if more else None
+    return Listing(items=[hit_to_wire(view, hit) for hit in hits], next_cursor=cursor, count=total)
+
+
+def _pointer(space: Space, known: dict[tuple[str, str], IndexPointer]) -> IndexPointer:
+    found = known.get((space.id, space.revision))
+    return found if found is not None else ensure_index(_revision(space.id, space.revision))
+
+
+def search_organization(caller: Caller, org_id: str, query: str, *, limit: int, page: str | None) -> Listing:
+    checked_query(query)
+    scope = _scope("search-org", org_id, query)
+    result = space_store.org_spaces_page(org_id, min(limit, ORG_SPACES_PER_PAGE), decode_cursor(scope, page))
+    spaces = [Space.from_item(item) for item in result.items]
+    # Membership is checked after the Query so that each read stays one request; a non-member gets a 404.
+    _, roles = member_roles(org_id, caller.user_id, spaces)
+    readable = [space for space in spaces if roles[space.id] is not None and space.revision]
+    known = search_store.index_pointers((space.id, space.revision) for space in readable)
+    items: list[dict[str, Any]] = []
+    for space in readable:
+        pointer = _pointer(space, known)
+        _, hits = search(storage.connect(space.id, pointer.digest), query, limit=PAGES_PER_SPACE)
+        if hits:
+            view = View(space.id, space.revision, current=True)
+            pages = [hit_to_wire(view, hit) for hit in hits]
+            items.append({"id": space.id, "title": space.title, "pages": pages})
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    return Listing(items=items, next_cursor=cursor)

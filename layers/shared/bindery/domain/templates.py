@@ -1,0 +1,96 @@
+"""Applying a template to a space (`POST /spaces/{spaceId}/content/template`, docs/templates.md).
+
+A template adds its pages after the space's top-level pages, whatever is already there (slugs that
+would collide get a suffix): one new revision on top of the current one, committed with
+`commit_revision` and moved to with `advance_space`. Needs the edit role and a space that is not locked.
+
+Reads: the access check (GetItem + BatchGetItem), the current revision and its tree (GetItem each, none
+when cached), and for the `openapi` template the spec file's bytes (one S3 GET). Writes: one
+BatchWriteItem (the new documents and the tree), one PutItem (the revision), one UpdateItem (the space).
+When another writer moved the space meanwhile, it starts over on the new revision (a few times).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import yaml
+
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.content.templates import NewPage, add_pages, page_set
+from bindery.content.tree import Tree
+from bindery.domain.content_access import space_access
+from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision
+from bindery.domain.spaces import require_editable
+from bindery.errors import BadRequest, Conflict, NotFound
+from bindery.ids import new_id
+from bindery.schemas.templates import ApplySpaceTemplate, FileRef, UrlRef
+from bindery.store import blobs
+from bindery.store import revisions as revision_store
+from bindery.store.spaces import Space
+
+ATTEMPTS = 3
+SPEC = "params.contentRefs.spec"
+SPEC_MAX_BYTES = 10 * 1024 * 1024
+
+
+def _spec_document(space_id: str, tree: Tree, ref: FileRef) -> Mapping[str, Any]:
+    """The OpenAPI (or Swagger 2) document stored as the file `ref` names, parsed as JSON or YAML."""
+    entry = tree.file(ref.file)
+    if entry is None or not entry.get("digest"):
+        raise BadRequest(f"{SPEC}: no matching file in this space")
+    if int(entry.get("size") or 0) > SPEC_MAX_BYTES:
+        raise BadRequest(f"{SPEC}: the file is larger than {SPEC_MAX_BYTES // (1024 * 1024)} MB")
+    data = blobs.read_file(space_id, str(entry["digest"]))
+    if data is None:
+        raise BadRequest(f"{SPEC}: the file's content is missing")
+    try:
+        spec = yaml.safe_load(data)  # YAML is a superset of JSON: one parser reads both
+    except yaml.YAMLError:
+        spec = None
+    if not isinstance(spec, Mapping) or not ("openapi" in spec or "swagger" in spec) \
+            or not isinstance(spec.get("paths"), Mapping):
+        raise BadRequest(f"{SPEC}: the file is not an OpenAPI document (JSON or YAML with openapi and paths)")
+    return spec
+
+
+def _pages(space_id: str, tree: Tree, body: ApplySpaceTemplate) -> list[NewPage]:
+    if body.id != "openapi":
+        return page_set(body.id)
+    ref = body.params.contentRefs.get("spec")
+    if ref is None:
+        raise BadRequest(f"{SPEC}: the openapi template needs the spec, as a file reference")
+    if isinstance(ref, UrlRef):
+        # Listing the operations means reading the spec; Bindery does not fetch URLs on a caller's behalf.
+        raise BadRequest(f"{SPEC}: a URL spec cannot be read; upload the spec to the space and reference "
+                         "the file")
+    if not isinstance(ref, FileRef):
+        raise BadRequest(f"{SPEC}: must be a file reference (kind: file)")
+    spec = _spec_document(space_id, tree, ref)
+    pages = page_set("openapi", spec_ref=ref.model_dump(), spec=spec)
+    if not pages[0].children:
+        raise BadRequest(f"{SPEC}: the OpenAPI document has no operations")
+    return pages
+
+
+def apply_template(caller: Caller, space_id: str, body: ApplySpaceTemplate) -> None:
+    for _ in range(ATTEMPTS):
+        access = space_access(caller, space_id)
+        access.require("edit", "apply a template to this space")
+        space = access.node
+        assert isinstance(space, Space)
+        require_editable(space)
+        revision = revision_store.get_revision(space_id, space.revision)
+        if revision is None:
+            raise NotFound("No matching revision")
+        tree = revision_store.load_tree(revision)
+        value, documents = add_pages(tree.value, _pages(space_id, tree, body), new_id=new_id, now=now_iso())
+        committed = commit_revision(space_id, [revision.id], value, documents)
+        try:
+            advance_space(space, revision.id, committed)
+        except RevisionMoved:
+            continue  # someone else changed the content: add the pages to their revision instead
+        return
+    raise Conflict("The space's content kept changing while applying the template; nothing was changed.")

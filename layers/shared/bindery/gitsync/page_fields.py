@@ -1,0 +1,98 @@
+"""A page's front matter <-> the page entry's fields.
+
+    description, icon, hidden, noIndex, noRobotsIndex   as they are
+    cover (a path or URL) + coverY                      cover {ref, yPos}
+    layout {width, cover: {visible, size}, title: {visible}, …}   layout {width, cover, coverSize, title, …}
+    vars                                                variables
+
+Other keys (`if`, `metaLinks`, anything unknown) have no field in a page entry and are not kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+FLAGS = ("hidden", "noIndex", "noRobotsIndex")
+VISIBILITY = ("title", "description", "tableOfContents", "outline", "pagination", "metadata")
+FIELDS = ("description", "icon", *FLAGS, "cover", "layout", "variables")
+
+FileRef = Callable[[str], Mapping[str, Any] | None]
+RefUrl = Callable[[Mapping[str, Any]], str | None]
+
+
+def _layout_from(value: Any) -> dict[str, Any] | str | None:
+    if isinstance(value, str):
+        return value  # a preset name
+    if not isinstance(value, Mapping):
+        return None
+    out: dict[str, Any] = {}
+    if isinstance(value.get("width"), str):
+        out["width"] = value["width"]
+    cover = value.get("cover")
+    if isinstance(cover, Mapping):
+        if isinstance(cover.get("visible"), bool):
+            out["cover"] = cover["visible"]
+        if isinstance(cover.get("size"), str):
+            out["coverSize"] = cover["size"]
+    for name in VISIBILITY:
+        option = value.get(name)
+        visible = option.get("visible") if isinstance(option, Mapping) else option
+        if isinstance(visible, bool):
+            out[name] = visible
+    return out or None
+
+
+def _layout_to(options: Any) -> Any:
+    if not isinstance(options, Mapping):
+        return options
+    out: dict[str, Any] = {}
+    if "width" in options:
+        out["width"] = options["width"]
+    pairs = (("visible", "cover"), ("size", "coverSize"))
+    cover = {key: options[name] for key, name in pairs if name in options}
+    if cover:
+        out["cover"] = cover
+    out.update({name: {"visible": options[name]} for name in VISIBILITY if name in options})
+    return out
+
+
+def from_front_matter(meta: Mapping[str, Any], resolve_file: FileRef) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    if isinstance(meta.get("description"), str | int | float) and not isinstance(meta["description"], bool):
+        fields["description"] = str(meta["description"])
+    if isinstance(meta.get("icon"), str) and meta["icon"]:
+        fields["icon"] = meta["icon"]
+    fields.update({flag: meta[flag] for flag in FLAGS if isinstance(meta.get(flag), bool)})
+    if isinstance(meta.get("cover"), str) and meta["cover"]:
+        ref = resolve_file(meta["cover"]) or {"kind": "url", "url": meta["cover"]}
+        y = meta.get("coverY")
+        y = y if isinstance(y, int | float) and not isinstance(y, bool) else 0
+        fields["cover"] = {"ref": dict(ref), "yPos": y}
+    layout = _layout_from(meta.get("layout"))
+    if layout is not None:
+        fields["layout"] = layout
+    variables = meta.get("vars")
+    if isinstance(variables, Mapping) and variables:
+        fields["variables"] = {
+            str(name): value for name, value in variables.items() if isinstance(value, str | int | float)
+        }
+    return fields
+
+
+def to_front_matter(entry: Mapping[str, Any], ref_url: RefUrl) -> dict[str, Any]:
+    meta: dict[str, Any] = {}
+    for name in ("description", "icon", *FLAGS):
+        if name in entry:
+            meta[name] = entry[name]
+    cover = entry.get("cover")
+    if isinstance(cover, Mapping) and isinstance(cover.get("ref"), Mapping):
+        url = ref_url(cover["ref"])
+        if url is not None:
+            meta["cover"] = url
+            meta["coverY"] = cover.get("yPos", 0)
+    if entry.get("layout"):
+        meta["layout"] = _layout_to(entry["layout"])
+    if entry.get("variables"):
+        meta["vars"] = dict(entry["variables"])
+    return meta

@@ -1,0 +1,116 @@
+"""Which Git repositories Git Sync may reach, and how their URLs appear in messages.
+
+A repository URL comes from the caller, and the worker fetches it from inside the deployment: left
+unchecked it would let anyone make Bindery read its own disk (`file://`) or probe the network it runs in
+(loopback, private and link-local addresses, the instance metadata endpoint). So:
+
+* `http://` and `https://` only; `file://` only where `git_allow_file_urls` is on (the local runner);
+  nothing else (`ssh://`, `git://`, scp-like `host:path`, bare paths) ever reaches the transport;
+* the host is resolved and every address it resolves to must be public (global unicast), unless
+  `git_allow_private_hosts` is on;
+* credentials may be in the URL (the spec allows basic auth there), so every message, log line and
+  stored run shows the URL through `redact`, never as given.
+
+The check runs when the run is started (a 400 names the field) and again in the worker right before the
+fetch (DNS may have changed meanwhile). A name that resolves differently between the check and the
+connection (DNS rebinding) is not caught here; deployments that need that guarantee put the worker
+behind an egress proxy.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from collections.abc import Callable, Iterable
+from urllib.parse import SplitResult, urlsplit, urlunsplit
+
+from bindery.config import settings
+from bindery.errors import BadRequest
+
+Resolver = Callable[[str], Iterable[str]]
+NETWORK_SCHEMES = ("http", "https")
+FILE_SCHEME = "file"
+
+
+class RefusedUrl(BadRequest):
+    """A repository URL Git Sync will not use; the message names the field and shows the redacted URL."""
+
+
+def resolve_host(host: str) -> list[str]:
+    """Every address `host` resolves to (IPv4 and IPv6)."""
+    try:
+        infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except OSError as error:
+        raise RefusedUrl(f"url: the host {host} cannot be resolved ({error.strerror or error})") from None
+    return [str(info[4][0]) for info in infos]
+
+
+def redact(url: str) -> str:
+    """`url` without user name or password (the rest as given). Anything that does not parse as a URL
+    is shown only by its scheme, since it may hold a secret where we would not expect one."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        port = parts.port
+    except ValueError:
+        return "<invalid url>"
+    if parts.username is None and parts.password is None:
+        return url
+    netloc = (host or "") if ":" not in (host or "") else f"[{host}]"
+    if port is not None:
+        netloc += f":{port}"
+    return urlunsplit(SplitResult(parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def redact_text(text: str, url: str) -> str:
+    """`text` (an error message from the transport, say) with the URL's credentials removed wherever
+    they appear: as the whole URL, and as the bare password or user name."""
+    cleaned = text.replace(url, redact(url))
+    try:
+        parts = urlsplit(url)
+        secrets = [parts.password, parts.username]
+    except ValueError:
+        return cleaned
+    for secret in secrets:
+        if secret:
+            cleaned = cleaned.replace(secret, "***")
+    return cleaned
+
+
+def _public(address: str) -> bool:
+    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone index
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host) -> str:
+    """`url` if Git Sync may use it under the current settings; RefusedUrl (400) otherwise."""
+    conf = settings()
+    shown = redact(url)
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        parts.port  # noqa: B018 - raises ValueError for a malformed port
+    except ValueError:
+        raise RefusedUrl(f"{field}: not a valid URL") from None
+    scheme = parts.scheme.lower()
+    if scheme == FILE_SCHEME:
+        if not conf.git_allow_file_urls:
+            raise RefusedUrl(f"{field}: file:// repositories are not allowed here ({shown})")
+        if not parts.path or host not in (None, "", "localhost"):
+            raise RefusedUrl(f"{field}: a file:// URL names a local path ({shown})")
+        return url
+    if scheme not in NETWORK_SCHEMES:
+        allowed = "http(s)://" + (" or file://" if conf.git_allow_file_urls else "")
+        raise RefusedUrl(f"{field}: only {allowed} repository URLs are supported ({shown})")
+    if not host:
+        raise RefusedUrl(f"{field}: the URL names no host ({shown})")
+    if not conf.git_allow_private_hosts:
+        addresses = list(resolver(host))
+        if not addresses:
+            raise RefusedUrl(f"{field}: the host {host} cannot be resolved")
+        if not all(_public(address) for address in addresses):
+            raise RefusedUrl(f"{field}: {host} is a loopback, private or reserved address, which Git Sync "
+                             f"may not reach ({shown})")
+    return url

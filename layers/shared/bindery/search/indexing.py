@@ -1,0 +1,115 @@
+"""Building what search and link checks read from a revision, once per revision.
+
+`request_index` queues `{spaceId, revisionId}` for the search indexer (functions/search/search_indexer)
+whenever a space moves to a new revision (domain.revisions.advance_space). The worker calls
+`build_revision`, which builds the search index and the link report unless they exist (so a repeated
+message is a no-op). Reads never wait for the worker: `ensure_index` and `ensure_report` build what is
+missing in the request itself (queue lag, or no queue at all in tests and local runs) and store it, so
+results are always those of the revision asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from botocore.exceptions import BotoCoreError, ClientError
+
+from bindery import queues
+from bindery.config import settings
+from bindery.content.links import all_pages, build_report
+from bindery.content.tree import Tree
+from bindery.search import storage
+from bindery.search.index import IndexedPage, build
+from bindery.search.text import sections
+from bindery.store import blobs
+from bindery.store import revisions as revision_store
+from bindery.store import search as search_store
+from bindery.store.revisions import Revision
+from bindery.store.search import IndexPointer
+
+logger = Logger(service="search")
+
+
+def request_index(space_id: str, revision_id: str) -> None:
+    """Queue the revision for indexing (one SendMessage); nothing when no queue is configured. Called
+    after the space moved: a failure to queue is logged, not raised, since the change is committed and
+    the first search or link check of the revision builds what the worker would have."""
+    url = settings().search_index_queue_url
+    if not url:
+        return
+    try:
+        queues.send(url, {"spaceId": space_id, "revisionId": revision_id})
+    except (BotoCoreError, ClientError):
+        logger.warning("could not queue a revision for indexing", extra={"spaceId": space_id,
+                                                                         "revisionId": revision_id})
+
+
+def page_documents(space_id: str, tree: Tree) -> dict[str, Any]:
+    """Every document page's body, by page id (pages without a body are left out)."""
+    digests = {entry["id"]: entry["documentId"] for entry in all_pages(tree.pages)
+               if entry["type"] == "document" and entry.get("documentId")}
+    values = search_store.documents(space_id, digests.values())
+    return {page_id: values[digest] for page_id, digest in digests.items()}
+
+
+def indexed_pages(tree: Tree, documents: Mapping[str, Any]) -> Iterator[IndexedPage]:
+    for entry in all_pages(tree.pages):
+        if entry["type"] == "document":
+            yield IndexedPage(id=entry["id"], title=entry["title"], path=tree.path_of(entry["id"]) or "",
+                              description=str(entry.get("description") or ""),
+                              sections=sections(entry["title"], documents.get(entry["id"])))
+
+
+def _build_index(revision: Revision, tree: Tree, documents: Mapping[str, Any]) -> IndexPointer:
+    data, pages = build(indexed_pages(tree, documents))
+    digest = storage.put(revision.space_id, data)
+    pointer = IndexPointer(revision.space_id, revision.id, digest, len(data), pages)
+    search_store.put_index_pointer(pointer)
+    return pointer
+
+
+def _build_report(revision: Revision, tree: Tree, documents: Mapping[str, Any]) -> dict[str, Any]:
+    report = build_report(revision.space_id, tree, documents, settings().app_url.rstrip("/") + "/")
+    [digest] = blobs.put_values(revision.space_id, [report])
+    search_store.put_report_digest(revision.space_id, revision.id, digest)
+    return report
+
+
+def ensure_index(revision: Revision) -> IndexPointer:
+    """The revision's index: its pointer (GetItem), or built and stored now."""
+    pointer = search_store.get_index_pointer(revision.space_id, revision.id)
+    if pointer is not None:
+        return pointer
+    tree = revision_store.load_tree(revision)
+    return _build_index(revision, tree, page_documents(revision.space_id, tree))
+
+
+def ensure_report(revision: Revision) -> dict[str, Any]:
+    """The revision's link report: read (GetItem + the blob), or built and stored now."""
+    digest = search_store.get_report_digest(revision.space_id, revision.id)
+    if digest is not None:
+        report: dict[str, Any] = blobs.get_value(revision.space_id, digest)
+        return report
+    tree = revision_store.load_tree(revision)
+    return _build_report(revision, tree, page_documents(revision.space_id, tree))
+
+
+def build_revision(space_id: str, revision_id: str) -> bool:
+    """Build the revision's index and link report unless they exist; False when there is no such
+    revision (its space was deleted meanwhile: nothing to do)."""
+    revision = revision_store.get_revision(space_id, revision_id)
+    if revision is None:
+        return False
+    has_index = search_store.get_index_pointer(space_id, revision_id) is not None
+    has_report = search_store.get_report_digest(space_id, revision_id) is not None
+    if has_index and has_report:
+        return True
+    tree = revision_store.load_tree(revision)
+    documents = page_documents(space_id, tree)
+    if not has_index:
+        _build_index(revision, tree, documents)
+    if not has_report:
+        _build_report(revision, tree, documents)
+    return True

@@ -1,0 +1,92 @@
+"""Querying one index (search.index): pages ranked by relevance, each with its best-matching sections.
+
+A user's query never reaches FTS5's syntax as written (a stray quote or `AND` would be a syntax error
+or an operator): `"quoted words"` become a phrase, a word ending in `*` a prefix, every other word a
+quoted term, all required. When requiring every term finds nothing, any term will do (bm25 still puts
+pages with more of them first). Terms with no letter or digit are dropped.
+
+Ranking: FTS5's bm25 over whole pages, with weights 4 (title and description), 2 (headings), 1 (text),
+plus twice the bm25 of the title alone; then each page's best sections (bm25 again, heading 3, text 1),
+looked up in the page's rowid range. A page matched by its title alone has no sections: they would say
+nothing about where to look.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+
+from bindery.search.index import SECTIONS
+
+SECTIONS_PER_PAGE = 3
+_TERMS = re.compile(r'"([^"]*)"?|(\S+)')
+_WORDY = re.compile(r"[^\W_]")
+COUNT_SQL = "SELECT COUNT(*) FROM page_fts WHERE page_fts MATCH ?"
+# bm25() only works in the query that matches: both scores are materialized, then combined.
+PAGES_SQL = ("WITH pages AS MATERIALIZED (SELECT rowid, bm25(page_fts, 4.0, 2.0, 1.0) AS score FROM page_fts "
+             "WHERE page_fts MATCH ?1), titles AS MATERIALIZED (SELECT rowid, bm25(title_fts) AS score "
+             "FROM title_fts WHERE title_fts MATCH ?1) SELECT pages.rowid FROM pages LEFT JOIN titles "
+             "USING (rowid) ORDER BY pages.score + 2.0 * COALESCE(titles.score, 0), pages.rowid "
+             "LIMIT ?2 OFFSET ?3")
+SECTIONS_SQL = ("SELECT anchor, heading, snippet(fts, 1, '', '', '…', 24) FROM fts WHERE fts MATCH ? "
+                "AND rowid BETWEEN ? AND ? ORDER BY bm25(fts, 3.0, 1.0) LIMIT ?")
+PAGE_INFO_SQL = "SELECT rowid, id, title, path FROM pages WHERE rowid IN (SELECT value FROM json_each(?))"
+
+
+@dataclass(frozen=True)
+class SectionHit:
+    anchor: str | None
+    title: str
+    body: str
+
+
+@dataclass(frozen=True)
+class PageHit:
+    id: str
+    title: str
+    path: str
+    sections: list[SectionHit]
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def terms(query: str) -> list[str]:
+    """The query's terms as FTS5 phrases (`"a b"`, `"prefix"*`)."""
+    found: list[str] = []
+    for phrase, word in _TERMS.findall(query):
+        text = phrase if phrase else word
+        prefix = not phrase and text.endswith("*")
+        text = text.rstrip("*") if prefix else text
+        if _WORDY.search(text):
+            found.append(_quoted(text) + ("*" if prefix else ""))
+    return found
+
+
+def _pages(connection: sqlite3.Connection, match: str, limit: int, offset: int) -> tuple[int, list[int]]:
+    total = connection.execute(COUNT_SQL, (match,)).fetchone()[0]
+    rows = connection.execute(PAGES_SQL, (match, limit, offset)).fetchall()
+    return int(total), [int(row[0]) for row in rows]
+
+
+def search(connection: sqlite3.Connection, query: str, *, limit: int,
+           offset: int = 0) -> tuple[int, list[PageHit]]:
+    """The number of matching pages, and `limit` of them from `offset`, best first."""
+    phrases = terms(query)
+    if not phrases:
+        return 0, []
+    match = " AND ".join(phrases)
+    total, rowids = _pages(connection, match, limit, offset)
+    if total == 0 and len(phrases) > 1:
+        match = " OR ".join(phrases)
+        total, rowids = _pages(connection, match, limit, offset)
+    if not rowids:
+        return total, []
+    sections = {rowid: [SectionHit(anchor, heading, body) for anchor, heading, body in connection.execute(
+        SECTIONS_SQL, (match, rowid * SECTIONS, rowid * SECTIONS + SECTIONS - 1, SECTIONS_PER_PAGE))]
+        for rowid in rowids}
+    info = {row[0]: row[1:] for row in connection.execute(PAGE_INFO_SQL, (json.dumps(rowids),))}
+    return total, [PageHit(info[r][0], info[r][1], info[r][2], sections[r]) for r in rowids]

@@ -1,0 +1,109 @@
+"""Where index files live: content-addressed objects `spaces/{spaceId}/search/{digest}.sqlite` (S3, or
+the `BINDERY_BLOB_DIR` directory locally), copied on first use into a bounded cache directory under the
+function's `/tmp` and opened read-only there.
+
+An index file never changes (its name is its SHA-256), so a cached copy or open connection never goes
+stale: the cache only has to stay within `CACHE_BYTES` of disk (Lambda gives 512 MB of `/tmp` by
+default) and `CONNECTIONS` open databases, least recently used first out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import tempfile
+import threading
+from collections import OrderedDict
+from pathlib import Path
+
+from bindery.store import blobs
+
+CACHE_BYTES = 256 * 1024 * 1024
+CONNECTIONS = 8
+CACHE_DIR_ENV = "BINDERY_SEARCH_CACHE_DIR"
+
+
+def object_key(space_id: str, digest: str) -> str:
+    return f"spaces/{space_id}/search/{digest}.sqlite"
+
+
+def put(space_id: str, data: bytes) -> str:
+    """Store an index file (one PUT); its digest."""
+    digest = hashlib.sha256(data).hexdigest()
+    blobs.objects().put(object_key(space_id, digest), data)
+    return digest
+
+
+class LocalIndexes:
+    """Index files copied to local disk, and connections to them."""
+
+    def __init__(self, directory: Path, budget: int, connections: int) -> None:
+        self.directory = directory
+        self.budget = budget
+        self.size = connections
+        self._open: OrderedDict[str, sqlite3.Connection] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _fetch(self, space_id: str, digest: str, path: Path) -> None:
+        data = blobs.objects().get(object_key(space_id, digest))
+        if data is None or hashlib.sha256(data).hexdigest() != digest:
+            raise blobs.MissingBlob(f"search index {digest} of space {space_id} is missing or damaged")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
+        partial.write_bytes(data)
+        partial.replace(path)
+        self._evict(keep=path)
+
+    def _evict(self, keep: Path) -> None:
+        files = sorted(self.directory.glob("*.sqlite"), key=lambda p: p.stat().st_atime)
+        used = sum(p.stat().st_size for p in files)
+        for path in files:
+            if used <= self.budget:
+                break
+            if path != keep:
+                used -= path.stat().st_size
+                self._close(path.stem)
+                path.unlink(missing_ok=True)
+
+    def _close(self, digest: str) -> None:
+        connection = self._open.pop(digest, None)
+        if connection is not None:
+            connection.close()
+
+    def connect(self, space_id: str, digest: str) -> sqlite3.Connection:
+        """A read-only connection to the index (fetched first if it is not on disk yet)."""
+        with self._lock:
+            connection = self._open.get(digest)
+            if connection is not None:
+                self._open.move_to_end(digest)
+                return connection
+            path = self.directory / f"{digest}.sqlite"
+            if path.exists():
+                os.utime(path)  # for the LRU
+            else:
+                self._fetch(space_id, digest, path)
+            connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                                         check_same_thread=False)
+            self._open[digest] = connection
+            while len(self._open) > self.size:
+                self._close(next(iter(self._open)))
+            return connection
+
+    def clear(self) -> None:
+        with self._lock:
+            for digest in list(self._open):
+                self._close(digest)
+
+
+_local = LocalIndexes(Path(os.environ.get(CACHE_DIR_ENV) or Path(tempfile.gettempdir()) / "bindery-search"),
+                      CACHE_BYTES, CONNECTIONS)
+
+
+def connect(space_id: str, digest: str) -> sqlite3.Connection:
+    return _local.connect(space_id, digest)
+
+
+def clear_connections() -> None:
+    """Close every open index (tests that measure a cold query)."""
+    _local.clear()

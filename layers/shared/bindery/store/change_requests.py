@@ -1,0 +1,204 @@
+"""Change requests: one item per change request in its space's partition (keys.change_requests).
+
+    {PK: SPACE#{spaceId}, SK: CR#{id}, type: "change-request", id, spaceId, orgId, number, status,
+     subject, description?, createdBy, createdAt, updatedAt, revision, revisionInitial,
+     revisionMergedAncestor?, revisionMerged?, mergedBy?, mergedAt?, comments, agentTaskId?,
+     conversationsIssuesCluster?, contributors?: {userId}, requestedReviewers?: {userId},
+     latestReviews: {userId: {id, status, revision}},
+     GSI1..3 (see keys.change_requests)}
+
+`comments` (open comments) is kept by the comments area inside its own transactions, and `contributors`
+and `requestedReviewers` (string sets: ADD and DELETE keep them without a read) mirror the items of
+those names (store.reviews) so that listings can filter on them. Every write here therefore names the
+attributes it changes (UpdateItem), never replaces the item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bindery.keys import change_requests as cr_keys
+from bindery.keys import space as space_key
+from bindery.store import table
+from bindery.store.table import Item
+from bindery.store.tree import named_update_op
+
+LIVE = "attribute_exists(PK)"
+# Which of the space's counters count a change request in each status (`changeRequests` counts all).
+STATUS_COUNTERS = {"open": "changeRequestsOpen", "draft": "changeRequestsDraft"}
+
+
+@dataclass
+class ChangeRequest:
+    id: str
+    space_id: str
+    org_id: str
+    number: int
+    status: str
+    subject: str
+    created_by: str
+    created_at: str
+    updated_at: str
+    revision: str
+    revision_initial: str
+    description: dict[str, Any] | None = None
+    revision_merged_ancestor: str | None = None
+    revision_merged: str | None = None
+    merged_by: str | None = None
+    merged_at: str | None = None
+    comments: int = 0
+    agent_task_id: str | None = None
+    conversations_issues_cluster: str | None = None
+    contributors: list[str] = field(default_factory=list)
+    requested_reviewers: list[str] = field(default_factory=list)
+    # Each reviewer's latest review, {userId: {id, status, revision}}; a renewed review request removes
+    # the reviewer's entry. Reviews not named here are outdated; merge rules read approvals from it.
+    latest_reviews: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    _FIELDS = (
+        ("id", "id"), ("space_id", "spaceId"), ("org_id", "orgId"), ("number", "number"),
+        ("status", "status"), ("subject", "subject"), ("created_by", "createdBy"),
+        ("created_at", "createdAt"), ("updated_at", "updatedAt"), ("revision", "revision"),
+        ("revision_initial", "revisionInitial"), ("description", "description"),
+        ("revision_merged_ancestor", "revisionMergedAncestor"), ("revision_merged", "revisionMerged"),
+        ("merged_by", "mergedBy"), ("merged_at", "mergedAt"), ("comments", "comments"),
+        ("agent_task_id", "agentTaskId"), ("conversations_issues_cluster", "conversationsIssuesCluster"),
+        ("contributors", "contributors"), ("requested_reviewers", "requestedReviewers"),
+        ("latest_reviews", "latestReviews"),
+    )
+
+    @property
+    def base(self) -> str:
+        """The space revision the change request's content starts from (its last update, else its start)."""
+        return self.revision_merged_ancestor or self.revision_initial
+
+    def gsi(self, status: str | None = None) -> dict[str, str]:
+        return cr_keys.change_request_gsi(self.space_id, self.org_id, status or self.status,
+                                          number=self.number, created_at=self.created_at,
+                                          change_request_id=self.id)
+
+    def to_item(self) -> Item:
+        item: Item = {**cr_keys.change_request(self.space_id, self.id), "type": "change-request",
+                      **self.gsi()}
+        for attr, name in self._FIELDS:
+            value = getattr(self, attr)
+            if isinstance(value, list):
+                value = set(value) or None  # DynamoDB stores no empty set
+            if value is not None:
+                item[name] = value
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> ChangeRequest:
+        values = {attr: item[name] for attr, name in cls._FIELDS if name in item}
+        for attr in ("contributors", "requested_reviewers"):
+            values[attr] = sorted(values.get(attr) or [])
+        return cls(**values)
+
+
+def get_change_request(space_id: str, change_request_id: str) -> ChangeRequest | None:
+    """One GetItem (strongly consistent)."""
+    item = table.get(cr_keys.change_request(space_id, change_request_id))
+    return ChangeRequest.from_item(item) if item and item.get("type") == "change-request" else None
+
+
+def get_by_number(space_id: str, number: int) -> ChangeRequest | None:
+    """One Query of GSI2 (the index may lag a just-created change request by a moment)."""
+    # Numbers are fixed-width, so the prefix matches exactly one sort key.
+    page = table.Query(partition=cr_keys.number_partition(space_id), index="GSI2", limit=1,
+                       prefix=cr_keys.number_sort_key(number)).run()
+    if not page.items:
+        return None
+    # The index holds the whole item, but read it by key so that the answer is strongly consistent.
+    return get_change_request(space_id, page.items[0]["id"])
+
+
+# --- listings ---------------------------------------------------------------------------------------------
+def space_page(space_id: str, status: str, limit: int, start_key: dict[str, Any] | None,
+               narrow: Any = None) -> table.QueryPage:
+    """GSI1: one page of a space's change requests in `status`, newest first."""
+    return table.Query(partition=cr_keys.space_status_partition(space_id, status), index="GSI1",
+                       forward=False, limit=limit, start_key=start_key, filter=narrow).run()
+
+
+def org_page(org_id: str, status: str, limit: int, start_key: dict[str, Any] | None,
+             narrow: Any = None) -> table.QueryPage:
+    """GSI3: one page of an organization's change requests in `status`, newest first."""
+    return table.Query(partition=cr_keys.org_status_partition(org_id, status), index="GSI3",
+                       forward=False, limit=limit, start_key=start_key, filter=narrow).run()
+
+
+# --- writes -----------------------------------------------------------------------------------------------
+def counters_op(space_id: str, deltas: dict[str, int], condition: str | None = None,
+                values: dict[str, Any] | None = None) -> dict[str, Any]:
+    """ADD to the space's change-request counters (a live space only)."""
+    names = {f"#c{i}": name for i, name in enumerate(deltas)}
+    adds = {f":c{i}": delta for i, delta in enumerate(deltas.values())}
+    expression = "ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(deltas)))
+    full = "attribute_exists(PK) AND attribute_not_exists(deletedAt)"
+    if condition:
+        full += f" AND {condition}"
+    return table.update_op(space_key(space_id), expression, {**adds, **(values or {})}, full, names)
+
+
+def status_deltas(old: str | None, new: str | None) -> dict[str, int]:
+    deltas: dict[str, int] = {}
+    if old in STATUS_COUNTERS:
+        deltas[STATUS_COUNTERS[old]] = -1
+    if new in STATUS_COUNTERS:
+        deltas[STATUS_COUNTERS[new]] = deltas.get(STATUS_COUNTERS[new], 0) + 1
+    return {name: delta for name, delta in deltas.items() if delta}
+
+
+def create_ops(change_request: ChangeRequest, numbered: int) -> list[dict[str, Any]]:
+    """The change request and the space's counters, if the space still counts `numbered` change requests
+    (its `changeRequests` total numbers them: a concurrent create fails this condition and retries)."""
+    seen = "changeRequests = :numbered" if numbered else \
+        "(attribute_not_exists(changeRequests) OR changeRequests = :numbered)"
+    deltas = {"changeRequests": 1, **status_deltas(None, change_request.status)}
+    return [table.put_op(change_request.to_item(), "attribute_not_exists(PK)"),
+            counters_op(change_request.space_id, deltas, seen, {":numbered": numbered})]
+
+
+def update_op(change_request: ChangeRequest, assign: dict[str, Any], condition: str = LIVE,
+              seen: dict[str, Any] | None = None, remove: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Set some attributes of the change request if `condition` holds (with `seen`'s values)."""
+    return named_update_op(cr_keys.change_request(change_request.space_id, change_request.id), assign,
+                           condition, seen or {}, remove)
+
+
+def status_ops(change_request: ChangeRequest, new_status: str,
+               assign: dict[str, Any]) -> list[dict[str, Any]]:
+    """Move the change request from its status (as read) to `new_status`, its indexes and the space's
+    counters with it; fails if anyone changed its status meanwhile."""
+    ops = [update_op(change_request, {"status": new_status, **change_request.gsi(new_status), **assign},
+                     f"{LIVE} AND #st = :seenstatus", {":seenstatus": change_request.status})]
+    ops[0]["Update"]["ExpressionAttributeNames"]["#st"] = "status"
+    deltas = status_deltas(change_request.status, new_status)
+    if deltas:
+        ops.append(counters_op(change_request.space_id, deltas))
+    return ops
+
+
+def advance_op(change_request: ChangeRequest, expected_revision: str, new_revision: str,
+               assign: dict[str, Any], contributor: str | None = None) -> dict[str, Any]:
+    """Point a draft or open change request at `new_revision` if it still points at `expected_revision`
+    (and add `contributor` to its contributors)."""
+    op = update_op(change_request, {"revision": new_revision, **assign},
+                   f"{LIVE} AND #rev = :expected AND #st IN (:open, :draft)",
+                   {":expected": expected_revision, ":open": "open", ":draft": "draft"})
+    update = op["Update"]
+    update["ExpressionAttributeNames"].update({"#rev": "revision", "#st": "status"})
+    if contributor:
+        update["UpdateExpression"] += " ADD contributors :contributor"
+        update["ExpressionAttributeValues"][":contributor"] = {contributor}
+    return op
+
+
+def set_member_op(change_request: ChangeRequest, attribute: str, user_ids: set[str], *,
+                  add: bool) -> dict[str, Any]:
+    """ADD to or DELETE from one of the change request's string sets (`requestedReviewers`)."""
+    verb = "ADD" if add else "DELETE"
+    return table.update_op(cr_keys.change_request(change_request.space_id, change_request.id),
+                           f"{verb} #set :members", {":members": user_ids}, LIVE, {"#set": attribute})

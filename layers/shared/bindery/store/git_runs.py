@@ -1,0 +1,151 @@
+"""Git Sync runs: one item per import or export, in the space's partition.
+
+    {PK: SPACE#{spaceId}, SK: GITRUN#{id}, type: "git-run", id, spaceId, kind (import|export),
+     status (pending|running|succeeded|failed), url (credentials removed), ref, projectDirectory,
+     standalone, commitMessage?, gitInfo?, createdBy, createdAt, updatedAt, claimedAt?, attempts,
+     error?, revision?, commit?, expiresAt}
+
+The status only moves forward through conditional writes, which is what makes the worker idempotent:
+
+    pending --claim--> running --finish--> succeeded | failed
+    running --release (a retryable failure)--> pending
+    running (claimed longer ago than a worker can run) --claim--> running (a crashed worker's run)
+
+A message delivered again for a run that is already running elsewhere or finished claims nothing, and
+the worker drops it. Runs expire (TTL) after RETENTION_SECONDS.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from bindery.aws import dynamodb_table
+from bindery.keys import git_sync as git_keys
+from bindery.store import table
+from bindery.store.table import TTL_ATTRIBUTE, Item
+
+RETENTION_SECONDS = 90 * 24 * 3600
+
+
+@dataclass(frozen=True)
+class GitRun:
+    id: str
+    space_id: str
+    kind: str  # "import" | "export"
+    url: str  # redacted: never holds credentials
+    ref: str
+    created_by: str
+    created_at: str
+    updated_at: str
+    expires_at: int
+    status: str = "pending"
+    project_directory: str = ""
+    standalone: bool = False
+    commit_message: str | None = None
+    git_info: dict[str, Any] = field(default_factory=dict)
+    claimed_at: str | None = None
+    attempts: int = 0
+    error: str | None = None
+    revision: str | None = None
+    commit: str | None = None
+
+    _OPTIONAL = (("commit_message", "commitMessage"), ("claimed_at", "claimedAt"), ("error", "error"),
+                 ("revision", "revision"), ("commit", "commit"))
+
+    def to_item(self) -> Item:
+        item: Item = {**git_keys.git_run(self.space_id, self.id), "type": "git-run", "id": self.id,
+                      "spaceId": self.space_id, "kind": self.kind, "status": self.status, "url": self.url,
+                      "ref": self.ref, "projectDirectory": self.project_directory,
+                      "standalone": self.standalone, "gitInfo": self.git_info, "createdBy": self.created_by,
+                      "createdAt": self.created_at, "updatedAt": self.updated_at, "attempts": self.attempts,
+                      TTL_ATTRIBUTE: self.expires_at}
+        for attr, name in self._OPTIONAL:
+            if getattr(self, attr) is not None:
+                item[name] = getattr(self, attr)
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> GitRun:
+        return cls(id=item["id"], space_id=item["spaceId"], kind=item["kind"], status=item["status"],
+                   url=item["url"], ref=item["ref"], project_directory=item.get("projectDirectory", ""),
+                   standalone=bool(item.get("standalone")), git_info=dict(item.get("gitInfo") or {}),
+                   created_by=item["createdBy"], created_at=item["createdAt"], updated_at=item["updatedAt"],
+                   attempts=int(item.get("attempts", 0)), expires_at=int(item[TTL_ATTRIBUTE]),
+                   **{attr: item.get(name) for attr, name in cls._OPTIONAL})
+
+
+def put_run(run: GitRun) -> None:
+    dynamodb_table().put_item(Item=run.to_item(), ConditionExpression="attribute_not_exists(PK)")
+
+
+def get_run(space_id: str, run_id: str) -> GitRun | None:
+    item = table.get(git_keys.git_run(space_id, run_id))
+    return GitRun.from_item(item) if item else None
+
+
+def runs_page(space_id: str, limit: int, start_key: dict[str, Any] | None) -> table.QueryPage:
+    """One Query: the space's runs, newest first."""
+    return table.Query(partition=git_keys.space_partition(space_id), prefix=git_keys.GIT_RUN_PREFIX,
+                       forward=False, limit=limit, start_key=start_key).run()
+
+
+def _update(space_id: str, run_id: str, expression: str, condition: str, values: dict[str, Any]) -> bool:
+    try:
+        dynamodb_table().update_item(Key=git_keys.git_run(space_id, run_id), UpdateExpression=expression,
+                                     ConditionExpression=condition, ExpressionAttributeValues=values,
+                                     ExpressionAttributeNames={"#status": "status", "#error": "error"}
+                                     if "#error" in expression else {"#status": "status"})
+    except ClientError as error:
+        if error.response["Error"]["Code"] == "ConditionalCheckFailedException":
+            return False
+        raise
+    return True
+
+
+def claim(space_id: str, run_id: str, now: str, stale_before: str) -> bool:
+    """pending → running (or take over a run whose worker stopped before `stale_before`); False when
+    the run is unknown, finished, or running elsewhere."""
+    return _update(space_id, run_id,
+                   "SET #status = :running, claimedAt = :now, updatedAt = :now, attempts = attempts + :one",
+                   "attribute_exists(PK) AND "
+                   "(#status = :pending OR (#status = :running AND claimedAt < :stale))",
+                   {":running": "running", ":pending": "pending", ":now": now, ":stale": stale_before,
+                    ":one": 1})
+
+
+def release(space_id: str, run_id: str, claimed_at: str, now: str, error: str) -> bool:
+    """running → pending, for another attempt (the message goes back to the queue); `lastError` says
+    why the attempt failed."""
+    return _update(space_id, run_id, "SET #status = :pending, updatedAt = :now, lastError = :error",
+                   "#status = :running AND claimedAt = :claimed",
+                   {":pending": "pending", ":running": "running", ":claimed": claimed_at, ":now": now,
+                    ":error": error})
+
+
+def finish_op(space_id: str, run_id: str, claimed_at: str, now: str, *, status: str,
+              error: str | None = None, revision: str | None = None,
+              commit: str | None = None) -> dict[str, Any]:
+    """running → succeeded | failed, for a transaction; only the claim that is still current may finish
+    the run (a worker that lost its claim to a takeover cannot overwrite the outcome)."""
+    assign = ["#status = :status", "updatedAt = :now"]
+    values: dict[str, Any] = {":status": status, ":now": now, ":running": "running", ":claimed": claimed_at}
+    names = {"#status": "status"}
+    # `commit` is a reserved word in expressions, hence names for all three.
+    for name, value in (("error", error), ("revision", revision), ("commit", commit)):
+        if value is not None:
+            assign.append(f"#{name} = :{name}")
+            values[f":{name}"] = value
+            names[f"#{name}"] = name
+    return table.update_op(git_keys.git_run(space_id, run_id), "SET " + ", ".join(assign), values,
+                           "#status = :running AND claimedAt = :claimed", names)
+
+
+
+def abandon(space_id: str, run_id: str, now: str, error: str) -> bool:
+    """pending → failed: the run will never be performed (its message could not be queued)."""
+    return _update(space_id, run_id, "SET #status = :failed, updatedAt = :now, #error = :error",
+                   "#status = :pending",
+                   {":failed": "failed", ":pending": "pending", ":now": now, ":error": error})

@@ -1,0 +1,156 @@
+"""Reviews, requested reviewers and contributors of a change request: items in its space's partition,
+next to the change request (keys.change_requests), each listed with one Query of its prefix.
+
+    CR#{crId}#REVIEW#{id}          {id, changeRequestId, reviewerId, status, revision, requestedBy?,
+                                    comment?, createdAt, updatedAt}      (ids sort by time)
+    CR#{crId}#REVIEWER#USER#{uid}  {userId, requestedBy, revision, createdAt}
+    CR#{crId}#CONTRIBUTOR#{uid}    {userId, count, updatedAt}            (count: edits made)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bindery.keys import change_requests as cr_keys
+from bindery.store import table
+from bindery.store.table import Item
+
+
+@dataclass(frozen=True)
+class Review:
+    id: str
+    space_id: str
+    change_request_id: str
+    reviewer_id: str
+    status: str
+    revision: str
+    created_at: str
+    updated_at: str
+    requested_by: str | None = None
+    comment: dict[str, Any] | None = None
+
+    def to_item(self) -> Item:
+        item: Item = {**cr_keys.review(self.space_id, self.change_request_id, self.id),
+                      "type": "change-request-review", "id": self.id, "spaceId": self.space_id,
+                      "changeRequestId": self.change_request_id, "reviewerId": self.reviewer_id,
+                      "status": self.status, "revision": self.revision, "createdAt": self.created_at,
+                      "updatedAt": self.updated_at}
+        if self.requested_by:
+            item["requestedBy"] = self.requested_by
+        if self.comment is not None:
+            item["comment"] = self.comment
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> Review:
+        return cls(id=item["id"], space_id=item["spaceId"], change_request_id=item["changeRequestId"],
+                   reviewer_id=item["reviewerId"], status=item["status"], revision=item["revision"],
+                   created_at=item["createdAt"], updated_at=item["updatedAt"],
+                   requested_by=item.get("requestedBy"), comment=item.get("comment"))
+
+
+@dataclass(frozen=True)
+class RequestedReviewer:
+    space_id: str
+    change_request_id: str
+    user_id: str
+    requested_by: str
+    revision: str
+    created_at: str
+
+    def to_item(self) -> Item:
+        return {**cr_keys.requested_reviewer(self.space_id, self.change_request_id, "user", self.user_id),
+                "type": "change-request-reviewer", "userId": self.user_id, "requestedBy": self.requested_by,
+                "revision": self.revision, "createdAt": self.created_at, "spaceId": self.space_id,
+                "changeRequestId": self.change_request_id}
+
+    @classmethod
+    def from_item(cls, item: Item) -> RequestedReviewer:
+        return cls(space_id=item["spaceId"], change_request_id=item["changeRequestId"],
+                   user_id=item["userId"], requested_by=item["requestedBy"], revision=item["revision"],
+                   created_at=item["createdAt"])
+
+
+@dataclass(frozen=True)
+class Contributor:
+    user_id: str
+    count: int
+    updated_at: str
+
+
+def _page(space_id: str, prefix: str, limit: int, start_key: dict[str, Any] | None,
+          forward: bool = True) -> table.QueryPage:
+    return table.Query(partition=cr_keys.space_partition(space_id), prefix=prefix, limit=limit,
+                       start_key=start_key, forward=forward).run()
+
+
+def _all(space_id: str, prefix: str) -> list[Item]:
+    items: list[Item] = []
+    start: dict[str, Any] | None = None
+    while True:
+        page = _page(space_id, prefix, 1000, start)
+        items.extend(page.items)
+        if not page.last_key:
+            return items
+        start = page.last_key
+
+
+# --- reviews ------------------------------------------------------------------------------------------
+def get_review(space_id: str, change_request_id: str, review_id: str) -> Review | None:
+    item = table.get(cr_keys.review(space_id, change_request_id, review_id))
+    return Review.from_item(item) if item else None
+
+
+def reviews_page(space_id: str, change_request_id: str, limit: int,
+                 start_key: dict[str, Any] | None) -> table.QueryPage:
+    """Newest first."""
+    return _page(space_id, cr_keys.review_prefix(change_request_id), limit, start_key, forward=False)
+
+
+def all_reviews(space_id: str, change_request_id: str) -> list[Review]:
+    """Every review, oldest first (a change request has few: one Query page in practice)."""
+    return [Review.from_item(item) for item in _all(space_id, cr_keys.review_prefix(change_request_id))]
+
+
+def put_review_op(review: Review) -> dict[str, Any]:
+    return table.put_op(review.to_item(), "attribute_not_exists(PK)")
+
+
+# --- requested reviewers --------------------------------------------------------------------------------
+def requested_reviewers_page(space_id: str, change_request_id: str, limit: int,
+                             start_key: dict[str, Any] | None) -> table.QueryPage:
+    return _page(space_id, cr_keys.requested_reviewer_prefix(change_request_id), limit, start_key)
+
+
+def all_requested_reviewers(space_id: str, change_request_id: str) -> list[RequestedReviewer]:
+    prefix = cr_keys.requested_reviewer_prefix(change_request_id)
+    return [RequestedReviewer.from_item(item) for item in _all(space_id, prefix)]
+
+
+def put_requested_reviewer_op(request: RequestedReviewer) -> dict[str, Any]:
+    """Put (or renew) a request: a renewed one supersedes the reviewer's earlier reviews."""
+    return table.put_op(request.to_item())
+
+
+def delete_requested_reviewer_op(space_id: str, change_request_id: str, user_id: str, *,
+                                 must_exist: bool) -> dict[str, Any]:
+    key = cr_keys.requested_reviewer(space_id, change_request_id, "user", user_id)
+    return table.delete_op(key, "attribute_exists(PK)" if must_exist else None)
+
+
+# --- contributors ---------------------------------------------------------------------------------------
+def contributors_page(space_id: str, change_request_id: str, limit: int,
+                      start_key: dict[str, Any] | None) -> tuple[list[Contributor], dict[str, Any] | None]:
+    page = _page(space_id, cr_keys.contributor_prefix(change_request_id), limit, start_key)
+    contributors = [Contributor(item["userId"], int(item.get("count", 0)), item["updatedAt"])
+                    for item in page.items]
+    return contributors, page.last_key
+
+
+def contribution_op(space_id: str, change_request_id: str, user_id: str, at: str) -> dict[str, Any]:
+    """Count one more edit by `user_id` (creating the contributor on their first)."""
+    return table.update_op(cr_keys.contributor(space_id, change_request_id, user_id),
+                           "SET userId = :user, updatedAt = :at, #type = :type ADD #count :one",
+                           {":user": user_id, ":at": at, ":one": 1, ":type": "change-request-contributor"},
+                           names={"#count": "count", "#type": "type"})

@@ -1,0 +1,105 @@
+"""Data access for search and link checks: the per-revision pointer items (keys.search) and the bulk
+read of a revision's documents an index build needs.
+
+Pointer items are written once (`attribute_not_exists(PK)`): two builders racing on one revision build
+the same content, so the loser's write is dropped, not an error.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+from bindery import keys
+from bindery.aws import dynamodb_table
+from bindery.clock import now_iso
+from bindery.keys import search as search_keys
+from bindery.store import blobs, table
+
+BATCH = 100  # BatchGetItem's limit
+
+
+@dataclass(frozen=True)
+class IndexPointer:
+    space_id: str
+    revision_id: str
+    digest: str  # SHA-256 of the SQLite file
+    size: int
+    pages: int
+
+    def to_item(self) -> table.Item:
+        return {**search_keys.search_index(self.space_id, self.revision_id), "type": "search-index",
+                "spaceId": self.space_id, "revisionId": self.revision_id, "digest": self.digest,
+                "size": self.size, "pages": self.pages, "builtAt": now_iso()}
+
+    @classmethod
+    def from_item(cls, item: table.Item) -> IndexPointer:
+        return cls(space_id=item["spaceId"], revision_id=item["revisionId"], digest=item["digest"],
+                   size=int(item["size"]), pages=int(item["pages"]))
+
+
+def _put_once(item: table.Item) -> None:
+    try:
+        dynamodb_table().put_item(Item=item, ConditionExpression="attribute_not_exists(PK)")
+    except ClientError as error:
+        if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
+            raise
+
+
+def get_index_pointer(space_id: str, revision_id: str) -> IndexPointer | None:
+    item = blobs.get_immutable_item(search_keys.search_index(space_id, revision_id))
+    return IndexPointer.from_item(item) if item else None
+
+
+def index_pointers(wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], IndexPointer]:
+    """The pointers of several (space, revision) pairs: one BatchGetItem per 100."""
+    pairs = list(dict.fromkeys(wanted))
+    found: dict[tuple[str, str], IndexPointer] = {}
+    for start in range(0, len(pairs), BATCH):
+        for item in table.batch_get([search_keys.search_index(s, r) for s, r in pairs[start:start + BATCH]]):
+            pointer = IndexPointer.from_item(item)
+            found[(pointer.space_id, pointer.revision_id)] = pointer
+    return found
+
+
+def put_index_pointer(pointer: IndexPointer) -> None:
+    _put_once(pointer.to_item())
+
+
+def get_report_digest(space_id: str, revision_id: str) -> str | None:
+    item = blobs.get_immutable_item(search_keys.link_report(space_id, revision_id))
+    return str(item["report"]) if item else None
+
+
+def put_report_digest(space_id: str, revision_id: str, digest: str) -> None:
+    _put_once({**search_keys.link_report(space_id, revision_id), "type": "link-report",
+               "spaceId": space_id, "revisionId": revision_id, "report": digest, "builtAt": now_iso()})
+
+
+def documents(space_id: str, digests: Iterable[str]) -> dict[str, Any]:
+    """Decoded document blobs by digest: one BatchGetItem per 100 (plus an S3 GET per value too large for
+    an item). Building an index reads every document of a revision once; going through
+    `blobs.get_value` would cost one GetItem each and flush the request path's blob cache."""
+    wanted = list(dict.fromkeys(digests))
+    found: dict[str, Any] = {}
+    store = blobs.objects()
+    for start in range(0, len(wanted), BATCH):
+        for item in table.batch_get([keys.blob(space_id, d) for d in wanted[start:start + BATCH]]):
+            digest = str(item["SK"]).removeprefix("BLOB#")
+            if "data" in item:
+                data: Any = item["data"]
+                packed: bytes | None = bytes(getattr(data, "value", data))
+            else:
+                packed = store.get(blobs.blob_object_key(space_id, digest))
+            if packed is None:
+                raise blobs.MissingBlob(f"blob {digest} of space {space_id}: its object is missing")
+            found[digest] = json.loads(zlib.decompress(packed))
+    missing = [digest for digest in wanted if digest not in found]
+    if missing:
+        raise blobs.MissingBlob(f"space {space_id} lacks {len(missing)} document blobs")
+    return found

@@ -1,0 +1,44 @@
+"""The local runner's stand-in for S3's presigned GETs: when bytes live in the blob directory
+(`BINDERY_BLOB_DIR`, the runner on DynamoDB Local, which has no S3), `store.blobs` hands out URLs under
+`/_local/blobs/` and this serves them, with the content type and file name the URL names.
+
+Keys are content hashes (`spaces/{spaceId}/files/{sha256}`), so a URL is as hard to guess as S3's
+presigned ones are to forge; the runner listens on loopback only. Nothing outside the directory is served.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from urllib.parse import parse_qs, quote, unquote, urlsplit
+
+from bindery.store.blobs import BLOB_DIR_ENV, LOCAL_BLOB_PATH
+from local.gateway import Reply
+
+
+def is_blob_path(target: str) -> bool:
+    return target.startswith(LOCAL_BLOB_PATH)
+
+
+def _error(status: int, message: str) -> Reply:
+    body = json.dumps({"error": {"code": status, "message": message}}).encode()
+    return Reply(status, {"Content-Type": "application/json"}, body)
+
+
+def serve(method: str, target: str) -> Reply:
+    if method not in ("GET", "HEAD"):
+        return _error(405, "Blobs are read-only")
+    directory = os.environ.get(BLOB_DIR_ENV)
+    if not directory:
+        return _error(404, "This runner keeps bytes in S3: use the URLs the API gives")
+    parts = urlsplit(target)
+    root = Path(directory).resolve()
+    path = (root / unquote(parts.path[len(LOCAL_BLOB_PATH):])).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        return _error(404, "No such blob")
+    query = {name: values[0] for name, values in parse_qs(parts.query).items()}
+    headers = {"Content-Type": query.get("type") or "application/octet-stream"}
+    if query.get("name"):
+        headers["Content-Disposition"] = f"inline; filename*=UTF-8''{quote(query['name'], safe='')}"
+    return Reply(200, headers, path.read_bytes())

@@ -1,0 +1,104 @@
+"""Reviews and requested reviewers of a change request, and the listing filters they feed."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_change_requests import new_cr
+from tests.api.test_content_reads import doc, page, publish, tree
+from tests.api.test_members import error, join
+from tests.api.test_spaces import new_space
+
+
+@pytest.fixture
+def setup(api):
+    ada = api.org_admin()
+    space_id = new_space(api, ada, title="Handbook")["id"]
+    publish(space_id, tree(page("p1", "Intro")), {"p1": doc("Hello")})
+    ed = join(api, ada.org_id, "Ed", "edit")
+    rae = join(api, ada.org_id, "Rae", "review")
+    cr = new_cr(api, ed, space_id, subject="Edits")
+    return ada, ed, rae, space_id, cr
+
+
+def base(space_id, cr):
+    return f"/spaces/{space_id}/change-requests/{cr['id']}"
+
+
+def test_request_review_then_approve(api, setup):
+    _ada, ed, rae, space_id, cr = setup
+    reply = api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token,
+                     body={"users": [rae.user_id], "subject": "Please look"})
+    assert reply.status == 200, reply.body
+    [request] = reply.json()["users"]
+    assert (request["object"], request["kind"], request["user"]["id"]) == (
+        "change-request-requested-reviewer", "user", rae.user_id)
+    assert request["requestedBy"]["id"] == ed.user_id
+    assert request["revision"] == cr["revision"]
+    assert api.get(base(space_id, cr), token=ed.token).json()["subject"] == "Please look"
+    listed = api.get(base(space_id, cr) + "/requested-reviewers", token=rae.token).json()["items"]
+    assert [r["user"]["id"] for r in listed] == [rae.user_id]
+    # The listing filter finds it by requested reviewer.
+    mine = api.get(f"/spaces/{space_id}/change-requests", token=rae.token,
+                   query={"requestedReviewer": rae.user_id}).json()["items"]
+    assert [c["id"] for c in mine] == [cr["id"]]
+
+    review = api.post(base(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"})
+    assert review.status == 201, review.body
+    body = review.json()
+    assert (body["object"], body["status"], body["outdated"]) == ("change-request-review", "approved", False)
+    assert body["reviewer"]["id"] == rae.user_id
+    assert body["requestedBy"]["id"] == ed.user_id
+    assert api.get(base(space_id, cr) + f"/reviews/{body['id']}", token=ed.token).json() == body
+    # The request is fulfilled.
+    assert api.get(base(space_id, cr) + "/requested-reviewers", token=rae.token).json()["items"] == []
+    error(api.get(base(space_id, cr) + "/reviews/nope", token=ed.token), 404)
+
+
+def test_a_newer_review_or_request_makes_earlier_reviews_outdated(api, setup):
+    _ada, ed, rae, space_id, cr = setup
+    first = api.post(base(space_id, cr) + "/reviews", token=rae.token,
+                     body={"status": "changes-requested"}).json()
+    second = api.post(base(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"}).json()
+    reviews = api.get(base(space_id, cr) + "/reviews", token=ed.token).json()["items"]
+    assert [(r["id"], r["outdated"]) for r in reviews] == [(second["id"], False), (first["id"], True)]
+    current = api.get(base(space_id, cr) + "/reviews", token=ed.token, query={"outdated": "false"}).json()
+    assert [r["id"] for r in current["items"]] == [second["id"]]
+    api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token, body={"users": [rae.user_id]})
+    reviews = api.get(base(space_id, cr) + "/reviews", token=ed.token).json()["items"]
+    assert all(r["outdated"] for r in reviews)
+
+
+def test_roles_and_bad_input(api, setup):
+    ada, ed, rae, space_id, cr = setup
+    # Editors may request reviews but not review; reviewers review.
+    error(api.post(base(space_id, cr) + "/reviews", token=ed.token, body={"status": "approved"}), 403)
+    assert "status" in error(api.post(base(space_id, cr) + "/reviews", token=rae.token,
+                                      body={"status": "great"}), 400)
+    stranger = api.org_admin("Sam", "Other")
+    assert "users[0]" in error(api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token,
+                                        body={"users": [stranger.user_id]}), 400)
+    error(api.get(base(space_id, cr) + "/reviews", token=stranger.token), 404)
+    reader = join(api, ada.org_id, "Rita", "read")
+    error(api.post(base(space_id, cr) + "/requested-reviewers", token=reader.token,
+                   body={"users": [rae.user_id]}), 403)
+
+
+def test_remove_a_requested_reviewer(api, setup):
+    _ada, ed, rae, space_id, cr = setup
+    api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token, body={"users": [rae.user_id]})
+    request = base(space_id, cr) + f"/requested-reviewers/{rae.user_id}"
+    assert api.delete(request, token=ed.token).status == 205
+    assert api.delete(request, token=ed.token).status == 204
+    assert api.get(base(space_id, cr) + "/requested-reviewers", token=ed.token).json()["items"] == []
+    mine = api.get(f"/spaces/{space_id}/change-requests", token=rae.token,
+                   query={"requestedReviewer": rae.user_id}).json()["items"]
+    assert mine == []
+
+
+def test_archived_change_requests_take_no_reviews(api, setup):
+    _ada, ed, rae, space_id, cr = setup
+    api.patch(base(space_id, cr), token=ed.token, body={"status": "archived"})
+    error(api.post(base(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"}), 409)
+    error(api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token,
+                   body={"users": [rae.user_id]}), 409)

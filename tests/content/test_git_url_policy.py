@@ -1,0 +1,94 @@
+"""Which repository URLs Git Sync accepts, and that credentials never show."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bindery.config import settings
+from bindery.gitsync.url_policy import RefusedUrl, check_url, redact, redact_text
+
+
+@pytest.fixture(autouse=True)
+def deployed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The deployed defaults: no file://, no private hosts."""
+    monkeypatch.delenv("BINDERY_GIT_ALLOW_FILE_URLS", raising=False)
+    monkeypatch.delenv("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", raising=False)
+    settings.cache_clear()
+    yield
+    settings.cache_clear()
+
+
+def public(host: str) -> list[str]:
+    return ["140.82.112.3"]
+
+
+def resolves_to(*addresses: str):  # type: ignore[no-untyped-def]
+    return lambda host: list(addresses)
+
+
+def test_https_to_a_public_host_is_allowed() -> None:
+    assert check_url("https://github.com/acme/docs.git", resolver=public) == "https://github.com/acme/docs.git"
+
+
+@pytest.mark.parametrize("url", ["ssh://git@github.com/acme/docs.git", "git@github.com:acme/docs.git",
+                                 "git://github.com/acme/docs.git", "/srv/repos/docs.git", "ftp://x/y"])
+def test_other_schemes_and_bare_paths_are_refused(url: str) -> None:
+    with pytest.raises(RefusedUrl, match=r"^url: only http"):
+        check_url(url, resolver=public)
+
+
+def test_file_urls_only_where_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(RefusedUrl, match="file:// repositories are not allowed"):
+        check_url("file:///srv/repos/docs.git")
+    monkeypatch.setenv("BINDERY_GIT_ALLOW_FILE_URLS", "1")
+    settings.cache_clear()
+    assert check_url("file:///srv/repos/docs.git") == "file:///srv/repos/docs.git"
+    with pytest.raises(RefusedUrl, match="local path"):
+        check_url("file://fileserver/share/docs.git")
+
+
+ANY_ADDRESS = "0.0.0.0"  # noqa: S104 - an address to refuse, not one to bind
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1", "10.0.0.5", "192.168.1.1", "172.16.0.1", "169.254.169.254",
+                                     "::1", "fd00::1", "fe80::1", ANY_ADDRESS, "100.64.0.1",
+                                     "::ffff:127.0.0.1"])
+def test_private_loopback_and_reserved_addresses_are_refused(address: str) -> None:
+    with pytest.raises(RefusedUrl, match="loopback, private or reserved"):
+        check_url("https://docs.internal/acme.git", resolver=resolves_to(address))
+
+
+def test_a_host_is_refused_if_any_of_its_addresses_is_private() -> None:
+    with pytest.raises(RefusedUrl):
+        check_url("https://mixed.example/acme.git", resolver=resolves_to("140.82.112.3", "10.0.0.1"))
+
+
+def test_ip_literals_are_checked_too() -> None:
+    # The real resolver: an IP literal needs no DNS.
+    with pytest.raises(RefusedUrl, match="loopback"):
+        check_url("http://127.0.0.1:8080/acme.git")
+
+
+def test_private_hosts_where_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", "1")
+    settings.cache_clear()
+    assert check_url("http://127.0.0.1:8080/acme.git")
+
+
+def test_refusals_never_show_credentials() -> None:
+    with pytest.raises(RefusedUrl) as caught:
+        check_url("https://ada:s3cret-token@10.0.0.1/acme.git")
+    assert "s3cret-token" not in caught.value.message
+    assert "ada" not in caught.value.message
+    assert "https://10.0.0.1/acme.git" in caught.value.message
+
+
+def test_redact() -> None:
+    assert redact("https://ada:tok@github.com:8443/a/b.git?x=1") == "https://github.com:8443/a/b.git?x=1"
+    assert redact("https://tok@github.com/a.git") == "https://github.com/a.git"
+    assert redact("https://github.com/a.git") == "https://github.com/a.git"
+    assert redact("https://u:p@[::1]:99/a") == "https://[::1]:99/a"
+    assert redact_text("auth failed for https://ada:tok@h/a.git (tok)", "https://ada:tok@h/a.git") == \
+        "auth failed for https://h/a.git (***)"

@@ -1,0 +1,84 @@
+"""The SQLite the functions import can do what search needs, and the index and query behave."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import yaml
+
+from bindery.search import index as search_index
+from bindery.search.index import IndexedPage, build, engine_support
+from bindery.search.query import search, terms
+from bindery.search.text import Section, sections
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_sqlite_the_functions_import_has_fts5_porter_and_bm25():
+    # The module the search code runs on, not a fresh import: a runtime with an older SQLite (the
+    # python3.11 Lambda runtime links 3.7.17, without FTS5) fails here rather than in production.
+    assert search_index.sqlite3 is sqlite3
+    assert engine_support(sqlite3.connect(":memory:")) == [], sqlite3.sqlite_version
+
+
+def test_the_functions_run_on_a_runtime_whose_sqlite_has_fts5():
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
+    template = yaml.load((ROOT / "template.yaml").read_text(), Loader=Loader)  # noqa: S506 (safe loader)
+    # python3.12 runs on Amazon Linux 2023, whose SQLite (3.40) has FTS5; python3.11 (Amazon Linux 2) has not.
+    assert template["Globals"]["Function"]["Runtime"] == "python3.12"
+
+
+def _connect(tmp_path, pages):
+    data, count = build(pages)
+    path = tmp_path / "index.sqlite"
+    path.write_bytes(data)
+    assert count == len(pages)
+    return sqlite3.connect(path)
+
+
+def _page(page_id, title, *parts, description=""):
+    document = {"object": "document", "data": {}, "nodes": [
+        {"object": "block", "type": kind, "key": f"k{i}", "data": {},
+         "nodes": [{"object": "text", "leaves": [{"object": "leaf", "text": text, "marks": []}]}]}
+        for i, (kind, text) in enumerate(parts)]}
+    return IndexedPage(page_id, title, page_id, description, sections(title, document))
+
+
+def test_sections_split_at_headings_and_carry_anchors():
+    page = _page("p", "Guide", ("paragraph", "Intro text."), ("heading-1", "Install it!"),
+                 ("paragraph", "Run make."), ("heading-2", "TLS/SSL setup"), ("paragraph", "Certs."))
+    assert page.sections == [Section(None, "Guide", "Intro text."),
+                             Section("install-it", "Install it!", "Run make."),
+                             Section("tls-ssl-setup", "TLS/SSL setup", "Certs.")]
+
+
+def test_query_terms_are_quoted_never_fts_syntax():
+    quoted = ['"buffer"', '"chunk limit"', '"elastic"*', '"AND"']
+    assert terms('buffer "chunk limit" elastic* AND ( "') == quoted
+    assert terms("- * ()") == []
+
+
+def test_ranking_stemming_phrases_prefixes_and_fallback(tmp_path):
+    connection = _connect(tmp_path, [
+        _page("a", "Buffers", ("paragraph", "Buffering chunks before they are flushed."),
+              ("heading-1", "Chunk limit"), ("paragraph", "The chunk limit size caps a chunk.")),
+        _page("b", "Outputs", ("paragraph", "An output flushes a buffer; limit the chunk rate.")),
+        _page("c", "Parsers", ("paragraph", "Regular expressions."), description="Parse logs"),
+    ])
+    total, hits = search(connection, "buffer", limit=10)
+    assert total == 2
+    assert hits[0].id == "a"
+    assert {h.id for h in search(connection, "flushing", limit=10)[1]} == {"a", "b"}  # stemmed
+    assert [h.id for h in search(connection, '"chunk limit"', limit=10)[1]] == ["a"]
+    assert {h.id for h in search(connection, "chunk limit", limit=10)[1]} == {"a", "b"}
+    assert [h.id for h in search(connection, "pars*", limit=10)[1]] == ["c"]
+    assert [h.id for h in search(connection, "logs", limit=10)[1]] == ["c"]  # the description is searched
+    assert {h.id for h in search(connection, "regular nothingmatches", limit=10)[1]} == {"c"}  # any term
+    chunk = search(connection, '"chunk limit"', limit=10)[1][0]
+    assert chunk.sections[0].anchor == "chunk-limit"
+    assert "chunk limit" in chunk.sections[0].body.lower()
+    assert search(connection, "buffer", limit=1, offset=1)[1][0].id == "b"
