@@ -194,6 +194,39 @@ def test_change_request_variants_read_the_revision_they_are_given(api, space):
     assert backlinks["count"] == 2
 
 
+def test_reusable_contents_are_checked_and_listed_as_their_own_locations(api):
+    ada = api.org_admin()
+    space_id = new_space(api, ada, title="Shared")["id"]
+    value = tree(page("p1", "Home"), files=FILES, contents=[{"id": "rc1", "title": "Footer"}])
+    footer = document(linking("r", link({"kind": "page", "page": "gone"}, "r1"),
+                              link({"kind": "anchor", "anchor": "top"}, "r2")), image("f1", "ri"))
+    publish(space_id, value, {"p1": document(para("Welcome.", "a"))}, reusable_documents={"rc1": footer},
+            files=BYTES)
+    reply = api.get(f"/spaces/{space_id}/links", token=ada.token)
+    assert reply.status == 200, reply.body
+    body = reply.json()
+    assert len(body["items"]) == 3
+    for item in body["items"]:  # every reference of the footer is found in the footer
+        [location] = item["locationReferences"]
+        assert location["kind"] == "reusable-content"
+        assert location["reusableContent"]["id"] == "rc1"
+    [broken] = [item for item in body["items"] if item["status"] == "broken"]
+    assert "targetReference" not in broken  # the page "gone": nothing to show
+    [used] = [item for item in body["items"] if "targetReference" in item]
+    assert used["targetReference"]["file"]["id"] == "f1"
+    # an anchor without a page points into whichever page includes the content: not judged broken
+    assert body["stats"] == {"total": 3, "broken": {"total": 1}}
+    backlinks = api.get(f"/spaces/{space_id}/content/files/f1/backlinks", token=ada.token).json()
+    assert [(item["kind"], item["reusableContent"]["id"]) for item in backlinks["items"]] == [
+        ("reusable-content", "rc1")]
+    page_links = api.get(f"/spaces/{space_id}/content/page/p1/links", token=ada.token).json()
+    assert page_links["items"] == []
+    from tests.search.spec_schema import check
+
+    check("listSpaceLinks", body)
+    check("listSpaceFileBacklinks", backlinks)
+
+
 def test_responses_match_the_reference_spec(api, space):
     from tests.search.spec_schema import check
 

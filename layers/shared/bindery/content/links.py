@@ -6,12 +6,13 @@ inline link, mention or button, a content-ref block, an image, a file or drawing
 content block, a table record, an embed's `url`. Pages hold them too: a link page's `target`, a page
 cover's `ref`/`refDark`.
 
-`build_report` turns a revision (tree + documents) into its link report, a JSON value stored once per
-revision: one entry per distinct (target, relation), in the order the targets first appear, with its
-status and the places that use it:
+`build_report` turns a revision (tree + the documents of its pages and reusable contents) into its link
+report, a JSON value stored once per revision: one entry per distinct (target, relation), in the order
+the targets first appear, with its status and the places that use it:
 
     {"targets": [{"ref": {...}, "relation": "reference" | "dependsOn", "status": "ok" | "broken" | "in-app",
-                  "locations": [{"page": pageId, "node": blockKey?}, ...]}, ...]}
+                  "locations": [{"page": pageId, "node": blockKey?}
+                                | {"reusableContent": contentId, "node": blockKey?}, ...]}, ...]}
 
 Status (the spec's `ContentReferenceStatus`):
 - a page, anchor, file or reusable content of this space is `broken` unless the revision has it (an
@@ -108,12 +109,14 @@ def references(document: Any) -> Iterator[tuple[Ref, str, str | None]]:
 
 
 # --- status ---------------------------------------------------------------------------------------------
-def normalized(ref: Ref, space_id: str, page_id: str) -> dict[str, Any]:
-    """The reference as an absolute target: an anchor names its page, this space's id is left out."""
+def normalized(ref: Ref, space_id: str, page_id: str | None) -> dict[str, Any]:
+    """The reference as an absolute target: an anchor names its page, this space's id is left out. An
+    anchor without a page inside a reusable content (page_id None) keeps none: it points into whichever
+    page includes the content."""
     out = {name: value for name, value in ref.items() if isinstance(value, str)}
     if out.get("space") == space_id and out["kind"] in ("page", "anchor", "reusable-content"):
         del out["space"]
-    if out["kind"] == "anchor" and "space" not in out and "page" not in out:
+    if out["kind"] == "anchor" and "space" not in out and "page" not in out and page_id is not None:
         out["page"] = page_id
     return out
 
@@ -132,6 +135,8 @@ def status_of(ref: Mapping[str, Any], tree: Tree, page_anchors: Mapping[str, set
     if kind == "page":
         return "ok" if tree.page(ref["page"]) is not None else "broken"
     if kind == "anchor":
+        if "page" not in ref:  # in a reusable content: relative to each page including it, not checked
+            return "ok"
         return "ok" if ref["anchor"] in page_anchors.get(ref["page"], set()) else "broken"
     if kind == "file":
         return "ok" if tree.file(ref["file"]) is not None else "broken"
@@ -160,23 +165,32 @@ def _page_references(entry: Mapping[str, Any], document: Any) -> Iterator[tuple[
         yield from references(document)
 
 
-def build_report(space_id: str, tree: Tree, documents: Mapping[str, Any], app_base: str) -> dict[str, Any]:
-    """The link report of a revision; `documents` holds each document page's body by page id."""
+def build_report(space_id: str, tree: Tree, documents: Mapping[str, Any], app_base: str, *,
+                 contents: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The link report of a revision; `documents` holds each document page's body by page id, `contents`
+    each reusable content's document by its id (their locations name `reusableContent`, not `page`)."""
     page_anchors = {page_id: anchors(document) for page_id, document in documents.items()}
     targets: dict[str, dict[str, Any]] = {}
-    seen: set[tuple[str, str, str | None]] = set()
+    seen: set[str] = set()
+
+    def use(ref: Ref, relation: str, where: dict[str, str], page_id: str | None) -> None:
+        target = normalized(ref, space_id, page_id)
+        name = json.dumps([target, relation], sort_keys=True)
+        usage = targets.get(name)
+        if usage is None:
+            usage = targets[name] = {"ref": target, "relation": relation,
+                                     "status": status_of(target, tree, page_anchors, app_base),
+                                     "locations": []}
+        if (location := json.dumps([name, where], sort_keys=True)) not in seen:
+            seen.add(location)
+            usage["locations"].append(where)
+
     for entry in all_pages(tree.pages):
         for ref, relation, key in _page_references(entry, documents.get(entry["id"])):
-            target = normalized(ref, space_id, entry["id"])
-            name = json.dumps([target, relation], sort_keys=True)
-            usage = targets.get(name)
-            if usage is None:
-                usage = targets[name] = {"ref": target, "relation": relation,
-                                         "status": status_of(target, tree, page_anchors, app_base),
-                                         "locations": []}
-            if (name, entry["id"], key) not in seen:
-                seen.add((name, entry["id"], key))
-                usage["locations"].append({"page": entry["id"], **({"node": key} if key else {})})
+            use(ref, relation, {"page": entry["id"], **({"node": key} if key else {})}, entry["id"])
+    for content in tree.reusable_contents:
+        for ref, relation, key in references((contents or {}).get(content["id"])):
+            use(ref, relation, {"reusableContent": content["id"], **({"node": key} if key else {})}, None)
     return {"targets": list(targets.values())}
 
 

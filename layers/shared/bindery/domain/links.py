@@ -69,6 +69,22 @@ class Scene:
             out["internalLocation"] = dict(internal)
         return out
 
+    def content(self, content_id: str, internal: Mapping[str, Any] | None = None) -> dict[str, Any] | None:
+        """A `ContentLocationReusableContent` (the spec's location has no node: `internal` is dropped)."""
+        del internal
+        content = self.tree.reusable_content(content_id)
+        if content is None:
+            return None
+        return {**self.base("reusable-content"),
+                "reusableContent": reusable_content_to_wire(self.view, content)}
+
+    def location(self, where: Mapping[str, Any]) -> dict[str, Any] | None:
+        """Where a report found a reference: a page (with the node holding it) or a reusable content."""
+        internal = {"type": "node", "node": where["node"]} if where.get("node") else None
+        if "reusableContent" in where:
+            return self.content(where["reusableContent"], internal)
+        return self.page(where["page"], internal)
+
     def target(self, ref: Mapping[str, Any]) -> dict[str, Any] | None:  # noqa: PLR0911 (one per kind)
         """The target as a `ContentLocation`, where the revision has it; None for a missing page or file
         and for targets outside the space, which Bindery does not look up."""
@@ -79,13 +95,12 @@ class Scene:
             return None
         if kind == "page":
             return self.page(ref["page"])
-        if kind == "anchor":
+        if kind == "anchor" and "page" in ref:  # without: relative to a reusable content's host page
             return self.page(ref["page"], {"type": "anchor", "anchor": ref["anchor"]})
         if kind == "file" and (entry := self.tree.file(ref["file"])) is not None:
             return {**self.base("file"), "file": file_to_wire(self.view, entry)}
-        if kind == "reusable-content" and (content := self.tree.reusable_content(ref["reusableContent"])):
-            return {**self.base("reusable-content"),
-                    "reusableContent": reusable_content_to_wire(self.view, content)}
+        if kind == "reusable-content":
+            return self.content(ref["reusableContent"])
         return None
 
 
@@ -141,9 +156,8 @@ def _stats(targets: list[Mapping[str, Any]], base_broken: set[str] | None) -> di
 def _usage(scene: Scene, target: Mapping[str, Any], page_id: str | None) -> dict[str, Any]:
     locations = []
     for location in target["locations"]:
-        if page_id is None or location["page"] == page_id:
-            internal = {"type": "node", "node": location["node"]} if location.get("node") else None
-            found = scene.page(location["page"], internal)
+        if page_id is None or location.get("page") == page_id:
+            found = scene.location(location)
             if found is not None:
                 locations.append(found)
     out: dict[str, Any] = {"status": target["status"], "relation": target["relation"],
@@ -165,7 +179,7 @@ def list_links(caller: Caller, space_id: str, revision_id: str | None, *, page_i
     if page_id is not None and scene.tree.page(page_id) is None:
         raise NotFound(NO_PAGE)
     targets = [t for t in report["targets"]
-               if page_id is None or any(location["page"] == page_id for location in t["locations"])]
+               if page_id is None or any(location.get("page") == page_id for location in t["locations"])]
     base_broken = None
     if base_revision_id is not None:
         base = revision_store.get_revision(space_id, base_revision_id)
@@ -182,19 +196,22 @@ def list_links(caller: Caller, space_id: str, revision_id: str | None, *, page_i
 def list_file_backlinks(caller: Caller, space_id: str, revision_id: str | None, file_id: str, *, limit: int,
                         page: str | None, version_context: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """`listSpaceFileBacklinks` / `listChangeRequestFileBacklinks`: one `ContentLocationPage` per page that
-    references the file (links, images, file blocks, covers), in tree order."""
+    references the file (links, images, file blocks, covers), in tree order, then one
+    `ContentLocationReusableContent` per reusable content that does."""
     scope = f"backlinks:{space_id}:{revision_id or ''}:{file_id}"
     scene, report = _open(caller, space_id, _pinned(scope, page, revision_id), version_context,
                            current=revision_id is None)
     if scene.tree.file(file_id) is None:
         raise NotFound(NO_FILE)
     wanted = json.dumps({"kind": "file", "file": file_id}, sort_keys=True)
-    pages = list(dict.fromkeys(
-        location["page"] for t in report["targets"] if json.dumps(t["ref"], sort_keys=True) == wanted
+    places = list(dict.fromkeys(  # a page or reusable content once, however many of its nodes use the file
+        json.dumps({name: value for name, value in location.items() if name != "node"}, sort_keys=True)
+        for t in report["targets"] if json.dumps(t["ref"], sort_keys=True) == wanted
         for location in t["locations"]))
-    shown, cursor = _page_of(scene, pages, scope, limit, page)
-    body: dict[str, Any] = {"items": [location for p in shown if (location := scene.page(p)) is not None],
-                            "count": len(pages)}
+    shown, cursor = _page_of(scene, places, scope, limit, page)
+    body: dict[str, Any] = {"items": [location for place in shown
+                                      if (location := scene.location(json.loads(place))) is not None],
+                            "count": len(places)}
     if cursor:
         body["next"] = {"page": cursor}
     return body

@@ -11,6 +11,7 @@ results are always those of the revision asked for.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -46,12 +47,20 @@ def request_index(space_id: str, revision_id: str) -> None:
                                                                          "revisionId": revision_id})
 
 
-def page_documents(space_id: str, tree: Tree) -> dict[str, Any]:
-    """Every document page's body, by page id (pages without a body are left out)."""
-    digests = {entry["id"]: entry["documentId"] for entry in all_pages(tree.pages)
-               if entry["type"] == "document" and entry.get("documentId")}
-    values = search_store.documents(space_id, digests.values())
-    return {page_id: values[digest] for page_id, digest in digests.items()}
+@dataclass(frozen=True)
+class RevisionDocuments:
+    pages: dict[str, Any]     # each document page's body by page id (pages without a body left out)
+    contents: dict[str, Any]  # each reusable content's document by its id
+
+
+def revision_documents(space_id: str, tree: Tree) -> RevisionDocuments:
+    """Every document of the revision, pages' and reusable contents', in one batched read."""
+    pages = {entry["id"]: entry["documentId"] for entry in all_pages(tree.pages)
+             if entry["type"] == "document" and entry.get("documentId")}
+    contents = {entry["id"]: entry["document"] for entry in tree.reusable_contents if entry.get("document")}
+    values = search_store.documents(space_id, [*pages.values(), *contents.values()])
+    return RevisionDocuments({page_id: values[digest] for page_id, digest in pages.items()},
+                             {content_id: values[digest] for content_id, digest in contents.items()})
 
 
 def indexed_pages(tree: Tree, documents: Mapping[str, Any]) -> Iterator[IndexedPage]:
@@ -62,16 +71,17 @@ def indexed_pages(tree: Tree, documents: Mapping[str, Any]) -> Iterator[IndexedP
                               sections=sections(entry["title"], documents.get(entry["id"])))
 
 
-def _build_index(revision: Revision, tree: Tree, documents: Mapping[str, Any]) -> IndexPointer:
-    data, pages = build(indexed_pages(tree, documents))
+def _build_index(revision: Revision, tree: Tree, documents: RevisionDocuments) -> IndexPointer:
+    data, pages = build(indexed_pages(tree, documents.pages))
     digest = storage.put(revision.space_id, data)
     pointer = IndexPointer(revision.space_id, revision.id, digest, len(data), pages)
     search_store.put_index_pointer(pointer)
     return pointer
 
 
-def _build_report(revision: Revision, tree: Tree, documents: Mapping[str, Any]) -> dict[str, Any]:
-    report = build_report(revision.space_id, tree, documents, settings().app_url.rstrip("/") + "/")
+def _build_report(revision: Revision, tree: Tree, documents: RevisionDocuments) -> dict[str, Any]:
+    report = build_report(revision.space_id, tree, documents.pages, settings().app_url.rstrip("/") + "/",
+                          contents=documents.contents)
     [digest] = blobs.put_values(revision.space_id, [report])
     search_store.put_report_digest(revision.space_id, revision.id, digest)
     return report
@@ -83,7 +93,7 @@ def ensure_index(revision: Revision) -> IndexPointer:
     if pointer is not None:
         return pointer
     tree = revision_store.load_tree(revision)
-    return _build_index(revision, tree, page_documents(revision.space_id, tree))
+    return _build_index(revision, tree, revision_documents(revision.space_id, tree))
 
 
 def ensure_report(revision: Revision) -> dict[str, Any]:
@@ -93,7 +103,7 @@ def ensure_report(revision: Revision) -> dict[str, Any]:
         report: dict[str, Any] = blobs.get_value(revision.space_id, digest)
         return report
     tree = revision_store.load_tree(revision)
-    return _build_report(revision, tree, page_documents(revision.space_id, tree))
+    return _build_report(revision, tree, revision_documents(revision.space_id, tree))
 
 
 def build_revision(space_id: str, revision_id: str) -> bool:
@@ -107,7 +117,7 @@ def build_revision(space_id: str, revision_id: str) -> bool:
     if has_index and has_report:
         return True
     tree = revision_store.load_tree(revision)
-    documents = page_documents(space_id, tree)
+    documents = revision_documents(space_id, tree)
     if not has_index:
         _build_index(revision, tree, documents)
     if not has_report:

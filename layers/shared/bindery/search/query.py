@@ -7,8 +7,8 @@ pages with more of them first). Terms with no letter or digit are dropped.
 
 Ranking: FTS5's bm25 over whole pages, with weights 4 (title and description), 2 (headings), 1 (text),
 plus twice the bm25 of the title alone; then each page's best sections (bm25 again, heading 3, text 1),
-looked up in the page's rowid range. A page matched by its title alone has no sections: they would say
-nothing about where to look.
+looked up for all pages shown in one statement. A page matched by its title alone has no sections:
+they would say nothing about where to look.
 """
 
 from __future__ import annotations
@@ -30,8 +30,10 @@ PAGES_SQL = ("WITH pages AS MATERIALIZED (SELECT rowid, bm25(page_fts, 4.0, 2.0,
              "FROM title_fts WHERE title_fts MATCH ?1) SELECT pages.rowid FROM pages LEFT JOIN titles "
              "USING (rowid) ORDER BY pages.score + 2.0 * COALESCE(titles.score, 0), pages.rowid "
              "LIMIT ?2 OFFSET ?3")
-SECTIONS_SQL = ("SELECT anchor, heading, snippet(fts, 1, '', '', '…', 24) FROM fts WHERE fts MATCH ? "
-                "AND rowid BETWEEN ? AND ? ORDER BY bm25(fts, 3.0, 1.0) LIMIT ?")
+# One statement for the sections of every page shown: bm25() computes its IDFs once per statement (a
+# full pass over each term's doclist), so a statement per page repeated that pass for every page.
+SECTIONS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24), bm25(fts, 3.0, 1.0) "
+                "FROM fts WHERE fts MATCH ?1 AND (rowid / ?3) IN (SELECT value FROM json_each(?2))")
 PAGE_INFO_SQL = "SELECT rowid, id, title, path FROM pages WHERE rowid IN (SELECT value FROM json_each(?))"
 
 
@@ -85,8 +87,11 @@ def search(connection: sqlite3.Connection, query: str, *, limit: int,
         total, rowids = _pages(connection, match, limit, offset)
     if not rowids:
         return total, []
-    sections = {rowid: [SectionHit(anchor, heading, body) for anchor, heading, body in connection.execute(
-        SECTIONS_SQL, (match, rowid * SECTIONS, rowid * SECTIONS + SECTIONS - 1, SECTIONS_PER_PAGE))]
-        for rowid in rowids}
+    sections: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
+    hits = connection.execute(SECTIONS_SQL, (match, json.dumps(rowids), SECTIONS)).fetchall()
+    for rowid, anchor, heading, body, _score in sorted(hits, key=lambda hit: (hit[4], hit[0])):
+        best = sections[rowid // SECTIONS]
+        if len(best) < SECTIONS_PER_PAGE:
+            best.append(SectionHit(anchor, heading, body))
     info = {row[0]: row[1:] for row in connection.execute(PAGE_INFO_SQL, (json.dumps(rowids),))}
     return total, [PageHit(info[r][0], info[r][1], info[r][2], sections[r]) for r in rowids]
