@@ -222,3 +222,31 @@ def test_a_deleted_space_whose_collection_moved_away_restores_at_the_top_level(a
     assert body["organization"] == ada.org_id
     assert "parent" not in body
     assert order(ada.org_id) == [space]
+
+
+def test_change_requests_follow_their_space_to_the_other_organization(api):
+    from tests.api.test_change_requests import new_cr
+
+    ada, beta = two_orgs(api)
+    holder = new_collection(api, ada, "Docs")
+    space = space_in(api, ada, holder, "Guide")
+    opened, drafted = new_cr(api, ada, space)["id"], new_cr(api, ada, space)["id"]
+    api.patch(f"/spaces/{space}/change-requests/{drafted}", token=ada.token, body={"status": "draft"})
+    transferred(api, ada, "collection", holder, beta.org_id)
+
+    def crs(org_id, status):
+        reply = api.get(f"/orgs/{org_id}/change-requests", token=ada.token, query={"status": status})
+        assert reply.status == 200, reply.body
+        return [item["id"] for item in reply.json()["items"]]
+
+    assert (crs(beta.org_id, "open"), crs(beta.org_id, "draft")) == ([opened], [drafted])
+    assert (crs(ada.org_id, "open"), crs(ada.org_id, "draft")) == ([], [])
+    # a later status change files it under the new organization's listing for that status
+    reply = api.patch(f"/spaces/{space}/change-requests/{opened}", token=ada.token,
+                      body={"status": "archived"})
+    assert reply.status == 200, reply.body
+    assert crs(beta.org_id, "archived") == [opened]
+    assert crs(ada.org_id, "archived") == []
+    # Bea, the other organization's admin, now sees them too
+    reply = api.get(f"/orgs/{beta.org_id}/change-requests", token=beta.token, query={"status": "draft"})
+    assert [item["id"] for item in reply.json()["items"]] == [drafted]

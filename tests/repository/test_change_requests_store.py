@@ -116,3 +116,23 @@ def test_contributions_count_per_user():
     assert [(c.user_id, c.count) for c in contributors] == [("u1", 2)]
     assert contributors[0].updated_at == "2026-01-03T00:00:00.000Z"
     assert last is None
+
+
+def test_move_to_org_moves_each_change_request_once_and_stale_status_writes_fail():
+    _space()
+    table.transact(cr_store.create_ops(_cr(1), 0))
+    table.transact(cr_store.create_ops(_cr(2, status="draft"), 1))
+    stale = cr_store.get_change_request("s1", "cr1")
+    assert stale is not None
+    # The space has moved to o2 (its transfer's transaction is not needed here); its change requests follow.
+    assert cr_store.move_to_org("s1", "o1", "o2") == 2
+    assert cr_store.move_to_org("s1", "o1", "o2") == 0  # repeated: nothing left to move
+    assert [i["id"] for i in cr_store.org_page("o2", "open", 10, None).items] == ["cr1"]
+    assert [i["id"] for i in cr_store.org_page("o2", "draft", 10, None).items] == ["cr2"]
+    assert cr_store.org_page("o1", "open", 10, None).items == []
+    # A status change computed from before the move would file it back under o1: refused.
+    with pytest.raises(table.TransactionConflict):
+        table.transact(cr_store.status_ops(stale, "archived", {}))
+    moved = cr_store.get_change_request("s1", "cr1")
+    assert moved is not None
+    assert (moved.org_id, moved.status) == ("o2", "open")

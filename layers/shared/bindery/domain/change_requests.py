@@ -119,6 +119,11 @@ def create_change_request(caller: Caller, space_id: str, body: CreateChangeReque
             fresh = space_store.get_space(space_id)
             if fresh is None or fresh.deleted_at is not None:
                 raise NotFound("No matching space") from None
+            if fresh.org_id != space.org_id:  # transferred meanwhile: the caller's rights are the new org's
+                access = space_access(caller, space_id)
+                access.require("edit", "create change requests")
+                assert isinstance(access.node, Space)
+                fresh = access.node
             space = fresh
             continue
         return to_wire(change_request, space)

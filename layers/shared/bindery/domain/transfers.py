@@ -10,6 +10,10 @@ organization). The members' and teams' `spaces` counters move with the space gra
 Everything (the items, their grant items, the counters) changes in ONE transaction, so a transfer is
 never half done; a transaction holds at most 100 items, so a bigger transfer is refused (412, the spec's
 "cannot be moved"). Deleted spaces are not part of a transfer: they stay where they were deleted.
+
+The spaces' change requests follow afterwards (store.change_requests.move_to_org: one conditional
+UpdateItem each, as many as there are, outside the 100-item limit). Until they have, the organization
+listings read the space's organization and show a change request only where its space now is.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from bindery.domain.roles import at_least
 from bindery.errors import BinderyError, Conflict, Forbidden
 from bindery.positions import between
 from bindery.schemas.tree import TransferContent
+from bindery.store import change_requests as cr_store
 from bindery.store import grants as grant_store
 from bindery.store import table
 from bindery.store import tree as tree_store
@@ -85,6 +90,9 @@ def _transfer(caller: Caller, access: ContentAccess, target_org: str) -> Item:
     if len(ops) > MAX_TREE_WRITES:
         raise _too_big(node.kind)
     table.transact(ops)
+    for item in items:
+        if item["type"] == "space":
+            cr_store.move_to_org(item["id"], node.org_id, target_org)
     moved = {name: value for name, value in root.items() if name != "parent"}
     moved.update({"orgId": target_org, "ancestors": [], "position": position, "updatedAt": now,
                   "grants": _kept_grants(root, target_org, found)})

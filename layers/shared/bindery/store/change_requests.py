@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bindery.aws import dynamodb_table
 from bindery.keys import change_requests as cr_keys
 from bindery.keys import space as space_key
 from bindery.store import table
@@ -156,9 +157,11 @@ def create_ops(change_request: ChangeRequest, numbered: int) -> list[dict[str, A
     (its `changeRequests` total numbers them: a concurrent create fails this condition and retries)."""
     seen = "changeRequests = :numbered" if numbered else \
         "(attribute_not_exists(changeRequests) OR changeRequests = :numbered)"
+    # The space must still be in the organization the change request names (a transfer moves them).
     deltas = {"changeRequests": 1, **status_deltas(None, change_request.status)}
     return [table.put_op(change_request.to_item(), "attribute_not_exists(PK)"),
-            counters_op(change_request.space_id, deltas, seen, {":numbered": numbered})]
+            counters_op(change_request.space_id, deltas, f"{seen} AND orgId = :org",
+                        {":numbered": numbered, ":org": change_request.org_id})]
 
 
 def update_op(change_request: ChangeRequest, assign: dict[str, Any], condition: str = LIVE,
@@ -171,10 +174,11 @@ def update_op(change_request: ChangeRequest, assign: dict[str, Any], condition: 
 def status_ops(change_request: ChangeRequest, new_status: str,
                assign: dict[str, Any]) -> list[dict[str, Any]]:
     """Move the change request from its status (as read) to `new_status`, its indexes and the space's
-    counters with it; fails if anyone changed its status meanwhile."""
+    counters with it; fails if anyone changed its status (or a transfer its organization) meanwhile."""
     ops = [update_op(change_request, {"status": new_status, **change_request.gsi(new_status), **assign},
-                     f"{LIVE} AND #st = :seenstatus", {":seenstatus": change_request.status})]
-    ops[0]["Update"]["ExpressionAttributeNames"]["#st"] = "status"
+                     f"{LIVE} AND #st = :seenstatus AND #org = :seenorg",
+                     {":seenstatus": change_request.status, ":seenorg": change_request.org_id})]
+    ops[0]["Update"]["ExpressionAttributeNames"].update({"#st": "status", "#org": "orgId"})
     deltas = status_deltas(change_request.status, new_status)
     if deltas:
         ops.append(counters_op(change_request.space_id, deltas))
@@ -202,3 +206,45 @@ def set_member_op(change_request: ChangeRequest, attribute: str, user_ids: set[s
     verb = "ADD" if add else "DELETE"
     return table.update_op(cr_keys.change_request(change_request.space_id, change_request.id),
                            f"{verb} #set :members", {":members": user_ids}, LIVE, {"#set": attribute})
+
+
+# --- transfers --------------------------------------------------------------------------------------------
+def move_to_org(space_id: str, source_org: str, target_org: str) -> int:
+    """After the space moved to `target_org`: point its change requests there too (`orgId` and the GSI3
+    partition of the organization listing); how many moved. One Query of the space's change-request items
+    per 1,000, one conditional UpdateItem per change request still in `source_org`, so a repeated call
+    moves nothing twice. A status change racing this one either lands first (the update is retried on the
+    status it then reads) or fails on its own `orgId` condition."""
+    from boto3.dynamodb.conditions import Attr
+    from botocore.exceptions import ClientError
+
+    moved, start = 0, None
+    while True:
+        page = table.Query(partition=cr_keys.space_partition(space_id), prefix="CR#", limit=1000,
+                           start_key=start, filter=Attr("type").eq("change-request")).run()
+        for item in page.items:
+            change_request = ChangeRequest.from_item(item)
+            for _ in range(3):
+                if change_request.org_id != source_org:
+                    break
+                try:
+                    dynamodb_table().update_item(
+                        Key=cr_keys.change_request(space_id, change_request.id),
+                        UpdateExpression="SET orgId = :to, GSI3PK = :partition",
+                        ConditionExpression="orgId = :from AND #st = :status",
+                        ExpressionAttributeNames={"#st": "status"},
+                        ExpressionAttributeValues={
+                            ":to": target_org, ":from": source_org, ":status": change_request.status,
+                            ":partition": cr_keys.org_status_partition(target_org, change_request.status)})
+                    moved += 1
+                    break
+                except ClientError as error:
+                    if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                        raise
+                    fresh = get_change_request(space_id, change_request.id)
+                    if fresh is None:
+                        break
+                    change_request = fresh
+        start = page.last_key
+        if start is None:
+            return moved
