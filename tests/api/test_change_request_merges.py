@@ -52,6 +52,16 @@ def test_merge_brings_the_change_into_the_space(api, setup):
     assert counters(api, ada, space_id) == (1, 0, 0)
     listed = api.get(f"/spaces/{space_id}/change-requests", token=ada.token, query={"status": "merged"})
     assert [c["id"] for c in listed.json()["items"]] == [cr["id"]]
+    # The space's new revision is the spec's `merge` revision, naming the change request merged.
+    from tests.search.spec_schema import check
+
+    revision = api.get(f"/spaces/{space_id}/revisions/{result['revision']}", token=ada.token).json()
+    assert (revision["type"], revision["mergedFrom"]["id"]) == ("merge", cr["id"])
+    assert revision["mergedFrom"]["status"] == "merged"
+    current = api.get(f"/spaces/{space_id}/content", token=ada.token).json()
+    assert (current["id"], current["type"], current["mergedFrom"]) == (
+        revision["id"], "merge", revision["mergedFrom"])
+    check("getCurrentRevision", current)
     # Merged is final.
     error(api.post(cr_path(space_id, cr) + "/merge", token=ada.token), 409)
     error(api.patch(cr_path(space_id, cr), token=ada.token, body={"status": "open"}), 409)
@@ -73,6 +83,10 @@ def test_update_when_outdated_brings_the_space_in(api, setup):
         reply.json()["revision"], space_revision, False)
     assert titles(api, ada, space_id, cr["id"]) == ["Hi", "The end"]
     assert space_titles(api, ada, space_id) == ["Intro", "The end"]
+    updated = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}/content", token=ada.token).json()
+    assert updated["type"] == "update"  # the spec's revision made by updating a change request
+    assert updated["id"] == body["revision"]
+    assert updated["parents"][1] == space_revision
     # Up to date: nothing to do.
     again = api.post(cr_path(space_id, cr) + "/update", token=ada.token).json()
     assert again == {"revision": body["revision"], "result": "update"}

@@ -51,9 +51,11 @@ def _merge(space_id: str, base: str, ours: str, theirs: str) -> Merged:
     return merge_trees(trees[0], trees[1], trees[2], load_document)
 
 
-def _commit(space_id: str, parents: list[str], merged: Merged, revision_type: str) -> str:
+def _commit(space_id: str, parents: list[str], merged: Merged, revision_type: str,
+            merged_from: str | None = None) -> str:
     return commit_revision(space_id, parents, merged.tree, merged.documents,
-                           reusable_documents=merged.reusable_documents, revision_type=revision_type)
+                           reusable_documents=merged.reusable_documents, revision_type=revision_type,
+                           merged_from=merged_from)
 
 
 def _fresh_space(space_id: str) -> Space:
@@ -131,9 +133,8 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, A
                       outdated=space.revision != change_request.base)
     for _ in range(ATTEMPTS):
         merged = _merge(space_id, change_request.base, space.revision, change_request.revision)
-        # "edits": the spec's `merge` revision type requires `mergedFrom`, which revision reads do not
-        # serve yet (reported).
-        new_revision = _commit(space_id, [space.revision, change_request.revision], merged, "edits")
+        new_revision = _commit(space_id, [space.revision, change_request.revision], merged, "merge",
+                               change_request.id)
         try:
             table.transact(_merge_ops(space, change_request, new_revision, caller))
         except table.TransactionConflict as error:

@@ -17,12 +17,14 @@ from typing import Any
 
 from bindery.auth import Caller
 from bindery.content.tree import Located, Tree
+from bindery.domain.change_requests import to_wire as change_request_to_wire
 from bindery.domain.content_access import space_access
 from bindery.domain.content_evaluation import evaluate
 from bindery.errors import BadRequest, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.content import DocumentFormat, Evaluated, evaluation_mode
 from bindery.store import blobs
+from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
@@ -48,6 +50,7 @@ class Opened:
     revision: Revision
     tree: Tree
     view: View
+    space: Space
 
 
 def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool = True,
@@ -61,7 +64,7 @@ def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, met
     if revision is None:
         raise NotFound(NO_REVISION)
     view = View(space_id, revision.id, revision_id is None if current is None else current, metadata)
-    return Opened(revision, revision_store.load_tree(revision), view)
+    return Opened(revision, revision_store.load_tree(revision), view, access.node)
 
 
 # --- documents --------------------------------------------------------------------------------------------
@@ -109,7 +112,14 @@ def _page(opened: Opened, located: Located, fmt: DocumentFormat | None,
 # --- revisions and pages ----------------------------------------------------------------------------------
 def get_revision(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool) -> dict[str, Any]:
     opened = open_revision(caller, space_id, revision_id, metadata=metadata)
-    return revision_to_wire(opened.view, opened.revision, opened.tree)
+    out = revision_to_wire(opened.view, opened.revision, opened.tree)
+    if opened.revision.merged_from is not None:
+        # The spec's `merge` revision embeds the change request merged, as it is now (one GetItem, and
+        # one BatchGetItem of the users it names); change requests are never deleted.
+        merged_from = cr_store.get_change_request(space_id, opened.revision.merged_from)
+        if merged_from is not None:
+            out["mergedFrom"] = change_request_to_wire(merged_from, opened.space)
+    return out
 
 
 def list_pages(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool) -> dict[str, Any]:

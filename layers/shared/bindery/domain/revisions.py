@@ -54,8 +54,8 @@ def commit_revision(space_id: str, parent_revision_ids: list[str], tree: Mapping
                     documents: Mapping[str, Document] | None = None, *,
                     reusable_documents: Mapping[str, Document] | None = None,
                     files: Mapping[str, bytes] | None = None, git: dict[str, Any] | None = None,
-                    revision_type: str = "edits") -> str:
-    """Store a new revision of the space; its id.
+                    revision_type: str = "edits", merged_from: str | None = None) -> str:
+    """Store a new revision of the space; its id. A `merge` revision names the change request merged.
 
     `tree` is the complete next tree (content.tree). Pages and reusable contents whose body is new or
     changed get it in `documents` / `reusable_documents` (by page / content id): their digest is filled in
@@ -82,7 +82,7 @@ def commit_revision(space_id: str, parent_revision_ids: list[str], tree: Mapping
     blobs.put_encoded(space_id, [*encoded_pages.values(), *encoded_contents.values(), encoded_tree])
     revision = Revision(id=new_id(), space_id=space_id, created_at=now_iso(),
                         parents=list(parent_revision_ids), type=revision_type, git=git,
-                        tree=encoded_tree.digest)
+                        tree=encoded_tree.digest, merged_from=merged_from)
     revision_store.put_revision(revision)
     return revision.id
 

@@ -73,6 +73,7 @@ class Revision:
     type: str = "edits"
     git: dict[str, Any] | None = None
     tree: str | None = None  # the tree blob's digest; None: the tree is `inline`
+    merged_from: str | None = None  # a `merge` revision: the id of the change request merged
     inline: dict[str, Any] | None = None
 
     def to_item(self) -> Item:
@@ -85,6 +86,8 @@ class Revision:
             item.update(self.inline or empty_tree())
         if self.git is not None:
             item["git"] = self.git
+        if self.merged_from is not None:
+            item["mergedFrom"] = self.merged_from
         return item
 
     @classmethod
@@ -93,7 +96,8 @@ class Revision:
             name: item.get(name, default) for name, default in empty_tree().items()}
         return cls(id=item["id"], space_id=item["spaceId"], created_at=item["createdAt"],
                    parents=list(item.get("parents") or []), type=item.get("revisionType", "edits"),
-                   git=item.get("git"), tree=item.get("tree"), inline=inline)
+                   git=item.get("git"), tree=item.get("tree"), inline=inline,
+                   merged_from=item.get("mergedFrom"))
 
 
 def get_revision(space_id: str, revision_id: str) -> Revision | None:
