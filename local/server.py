@@ -286,7 +286,7 @@ def main() -> None:
         os.environ["BINDERY_CURSOR_SECRET"] = _cursor_secret(data_dir)
     # Git Sync may use repositories on this machine here (file://, localhost); deployed stacks may not.
     os.environ.setdefault("BINDERY_GIT_ALLOW_FILE_URLS", "1")
-    os.environ.setdefault("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", "1")
+    os.environ.setdefault("BINDERY_ALLOW_PRIVATE_HOSTS", "1")
 
     engine = engines.start(data_dir)
     atexit.register(engine.stop)

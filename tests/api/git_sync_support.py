@@ -26,10 +26,10 @@ SIMPLE = {
 @pytest.fixture
 def git_settings() -> Iterator[dict[str, str]]:
     """BINDERY_GIT_* as the local runner sets them (file:// on); tests may change them further."""
-    names = ("BINDERY_GIT_ALLOW_FILE_URLS", "BINDERY_GIT_ALLOW_PRIVATE_HOSTS")
+    names = ("BINDERY_GIT_ALLOW_FILE_URLS", "BINDERY_ALLOW_PRIVATE_HOSTS")
     before = {name: os.environ.get(name) for name in names}
     os.environ["BINDERY_GIT_ALLOW_FILE_URLS"] = "1"
-    os.environ.pop("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", None)
+    os.environ.pop("BINDERY_ALLOW_PRIVATE_HOSTS", None)
     settings.cache_clear()
     yield os.environ  # type: ignore[misc]
     for name, value in before.items():

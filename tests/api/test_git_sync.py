@@ -177,7 +177,7 @@ def test_file_urls_are_refused_where_not_allowed(api: ApiClient, sqs_queues: Any
     ada, space = space_with_admin(api)
     reply = api.post(f"/spaces/{space['id']}/git/import", token=ada.token,
                      body={"url": bare_repo(tmp_path / "d.git", SIMPLE), "ref": "main"})
-    assert "url: file:// repositories are not allowed" in error(reply, 400)
+    assert "url: file:// URLs are not allowed" in error(reply, 400)
     assert api.get(f"/spaces/{space['id']}/git/runs", token=ada.token).json()["items"] == []
 
 
@@ -204,7 +204,7 @@ def test_invalid_bodies_name_the_field(api: ApiClient, sqs_queues: Any, body: di
 
 def test_credentials_never_show_in_runs_errors_or_logs(
         api: ApiClient, deliver_queued: Deliver, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
-    set_env("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", "1")
+    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", "1")
     git_runs.logger.setLevel("DEBUG")
     try:
         ada, space = space_with_admin(api)

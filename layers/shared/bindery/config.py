@@ -25,9 +25,10 @@ class Settings(BaseModel):
     search_index_queue_url: str = ""
     sqs_endpoint: str | None = None
     # Git Sync may read and write `file://` repositories only where this is on (the local runner);
-    # deployed stacks also refuse loopback and private addresses unless told otherwise.
+    # outbound fetches (Git Sync, file uploads by URL) refuse loopback and private addresses unless
+    # `allow_private_hosts` is on (the local runner, whose own blob URLs are on 127.0.0.1).
     git_allow_file_urls: bool = False
-    git_allow_private_hosts: bool = False
+    allow_private_hosts: bool = False
 
 
 _ENV = {
@@ -43,7 +44,7 @@ _ENV = {
     "search_index_queue_url": "BINDERY_SEARCH_INDEX_QUEUE_URL",
     "sqs_endpoint": "BINDERY_SQS_ENDPOINT",
     "git_allow_file_urls": "BINDERY_GIT_ALLOW_FILE_URLS",
-    "git_allow_private_hosts": "BINDERY_GIT_ALLOW_PRIVATE_HOSTS",
+    "allow_private_hosts": "BINDERY_ALLOW_PRIVATE_HOSTS",
 }
 
 

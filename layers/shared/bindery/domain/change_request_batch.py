@@ -9,17 +9,17 @@ Markdown body can link to a page or file inserted later in the batch by its `ref
 
 from __future__ import annotations
 
-import base64
-import binascii
-import copy
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from bindery.clock import now_iso
+from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
 from bindery.content.markdown import markdown_to_document
 from bindery.content.tree import Tree
 from bindery.content.tree_edits import EditableTree, EditError, slugify
+from bindery.domain.change_request_outcome import Context, Outcome
+from bindery.domain.change_request_reverts import revert
+from bindery.domain.change_request_uploads import Uploads
 from bindery.errors import BadRequest
 from bindery.ids import new_id
 from bindery.schemas.change_requests import (
@@ -33,34 +33,10 @@ from bindery.schemas.change_requests import (
     fields_set,
 )
 
-MAX_FILE_BYTES = 1024 * 1024
 FLAGS = ("hidden", "noIndex", "noRobotsIndex")
 TEXTS = ("emoji", "icon", "description")  # an empty string removes the field
 DEFAULT_TITLE = "Untitled"
 Resolver = Callable[[str], dict[str, Any] | None]
-
-
-@dataclass
-class Outcome:
-    tree: EditableTree
-    documents: dict[str, Any] = field(default_factory=dict)
-    files: dict[str, bytes] = field(default_factory=dict)
-    touched: dict[str, str] = field(default_factory=dict)  # page id -> created_page/updated_page/deleted_page
-    refs: dict[str, str] = field(default_factory=dict)  # page id -> the ref its insert gave
-    inserted_files: list[str] = field(default_factory=list)
-
-    def touch(self, page_id: str, what: str) -> None:
-        if self.touched.get(page_id) == "created_page" and what == "updated_page":
-            return
-        self.touched[page_id] = what
-
-
-@dataclass(frozen=True)
-class Context:
-    base: Tree  # the change request's current tree, for paths of existing pages
-    load_tree: Any  # revision id (None: the change request's base) -> Tree, for reverts
-    page_refs: Mapping[str, str]  # ref -> page id chosen for it
-    file_refs: Mapping[str, str]  # ref -> file id chosen for it
 
 
 def _strip(url: str) -> tuple[str, str | None]:
@@ -119,9 +95,21 @@ def _body(body: PageBody, context: Context) -> tuple[Any, dict[str, Any]]:
     return parsed.document, meta
 
 
+def _condition(source: str) -> str:
+    """An adaptive-content condition, checked as an expression over the visitor (and the space's and
+    page's variables): a typo is a 400 now rather than a page no visitor ever sees."""
+    try:
+        evaluate_expression(source, {"visitor": UNKNOWN, "space": UNKNOWN, "page": UNKNOWN})
+    except ExpressionError as error:
+        raise EditError(f"condition: not a valid expression ({error})") from None
+    return source
+
+
 def _apply_fields(entry: dict[str, Any], fields: dict[str, Any]) -> None:
-    if fields.get("condition") is not None:
-        raise EditError("condition: adaptive-content conditions are not supported")
+    if fields.get("condition") == "":
+        entry.pop("condition", None)
+    elif fields.get("condition") is not None:
+        entry["condition"] = _condition(fields["condition"])
     if fields.get("title"):
         entry["title"] = fields["title"]
     for name in TEXTS:
@@ -179,64 +167,13 @@ def _update(change: UpdatePage, outcome: Outcome, context: Context) -> None:
     outcome.touch(change.page, "updated_page")
 
 
-def _delete(change: DeletePage, outcome: Outcome) -> None:
-    for page_id in outcome.tree.descendant_ids(change.page):
-        outcome.documents.pop(page_id, None)
-    outcome.tree.detach(change.page)
-    outcome.touch(change.page, "deleted_page")
-
-
-def _revert(change: RevertPage, outcome: Outcome, context: Context) -> None:
-    """The whole page back to its state in the revision (default: the change request's base)."""
-    if change.block:
-        raise EditError("block: reverting single blocks is not supported; revert the whole page")
-    target: Tree = context.load_tree(change.revision)
-    then = target.page(change.page)
-    now = outcome.tree.page(change.page)
-    if then is None and now is None:
-        raise EditError(f"page: no page {change.page} in the change request or the revision")
-    if then is None:  # added since: remove it
-        _delete(DeletePage(operation="delete_page", page=change.page), outcome)
-        return
-    restored = copy.deepcopy({name: value for name, value in then.entry.items() if name != "pages"})
-    outcome.documents.pop(change.page, None)
-    if now is not None:  # changed since: its own fields as they were, its pages as they are
-        restored["pages"] = now.get("pages") or []
-        now.clear()
-        now.update(restored)
-    else:  # deleted since: back under its parent (if still there) with its pages as they were
-        restored["pages"] = copy.deepcopy(list(then.entry.get("pages") or []))
-        parent = then.parent if then.parent and outcome.tree.page(then.parent) else None
-        known = outcome.tree.page_ids()
-        if any(page_id in known for page_id in _ids(restored)):
-            raise EditError(f"page: {change.page} cannot be restored: some of its pages exist elsewhere")
-        outcome.tree.insert(restored, parent, None)
-    outcome.touch(change.page, "updated_page" if now is not None else "created_page")
-
-
-def _ids(entry: Mapping[str, Any]) -> list[str]:
-    ids = [entry["id"]]
-    for child in entry.get("pages") or []:
-        ids.extend(_ids(child))
-    return ids
-
-
-def _insert_files(change: InsertFiles, file_ids: list[str], outcome: Outcome) -> None:
-    for index, (upload, file_id) in enumerate(zip(change.files, file_ids, strict=True)):
-        where = f"files[{index}]"
-        if upload.url is not None or upload.base64 is None:
-            raise EditError(f"{where}.base64: send the bytes inline; fetching a url is not supported")
-        if not upload.contentType:
-            raise EditError(f"{where}.contentType: required with base64")
-        try:
-            data = base64.b64decode(upload.base64, validate=True)
-        except (binascii.Error, ValueError):
-            raise EditError(f"{where}.base64: not valid base64") from None
-        if len(data) > MAX_FILE_BYTES:
-            raise EditError(f"{where}.base64: larger than 1 MB")
+def _insert_files(change: InsertFiles, index: int, file_ids: list[str], uploads: Uploads,
+                  outcome: Outcome) -> None:
+    for number, (upload, file_id) in enumerate(zip(change.files, file_ids, strict=True)):
+        read = uploads[(index, number)]
         outcome.tree.value["files"].append({"id": file_id, "name": upload.name,
-                                            "contentType": upload.contentType})
-        outcome.files[file_id] = data
+                                            "contentType": read.content_type})
+        outcome.files[file_id] = read.data
         outcome.inserted_files.append(file_id)
 
 
@@ -263,9 +200,11 @@ def _ids_for(changes: list[ContentChange]) -> tuple[dict[int, str], dict[int, li
     return page_ids, file_ids, page_refs, file_refs
 
 
-def apply_batch(base: Tree, changes: list[ContentChange], load_tree: Any) -> Outcome:
+def apply_batch(base: Tree, changes: list[ContentChange], uploads: Uploads, *,
+                load_tree: Callable[[str | None], Tree], load_document: Callable[[str], Any]) -> Outcome:
+    """The batch applied to `base` in memory; `uploads` holds the bytes of its files (read_uploads)."""
     page_ids, file_ids, page_refs, file_refs = _ids_for(changes)
-    context = Context(base, load_tree, page_refs, file_refs)
+    context = Context(base, load_tree, load_document, page_refs, file_refs)
     outcome = Outcome(EditableTree(base.value))
     for index, change in enumerate(changes):
         try:
@@ -274,11 +213,11 @@ def apply_batch(base: Tree, changes: list[ContentChange], load_tree: Any) -> Out
             elif isinstance(change, UpdatePage):
                 _update(change, outcome, context)
             elif isinstance(change, DeletePage):
-                _delete(change, outcome)
+                outcome.delete_page(change.page)
             elif isinstance(change, RevertPage):
-                _revert(change, outcome, context)
+                revert(change, outcome, context)
             else:
-                _insert_files(change, file_ids[index], outcome)
+                _insert_files(change, index, file_ids[index], uploads, outcome)
         except EditError as error:
             raise BadRequest(f"changes[{index}].{error}") from None
     live = outcome.tree.page_ids()

@@ -20,15 +20,17 @@ from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.content.tree import InvalidTree, Tree
 from bindery.domain import change_request_status as status_flow
-from bindery.domain.change_request_batch import Outcome, apply_batch
+from bindery.domain.change_request_batch import apply_batch
+from bindery.domain.change_request_outcome import Outcome
+from bindery.domain.change_request_uploads import read_uploads
 from bindery.domain.change_requests import NO_CHANGE_REQUEST, Opened, open_change_request, to_wire
 from bindery.domain.revisions import commit_revision
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.schemas.change_requests import UpdateContent
+from bindery.store import blobs, table
 from bindery.store import change_requests as cr_store
 from bindery.store import reviews as review_store
 from bindery.store import revisions as revision_store
-from bindery.store import table
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
 from bindery.wire.content import View, file_to_wire
@@ -101,13 +103,19 @@ def update_content(caller: Caller, space_id: str, ref: str, body: UpdateContent,
     opened: Opened = open_change_request(caller, space_id, ref, "edit", "edit this change request")
     change_request = opened.change_request
     status_flow.require_editable(change_request.status)
+    uploads = read_uploads(body.changes)  # fetched once, whatever the retries
+
+    def load_document(digest: str) -> Any:
+        return blobs.get_value(space_id, digest)
+
     for _ in range(ATTEMPTS):
         base = change_request.base
 
         def revision_tree(revision_id: str | None, base_id: str = base) -> Tree:
             return load_tree(space_id, revision_id or base_id)
 
-        outcome = apply_batch(load_tree(space_id, change_request.revision), body.changes, revision_tree)
+        outcome = apply_batch(load_tree(space_id, change_request.revision), body.changes, uploads,
+                              load_tree=revision_tree, load_document=load_document)
         new_revision = _commit(change_request, outcome)
         if advance(change_request, new_revision, caller):
             break

@@ -32,7 +32,6 @@ from bindery.content.tree import InvalidTree, Tree
 from bindery.domain.revisions import commit_revision
 from bindery.errors import BinderyError
 from bindery.gitsync import exporter, importer, transport
-from bindery.gitsync.url_policy import check_url, redact_text
 from bindery.keys import space as space_key
 from bindery.search.indexing import request_index
 from bindery.store import blobs, git_runs, table
@@ -42,6 +41,7 @@ from bindery.store import users as user_store
 from bindery.store.git_runs import GitRun
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
+from bindery.url_policy import check_url, redact_text
 
 logger = Logger(service="git-sync")
 MAX_ATTEMPTS = 3  # template.yaml: GitSyncQueue's maxReceiveCount

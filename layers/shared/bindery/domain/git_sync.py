@@ -2,7 +2,7 @@
 
 Every import or export is a *run*, performed in the background by the Git Sync worker (SQS). Starting
 one checks everything that can be checked without the repository — the body, the URL policy
-(bindery.gitsync.url_policy), the caller's permission — then writes the run (pending) and queues one
+(bindery.url_policy), the caller's permission — then writes the run (pending) and queues one
 message naming it, and answers 204 with the run's `Location`. The worker then moves the run to running
 and to succeeded or failed (bindery.domain.git_runs); `GET …/git/runs/{runId}` shows where it is.
 
@@ -24,13 +24,13 @@ from bindery.config import settings
 from bindery.domain.content_access import space_access
 from bindery.domain.spaces import require_editable
 from bindery.errors import NotFound
-from bindery.gitsync.url_policy import Resolver, check_url, redact, resolve_host
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.store import git_runs
 from bindery.store.git_runs import RETENTION_SECONDS, GitRun
 from bindery.store.spaces import Space
+from bindery.url_policy import Resolver, check_url, redact, resolve_host
 from bindery.wire.git_sync import git_state_to_wire, run_to_wire
 
 NO_RUN = "No matching Git Sync run"

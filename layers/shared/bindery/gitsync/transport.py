@@ -21,7 +21,7 @@ from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import BaseRepo, MemoryRepo
 
-from bindery.gitsync.url_policy import redact, redact_text
+from bindery.url_policy import redact, redact_text
 
 MAX_FILES = 20_000
 MAX_BYTES = 256 * 1024 * 1024  # the worker has 1 GB; the repository's files are held in memory twice

@@ -29,7 +29,7 @@ LAYOUT_PRESETS: dict[str, dict[str, Any]] = {
 }
 KINDS = {"document": "sheet", "group": "group", "link": "link"}
 # The optional fields each page type's schema names (beyond id, title and the computed ones).
-BASE_FIELDS = ("emoji", "icon", "createdAt", "updatedAt")
+BASE_FIELDS = ("emoji", "icon", "createdAt", "updatedAt", "condition")
 TYPE_FIELDS = {
     "document": ("description", "hidden", "noIndex", "noRobotsIndex", "cover", "variables", "git",
                  "documentId", "computed", "computedSeed"),

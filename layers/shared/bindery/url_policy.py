@@ -1,13 +1,15 @@
-"""Which Git repositories Git Sync may reach, and how their URLs appear in messages.
+"""Which URLs Bindery fetches for a caller (Git Sync repositories, files uploaded by URL), and how such
+URLs appear in messages.
 
-A repository URL comes from the caller, and the worker fetches it from inside the deployment: left
+A repository or file URL comes from the caller, and Bindery fetches it from inside the deployment: left
 unchecked it would let anyone make Bindery read its own disk (`file://`) or probe the network it runs in
 (loopback, private and link-local addresses, the instance metadata endpoint). So:
 
-* `http://` and `https://` only; `file://` only where `git_allow_file_urls` is on (the local runner);
+* `http://` and `https://` only; `file://` only for Git Sync where `git_allow_file_urls` is on (the local
+  runner);
   nothing else (`ssh://`, `git://`, scp-like `host:path`, bare paths) ever reaches the transport;
 * the host is resolved and every address it resolves to must be public (global unicast), unless
-  `git_allow_private_hosts` is on;
+  `allow_private_hosts` is on;
 * credentials may be in the URL (the spec allows basic auth there), so every message, log line and
   stored run shows the URL through `redact`, never as given.
 
@@ -33,7 +35,7 @@ FILE_SCHEME = "file"
 
 
 class RefusedUrl(BadRequest):
-    """A repository URL Git Sync will not use; the message names the field and shows the redacted URL."""
+    """A URL Bindery will not fetch; the message names the field and shows the redacted URL."""
 
 
 def resolve_host(host: str) -> list[str]:
@@ -84,9 +86,12 @@ def _public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
-def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host) -> str:
-    """`url` if Git Sync may use it under the current settings; RefusedUrl (400) otherwise."""
+def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host,
+              files_allowed: bool | None = None) -> str:
+    """`url` if Bindery may fetch it under the current settings; RefusedUrl (400) otherwise.
+    `files_allowed` None: `file://` as the settings say for Git Sync; False: never (uploads by URL)."""
     conf = settings()
+    allow_file = conf.git_allow_file_urls if files_allowed is None else files_allowed
     shown = redact(url)
     try:
         parts = urlsplit(url)
@@ -96,21 +101,21 @@ def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host
         raise RefusedUrl(f"{field}: not a valid URL") from None
     scheme = parts.scheme.lower()
     if scheme == FILE_SCHEME:
-        if not conf.git_allow_file_urls:
-            raise RefusedUrl(f"{field}: file:// repositories are not allowed here ({shown})")
+        if not allow_file:
+            raise RefusedUrl(f"{field}: file:// URLs are not allowed here ({shown})")
         if not parts.path or host not in (None, "", "localhost"):
             raise RefusedUrl(f"{field}: a file:// URL names a local path ({shown})")
         return url
     if scheme not in NETWORK_SCHEMES:
-        allowed = "http(s)://" + (" or file://" if conf.git_allow_file_urls else "")
-        raise RefusedUrl(f"{field}: only {allowed} repository URLs are supported ({shown})")
+        allowed = "http(s)://" + (" or file://" if allow_file else "")
+        raise RefusedUrl(f"{field}: only {allowed} URLs are supported ({shown})")
     if not host:
         raise RefusedUrl(f"{field}: the URL names no host ({shown})")
-    if not conf.git_allow_private_hosts:
+    if not conf.allow_private_hosts:
         addresses = list(resolver(host))
         if not addresses:
             raise RefusedUrl(f"{field}: the host {host} cannot be resolved")
         if not all(_public(address) for address in addresses):
-            raise RefusedUrl(f"{field}: {host} is a loopback, private or reserved address, which Git Sync "
+            raise RefusedUrl(f"{field}: {host} is a loopback, private or reserved address, which Bindery "
                              f"may not reach ({shown})")
     return url

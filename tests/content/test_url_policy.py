@@ -7,14 +7,14 @@ from collections.abc import Iterator
 import pytest
 
 from bindery.config import settings
-from bindery.gitsync.url_policy import RefusedUrl, check_url, redact, redact_text
+from bindery.url_policy import RefusedUrl, check_url, redact, redact_text
 
 
 @pytest.fixture(autouse=True)
 def deployed(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """The deployed defaults: no file://, no private hosts."""
     monkeypatch.delenv("BINDERY_GIT_ALLOW_FILE_URLS", raising=False)
-    monkeypatch.delenv("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", raising=False)
+    monkeypatch.delenv("BINDERY_ALLOW_PRIVATE_HOSTS", raising=False)
     settings.cache_clear()
     yield
     settings.cache_clear()
@@ -40,7 +40,7 @@ def test_other_schemes_and_bare_paths_are_refused(url: str) -> None:
 
 
 def test_file_urls_only_where_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    with pytest.raises(RefusedUrl, match="file:// repositories are not allowed"):
+    with pytest.raises(RefusedUrl, match="file:// URLs are not allowed"):
         check_url("file:///srv/repos/docs.git")
     monkeypatch.setenv("BINDERY_GIT_ALLOW_FILE_URLS", "1")
     settings.cache_clear()
@@ -72,7 +72,7 @@ def test_ip_literals_are_checked_too() -> None:
 
 
 def test_private_hosts_where_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("BINDERY_GIT_ALLOW_PRIVATE_HOSTS", "1")
+    monkeypatch.setenv("BINDERY_ALLOW_PRIVATE_HOSTS", "1")
     settings.cache_clear()
     assert check_url("http://127.0.0.1:8080/acme.git")
 
@@ -92,3 +92,26 @@ def test_redact() -> None:
     assert redact("https://u:p@[::1]:99/a") == "https://[::1]:99/a"
     assert redact_text("auth failed for https://ada:tok@h/a.git (tok)", "https://ada:tok@h/a.git") == \
         "auth failed for https://h/a.git (***)"
+
+
+def test_uploads_never_take_file_urls(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BINDERY_GIT_ALLOW_FILE_URLS", "1")  # Git Sync's setting does not open uploads
+    settings.cache_clear()
+    with pytest.raises(RefusedUrl, match="file:// URLs are not allowed"):
+        check_url("file:///etc/passwd", "changes[0].files[0].url", files_allowed=False)
+
+
+def test_a_redirect_to_a_private_address_is_not_followed() -> None:
+    import urllib.request
+    from http.client import HTTPMessage
+
+    from bindery.remote_files import _CheckedRedirects
+
+    handler = _CheckedRedirects("files[0].url")
+    request = urllib.request.Request("https://93.184.216.34/logo.png")
+    with pytest.raises(RefusedUrl, match=r"files\[0\].url: 10.0.0.5 is a loopback, private or reserved"):
+        handler.redirect_request(request, None, 302, "Found", HTTPMessage(), "http://10.0.0.5/admin")
+    followed = handler.redirect_request(request, None, 302, "Found", HTTPMessage(),
+                                        "https://93.184.216.35/logo.png")
+    assert followed is not None
+    assert followed.full_url == "https://93.184.216.35/logo.png"
