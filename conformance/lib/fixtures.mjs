@@ -2,6 +2,7 @@
 // members (users who join through the organization's verified email domain).
 import assert from 'node:assert/strict';
 import { expectOk, unique } from './context.mjs';
+import { expectResponse } from './schema.mjs';
 
 /** POST /orgs (not in the official client): asserts 201 and returns the organization. */
 export async function createOrg(ctx, token, body) {
@@ -53,4 +54,21 @@ export async function walk(call, limit, maxPages = 20) {
         assert.ok(pages.length <= maxPages, `more than ${maxPages} pages`);
     } while (page);
     return { pages, items: pages.flatMap((p) => p.items) };
+}
+
+/**
+ * POST CR/content (updateChangeRequestContent of spec 0.202.0, which the 0.146.0 client lacks) with a
+ * batch of changes: a plain fetch, its answer validated as Bindery's extension
+ * `bindery:updateChangeRequestContent` (a ChangeRequest: compat=true, the default). Returns the body.
+ */
+export async function editChangeRequestContent(ctx, token, spaceId, crId, changes, expected = 200) {
+    const response = await fetch(`${ctx.url}/spaces/${spaceId}/change-requests/${crId}/content`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ changes }),
+    });
+    const body = await response.json();
+    assert.equal(response.status, expected, JSON.stringify(body));
+    expectResponse('bindery:updateChangeRequestContent', response.status, body);
+    return body;
 }

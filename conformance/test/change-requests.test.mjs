@@ -9,23 +9,13 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectOk, expectError } from '../lib/context.mjs';
-import { orgWithMembers } from '../lib/fixtures.mjs';
-import { expectResponse } from '../lib/schema.mjs';
+import { editChangeRequestContent, orgWithMembers } from '../lib/fixtures.mjs';
 
 const ctx = useServer();
 
 /** POST CR/content with a batch of changes; returns the change request. */
-async function editContent(token, spaceId, crId, changes, expected = 200) {
-    const response = await fetch(`${ctx.url}/spaces/${spaceId}/change-requests/${crId}/content`, {
-        method: 'POST',
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ changes }),
-    });
-    const body = await response.json();
-    assert.equal(response.status, expected, JSON.stringify(body));
-    expectResponse('bindery:updateChangeRequestContent', response.status, body);
-    return body;
-}
+const editContent = (token, spaceId, crId, changes, expected = 200) =>
+    editChangeRequestContent(ctx, token, spaceId, crId, changes, expected);
 
 describe('change requests', () => {
     let fx;
@@ -77,10 +67,16 @@ describe('change requests', () => {
 
         await expectError(owner.api.spaces.mergeChangeRequest(space.id, cr.id), 403, /require_specific_reviewers/);
         await expectError(editor.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' }), 403, /review role/);
-        const review = await expectOk(reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, { status: 'approved' }), 201);
+        const review = await expectOk(reviewer.api.spaces.submitChangeRequestReview(space.id, cr.id, {
+            status: 'approved', comment: { markdown: 'Reads well.' },
+        }), 201);
         assert.equal(review.status, 'approved');
+        assert.equal(review.comment.body.markdown.trim(), 'Reads well.');
         const reviews = await expectOk(editor.api.spaces.getReviewsByChangeRequestId(space.id, cr.id));
-        assert.deepEqual(reviews.items.map((r) => [r.id, r.outdated]), [[review.id, false]]);
+        assert.deepEqual(reviews.items.map((r) => [r.id, r.outdated, r.comment?.id]), [[review.id, false, review.comment.id]]);
+        // The review's comment is one of the change request's comments.
+        const comments = await expectOk(editor.api.spaces.listCommentsInChangeRequest(space.id, cr.id));
+        assert.deepEqual(comments.items.map((c) => c.id), [review.comment.id]);
 
         await expectError(editor.api.spaces.mergeChangeRequest(space.id, cr.id), 403, /review role/);
         const merged = await expectOk(reviewer.api.spaces.mergeChangeRequest(space.id, cr.id));
@@ -91,6 +87,9 @@ describe('change requests', () => {
         assert.equal(page.title, 'Introduction');
         const spaceNow = await expectOk(owner.api.spaces.getSpaceById(space.id));
         assert.equal(spaceNow.revision, merged.revision);
+        // The merge made the spec's `merge` revision, naming the change request merged.
+        const revision = await expectOk(owner.api.spaces.getRevisionById(space.id, merged.revision));
+        assert.deepEqual([revision.type, revision.mergedFrom?.id, revision.mergedFrom?.status], ['merge', cr.id, 'merged']);
         const listed = await expectOk(owner.api.spaces.listChangeRequestsForSpace(space.id, { status: 'merged' }));
         assert.ok(listed.items.some((item) => item.id === cr.id));
     }

@@ -102,3 +102,40 @@ def test_archived_change_requests_take_no_reviews(api, setup):
     error(api.post(base(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"}), 409)
     error(api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token,
                    body={"users": [rae.user_id]}), 409)
+
+
+def test_a_review_comment_is_a_comment_on_the_change_request(api, setup):
+    _ada, ed, rae, space_id, cr = setup
+    reply = api.post(base(space_id, cr) + "/reviews", token=rae.token,
+                     body={"status": "changes-requested",
+                           "comment": {"markdown": "Please fix the **intro**."}})
+    assert reply.status == 201, reply.body
+    review = reply.json()
+    comment = review["comment"]
+    assert (comment["object"], comment["postedBy"]["id"]) == ("comment", rae.user_id)
+    assert comment["body"] == {"markdown": "Please fix the **intro**."}
+    # it is one of the change request's comments, counted, and the review names it when read
+    comments = api.get(base(space_id, cr) + "/comments", token=ed.token).json()["items"]
+    assert [c["id"] for c in comments] == [comment["id"]]
+    assert api.get(base(space_id, cr), token=ed.token).json()["comments"] == 1
+    one = api.get(base(space_id, cr) + f"/reviews/{review['id']}", token=ed.token).json()
+    assert one["comment"]["id"] == comment["id"]
+    listed = api.get(base(space_id, cr) + "/reviews", token=ed.token).json()["items"]
+    assert listed[0]["comment"]["id"] == comment["id"]
+    # a document comment, and the spec's empty document (no comment)
+    document = {"object": "document", "data": {}, "nodes": [
+        {"object": "block", "type": "paragraph", "data": {}, "nodes": [
+            {"object": "text", "leaves": [{"object": "leaf", "text": "Looks good", "marks": []}]}]}]}
+    approved = api.post(base(space_id, cr) + "/reviews", token=rae.token,
+                        body={"status": "approved", "comment": {"document": document}}).json()
+    assert approved["comment"]["body"]["markdown"].strip() == "Looks good"
+    bare = api.post(base(space_id, cr) + "/reviews", token=rae.token,
+                    body={"status": "approved", "comment": {}})
+    assert bare.status == 201, bare.body
+    assert "comment" not in bare.json()
+    # deleting the comment leaves the review without one
+    assert api.delete(base(space_id, cr) + f"/comments/{comment['id']}", token=rae.token).status == 205
+    assert "comment" not in api.get(base(space_id, cr) + f"/reviews/{review['id']}", token=ed.token).json()
+    blank = api.post(base(space_id, cr) + "/reviews", token=rae.token,
+                     body={"status": "approved", "comment": {"markdown": " "}})
+    assert "comment.markdown" in error(blank, 400)

@@ -5,6 +5,11 @@ writes the review, fulfils the caller's pending review request (the request item
 who requested it) and records the review as the reviewer's latest on the change request
 (`latestReviews`): a reviewer's earlier reviews, and all of them once a review is requested from them
 again, are `outdated`. Merge rules read approvals from `latestReviews` (no Query at merge time).
+
+A review's `comment` is a comment on the change request, posted by the reviewer in the same transaction
+(it counts among the change request's comments, lists with them, takes replies and reactions, and can be
+resolved or deleted like any other); the review names it and embeds it as the spec's `Comment` when read
+(one BatchGetItem for the comments of a page of reviews, one for the users they name).
 """
 
 from __future__ import annotations
@@ -13,16 +18,22 @@ from typing import Any
 
 from bindery.auth import Caller
 from bindery.clock import now_iso
+from bindery.domain import comment_bodies as bodies
 from bindery.domain.change_request_status import EDITABLE
-from bindery.domain.change_requests import description_value, open_change_request
+from bindery.domain.change_requests import Opened, open_change_request
+from bindery.domain.comment_targets import Target
+from bindery.domain.comment_views import comments_to_wire
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
 from bindery.keys import change_requests as cr_keys
+from bindery.keys import comments as comment_keys
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.change_requests import SubmitReview
+from bindery.store import comments as comment_store
 from bindery.store import reviews as review_store
 from bindery.store import table
 from bindery.store.change_requests import ChangeRequest
+from bindery.store.comments import Comment
 from bindery.store.reviews import Review
 from bindery.wire.change_requests import load_users, review_to_wire
 
@@ -35,15 +46,33 @@ def _outdated(change_request: ChangeRequest, review: Review) -> bool:
 
 
 def _record_review_op(change_request: ChangeRequest, review: Review) -> dict[str, Any]:
-    """On the change request: the review is the reviewer's latest, their pending request is fulfilled;
-    if it is still draft or open."""
+    """On the change request: the review is the reviewer's latest, their pending request is fulfilled,
+    its comment counts (one operation per item in a transaction); if it is still draft or open."""
     key = cr_keys.change_request(change_request.space_id, change_request.id)
-    return table.update_op(
-        key, "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers",
-        {":latest": {"id": review.id, "status": review.status, "revision": review.revision},
-         ":reviewers": {review.reviewer_id}, ":open": "open", ":draft": "draft"},
-        "attribute_exists(PK) AND #st IN (:open, :draft)",
-        {"#reviewer": review.reviewer_id, "#st": "status"})
+    latest = {"id": review.id, "status": review.status, "revision": review.revision}
+    values: dict[str, Any] = {":latest": latest, ":reviewers": {review.reviewer_id}, ":open": "open",
+                              ":draft": "draft"}
+    expression = "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers"
+    if review.comment_id is not None:
+        expression += " ADD comments :one"
+        values[":one"] = 1
+    return table.update_op(key, expression, values, "attribute_exists(PK) AND #st IN (:open, :draft)",
+                           {"#reviewer": review.reviewer_id, "#st": "status"})
+
+
+def _target(caller: Caller, opened: Opened) -> Target:
+    return Target(access=opened.access, space=opened.space, change_request=opened.change_request,
+                  user_id=caller.user_id)
+
+
+def _comments(target: Target, reviews: list[Review]) -> dict[str, dict[str, Any]]:
+    """The comments the reviews name, as the caller sees them, by id (deleted ones are left out)."""
+    wanted = [review.comment_id for review in reviews if review.comment_id]
+    if not wanted:
+        return {}
+    items = table.batch_get([comment_keys.comment(target.space.id, target.token, cid) for cid in wanted])
+    comments = [Comment.from_item(item) for item in items if item.get("type") == "comment"]
+    return {wired["id"]: wired for wired in comments_to_wire(target, comments, None)}
 
 
 def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> dict[str, Any]:
@@ -53,12 +82,22 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
         raise Conflict(f"This change request is {change_request.status}: it can no longer be reviewed")
     pending = table.get(cr_keys.requested_reviewer(space_id, change_request.id, "user", caller.user_id))
     now = now_iso()
+    target = _target(caller, opened)
+    comment = None
+    if body.comment is not None:
+        prepared = bodies.prepare(opened.space.org_id, body.comment, "comment")
+        comment = Comment(id=new_id(), space_id=space_id, change_request_id=change_request.id,
+                          posted_by=caller.user_id, posted_at=now, body=prepared.markdown,
+                          mentions=prepared.mentions, revision=change_request.revision)
     review = Review(id=new_id(), space_id=space_id, change_request_id=change_request.id,
                     reviewer_id=caller.user_id, status=body.status, revision=change_request.revision,
                     created_at=now, updated_at=now,
                     requested_by=pending["requestedBy"] if pending else None,
-                    comment=description_value(body.comment, "comment") if body.comment is not None else None)
+                    comment_id=comment.id if comment else None)
     ops = [review_store.put_review_op(review), _record_review_op(change_request, review)]
+    if comment is not None:
+        ops += [table.put_op(comment.to_item(), "attribute_not_exists(PK)"),
+                comment_store.commenter_op(space_id, target.token, caller.user_id, 1, now)]
     if pending:
         ops.append(review_store.delete_requested_reviewer_op(space_id, change_request.id, caller.user_id,
                                                              must_exist=False))
@@ -68,7 +107,8 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
         raise Conflict("The change request was merged or archived meanwhile: the review was not "
                        "recorded") from None
     users = load_users([review.reviewer_id, review.requested_by])
-    return review_to_wire(review, users, outdated=False)
+    wired = comments_to_wire(target, [comment], None)[0] if comment else None
+    return review_to_wire(review, users, outdated=False, comment=wired)
 
 
 def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | None, limit: int,
@@ -83,9 +123,11 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     if outdated is not None:
         flagged = [(review, flag) for review, flag in flagged if flag == outdated]
     users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
+    comments = _comments(_target(caller, opened), [review for review, _ in flagged])
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=[review_to_wire(review, users, outdated=flag) for review, flag in flagged],
-                   next_cursor=cursor)
+    return Listing(items=[review_to_wire(review, users, outdated=flag,
+                                         comment=comments.get(review.comment_id or ""))
+                          for review, flag in flagged], next_cursor=cursor)
 
 
 def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[str, Any]:
@@ -94,7 +136,8 @@ def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[
     if review is None:
         raise NotFound(NO_REVIEW)
     users = load_users([review.reviewer_id, review.requested_by])
-    return review_to_wire(review, users, outdated=_outdated(opened.change_request, review))
+    comment = _comments(_target(caller, opened), [review]).get(review.comment_id or "")
+    return review_to_wire(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
 
 
 def approvals(change_request: ChangeRequest) -> set[str]:

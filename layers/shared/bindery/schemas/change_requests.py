@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from bindery.schemas.comments import CommentBody
 from bindery.schemas.common import Body, Document
 
 Subject = Annotated[str, Field(min_length=0, max_length=100)]
@@ -28,7 +29,13 @@ class UpdateChangeRequest(Body):
 
 class SubmitReview(Body):
     status: ReviewStatus
-    comment: Document | None = None
+    # The spec's `Document`: `{markdown}`, `{document}`, or `{}` (no comment).
+    comment: CommentBody | None = None
+
+    @field_validator("comment", mode="before")
+    @classmethod
+    def _empty_is_none(cls, value: Any) -> Any:
+        return None if value == {} else value
 
 
 class RequestReviewers(Body):

@@ -2,7 +2,8 @@
 next to the change request (keys.change_requests), each listed with one Query of its prefix.
 
     CR#{crId}#REVIEW#{id}          {id, changeRequestId, reviewerId, status, revision, requestedBy?,
-                                    comment?, createdAt, updatedAt}      (ids sort by time)
+                                    commentId?, createdAt, updatedAt}    (ids sort by time; the
+                                                                         comment is a CR comment)
     CR#{crId}#REVIEWER#USER#{uid}  {userId, requestedBy, revision, createdAt}
     CR#{crId}#CONTRIBUTOR#{uid}    {userId, count, updatedAt}            (count: edits made)
 """
@@ -28,7 +29,7 @@ class Review:
     created_at: str
     updated_at: str
     requested_by: str | None = None
-    comment: dict[str, Any] | None = None
+    comment_id: str | None = None  # the change request comment posted with the review
 
     def to_item(self) -> Item:
         item: Item = {**cr_keys.review(self.space_id, self.change_request_id, self.id),
@@ -38,8 +39,8 @@ class Review:
                       "updatedAt": self.updated_at}
         if self.requested_by:
             item["requestedBy"] = self.requested_by
-        if self.comment is not None:
-            item["comment"] = self.comment
+        if self.comment_id is not None:
+            item["commentId"] = self.comment_id
         return item
 
     @classmethod
@@ -47,7 +48,7 @@ class Review:
         return cls(id=item["id"], space_id=item["spaceId"], change_request_id=item["changeRequestId"],
                    reviewer_id=item["reviewerId"], status=item["status"], revision=item["revision"],
                    created_at=item["createdAt"], updated_at=item["updatedAt"],
-                   requested_by=item.get("requestedBy"), comment=item.get("comment"))
+                   requested_by=item.get("requestedBy"), comment_id=item.get("commentId"))
 
 
 @dataclass(frozen=True)

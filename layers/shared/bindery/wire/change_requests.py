@@ -60,7 +60,8 @@ def change_request_to_wire(change_request: ChangeRequest, users: Users, *, outda
     return out
 
 
-def review_to_wire(review: Review, users: Users, *, outdated: bool) -> dict[str, Any]:
+def review_to_wire(review: Review, users: Users, *, outdated: bool,
+                   comment: dict[str, Any] | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "object": "change-request-review", "id": review.id, "revision": review.revision,
         "reviewer": user_ref(users, review.reviewer_id), "status": review.status, "outdated": outdated,
@@ -70,6 +71,8 @@ def review_to_wire(review: Review, users: Users, *, outdated: bool) -> dict[str,
     }
     if review.requested_by:
         out["requestedBy"] = user_ref(users, review.requested_by)
+    if comment is not None:
+        out["comment"] = comment
     return out
 
 
