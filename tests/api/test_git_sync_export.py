@@ -13,6 +13,8 @@ import pytest
 from bindery import aws
 from bindery.domain import git_runs
 from bindery.gitsync import transport
+from bindery.store import revisions as revision_store
+from local.metering import counting_requests
 from local.queue_delivery import WorkerContext, sqs_event
 from tests.api.git_sync_support import (
     SIMPLE,
@@ -65,7 +67,12 @@ def test_export_commits_on_the_branch_with_its_head_as_parent(api: ApiClient, de
     parent = branch_head(target).id
     path = start(api, ada, space["id"], "export", url=url, ref="refs/heads/main",
                  commitMessage="Docs from Bindery", repoProjectDirectory="docs")
-    assert deliver_queued() == 1
+    revision_store.clear_cache()  # a worker's cold start: nothing cached
+    with counting_requests() as counts:
+        assert deliver_queued() == 1
+    # The run, the space, its revision, its tree, the author; every document in one BatchGetItem (not
+    # one GetItem each); the space's Git state; the run's end.
+    assert dict(counts) == {"GetItem": 5, "BatchGetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1}
     done = run(api, ada, path)
     head = branch_head(target)
     assert done["status"] == "succeeded"

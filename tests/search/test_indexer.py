@@ -59,7 +59,7 @@ def test_a_failed_build_is_reported_for_retry(api, monkeypatch):
     def broken(*_):
         raise RuntimeError("throttled")
 
-    monkeypatch.setattr(indexing, "revision_documents", broken)
+    monkeypatch.setattr(indexing.revision_store, "revision_documents", broken)
     ada = api.org_admin()
     space_id = new_space(api, ada)["id"]
     revision_id = publish(space_id, tree(page("p1", "Install")), {"p1": doc("x")})

@@ -92,6 +92,15 @@ class Tree:
     def reusable_content(self, content_id: str) -> Mapping[str, Any] | None:
         return self._contents.get(content_id)
 
+    def page_documents(self) -> dict[str, str]:
+        """The document digest of every page that has one, by page id, in tree order."""
+        return {page_id: located.entry["documentId"] for page_id, located in self._pages.items()
+                if located.entry.get("documentId")}
+
+    def content_documents(self) -> dict[str, str]:
+        """The document digest of every reusable content that has one, by content id."""
+        return {entry["id"]: entry["document"] for entry in self.reusable_contents if entry.get("document")}
+
     def blob_digests(self) -> list[str]:
         """Every document digest the tree names (pages, then reusable contents), each once."""
         digests = [

@@ -222,16 +222,14 @@ def _export(claimed: Claimed, url: str) -> None:
     if revision is None:
         raise RunFailed("The space's current revision cannot be read")
     tree = revision_store.load_tree(revision)
-    documents = {page_id: blobs.get_value(space.id, digest) for page_id, digest in _page_documents(tree)}
-    reusable = {entry["id"]: blobs.get_value(space.id, entry["document"])
-                for entry in tree.reusable_contents if entry.get("document")}
+    documents = revision_store.revision_documents(space.id, tree)  # one BatchGetItem per 100
     files: dict[str, bytes] = {}
     for entry in tree.files:
         data = blobs.read_file(space.id, entry["digest"])
         if data is None:
             raise RunFailed(f"The bytes of file {entry['id']} are missing")
         files[entry["id"]] = data
-    exported = exporter.export_repository(tree, documents, reusable, files)
+    exported = exporter.export_repository(tree, documents.pages, documents.contents, files)
     pushed = transport.push_files(url, run.ref, project_directory=run.project_directory, files=exported,
                                   message=run.commit_message or "Export from Bindery",
                                   author=_author(run.created_by))
@@ -247,15 +245,3 @@ def _export(claimed: Claimed, url: str) -> None:
                                            status="succeeded", revision=revision.id, commit=pushed.commit)])
 
 
-def _page_documents(tree: Any) -> list[tuple[str, str]]:
-    """(page id, document digest) of every document page with a body, nested pages included."""
-    found: list[tuple[str, str]] = []
-
-    def walk(pages: Any) -> None:
-        for entry in pages:
-            if entry.get("documentId"):
-                found.append((entry["id"], entry["documentId"]))
-            walk(entry.get("pages") or [])
-
-    walk(tree.pages)
-    return found

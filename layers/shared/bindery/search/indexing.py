@@ -11,7 +11,6 @@ results are always those of the revision asked for.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from aws_lambda_powertools import Logger
@@ -27,7 +26,7 @@ from bindery.search.text import sections
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
 from bindery.store import search as search_store
-from bindery.store.revisions import Revision
+from bindery.store.revisions import Revision, RevisionDocuments
 from bindery.store.search import IndexPointer
 
 logger = Logger(service="search")
@@ -45,22 +44,6 @@ def request_index(space_id: str, revision_id: str) -> None:
     except (BotoCoreError, ClientError):
         logger.warning("could not queue a revision for indexing", extra={"spaceId": space_id,
                                                                          "revisionId": revision_id})
-
-
-@dataclass(frozen=True)
-class RevisionDocuments:
-    pages: dict[str, Any]     # each document page's body by page id (pages without a body left out)
-    contents: dict[str, Any]  # each reusable content's document by its id
-
-
-def revision_documents(space_id: str, tree: Tree) -> RevisionDocuments:
-    """Every document of the revision, pages' and reusable contents', in one batched read."""
-    pages = {entry["id"]: entry["documentId"] for entry in all_pages(tree.pages)
-             if entry["type"] == "document" and entry.get("documentId")}
-    contents = {entry["id"]: entry["document"] for entry in tree.reusable_contents if entry.get("document")}
-    values = search_store.documents(space_id, [*pages.values(), *contents.values()])
-    return RevisionDocuments({page_id: values[digest] for page_id, digest in pages.items()},
-                             {content_id: values[digest] for content_id, digest in contents.items()})
 
 
 def indexed_pages(tree: Tree, documents: Mapping[str, Any]) -> Iterator[IndexedPage]:
@@ -93,7 +76,7 @@ def ensure_index(revision: Revision) -> IndexPointer:
     if pointer is not None:
         return pointer
     tree = revision_store.load_tree(revision)
-    return _build_index(revision, tree, revision_documents(revision.space_id, tree))
+    return _build_index(revision, tree, revision_store.revision_documents(revision.space_id, tree))
 
 
 def ensure_report(revision: Revision) -> dict[str, Any]:
@@ -103,7 +86,7 @@ def ensure_report(revision: Revision) -> dict[str, Any]:
         report: dict[str, Any] = blobs.get_value(revision.space_id, digest)
         return report
     tree = revision_store.load_tree(revision)
-    return _build_report(revision, tree, revision_documents(revision.space_id, tree))
+    return _build_report(revision, tree, revision_store.revision_documents(revision.space_id, tree))
 
 
 def build_revision(space_id: str, revision_id: str) -> bool:
@@ -117,7 +100,7 @@ def build_revision(space_id: str, revision_id: str) -> bool:
     if has_index and has_report:
         return True
     tree = revision_store.load_tree(revision)
-    documents = revision_documents(space_id, tree)
+    documents = revision_store.revision_documents(space_id, tree)
     if not has_index:
         _build_index(revision, tree, documents)
     if not has_report:

@@ -12,8 +12,11 @@ Revision items and trees never change, so both are cached in the process (bounde
 
 from __future__ import annotations
 
+import json
 import threading
+import zlib
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,6 +137,48 @@ def load_tree(revision: Revision) -> Tree:
         cached = Tree(blobs.get_value(revision.space_id, revision.tree))
         _trees.put(key, cached)
     return cached
+
+
+# --- every document of a revision -------------------------------------------------------------------------
+BATCH = 100  # BatchGetItem's limit
+
+
+@dataclass(frozen=True)
+class RevisionDocuments:
+    pages: dict[str, Any]     # each document page's body by page id (pages without a body left out)
+    contents: dict[str, Any]  # each reusable content's document by its id
+
+
+def revision_documents(space_id: str, tree: Tree) -> RevisionDocuments:
+    """Every document of a revision, its pages' and its reusable contents', in one batched read."""
+    pages, contents = tree.page_documents(), tree.content_documents()
+    values = documents(space_id, [*pages.values(), *contents.values()])
+    return RevisionDocuments({page_id: values[digest] for page_id, digest in pages.items()},
+                             {content_id: values[digest] for content_id, digest in contents.items()})
+
+
+def documents(space_id: str, digests: Iterable[str]) -> dict[str, Any]:
+    """Decoded document blobs by digest: one BatchGetItem per 100 (plus an S3 GET per value too large for
+    an item). Whole-revision work (a search index, a Git export) reads every document once; going through
+    `blobs.get_value` would cost one GetItem each and flush the request path's blob cache."""
+    wanted = list(dict.fromkeys(digests))
+    found: dict[str, Any] = {}
+    store = blobs.objects()
+    for start in range(0, len(wanted), BATCH):
+        for item in table.batch_get([keys.blob(space_id, d) for d in wanted[start:start + BATCH]]):
+            digest = str(item["SK"]).removeprefix("BLOB#")
+            if "data" in item:
+                data: Any = item["data"]
+                packed: bytes | None = bytes(getattr(data, "value", data))
+            else:
+                packed = store.get(blobs.blob_object_key(space_id, digest))
+            if packed is None:
+                raise blobs.MissingBlob(f"blob {digest} of space {space_id}: its object is missing")
+            found[digest] = json.loads(zlib.decompress(packed))
+    missing = [digest for digest in wanted if digest not in found]
+    if missing:
+        raise blobs.MissingBlob(f"space {space_id} lacks {len(missing)} document blobs")
+    return found
 
 
 # --- the space's pointer ----------------------------------------------------------------------------------

@@ -7,15 +7,11 @@ the same content, so the loser's write is dropped, not an error.
 
 from __future__ import annotations
 
-import json
-import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from botocore.exceptions import ClientError
 
-from bindery import keys
 from bindery.aws import dynamodb_table
 from bindery.clock import now_iso
 from bindery.keys import search as search_keys
@@ -79,27 +75,3 @@ def get_report_digest(space_id: str, revision_id: str) -> str | None:
 def put_report_digest(space_id: str, revision_id: str, digest: str) -> None:
     _put_once({**search_keys.link_report(space_id, revision_id), "type": "link-report",
                "spaceId": space_id, "revisionId": revision_id, "report": digest, "builtAt": now_iso()})
-
-
-def documents(space_id: str, digests: Iterable[str]) -> dict[str, Any]:
-    """Decoded document blobs by digest: one BatchGetItem per 100 (plus an S3 GET per value too large for
-    an item). Building an index reads every document of a revision once; going through
-    `blobs.get_value` would cost one GetItem each and flush the request path's blob cache."""
-    wanted = list(dict.fromkeys(digests))
-    found: dict[str, Any] = {}
-    store = blobs.objects()
-    for start in range(0, len(wanted), BATCH):
-        for item in table.batch_get([keys.blob(space_id, d) for d in wanted[start:start + BATCH]]):
-            digest = str(item["SK"]).removeprefix("BLOB#")
-            if "data" in item:
-                data: Any = item["data"]
-                packed: bytes | None = bytes(getattr(data, "value", data))
-            else:
-                packed = store.get(blobs.blob_object_key(space_id, digest))
-            if packed is None:
-                raise blobs.MissingBlob(f"blob {digest} of space {space_id}: its object is missing")
-            found[digest] = json.loads(zlib.decompress(packed))
-    missing = [digest for digest in wanted if digest not in found]
-    if missing:
-        raise blobs.MissingBlob(f"space {space_id} lacks {len(missing)} document blobs")
-    return found
