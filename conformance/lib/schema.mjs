@@ -147,6 +147,7 @@ const GIT_RUN = {
         revision: { type: 'string', nullable: true },
         commit: { type: 'string', nullable: true },
         standalone: { type: 'boolean' },
+        warnings: { type: 'array', items: { type: 'string' } },
         urls: { type: 'object', required: ['location'], properties: { location: { type: 'string' } } },
     },
 };

@@ -46,6 +46,7 @@ def test_import_runs_in_the_background_and_makes_a_revision(api: ApiClient, deli
     done = run(api, ada, path)
     assert done["status"] == "succeeded"
     assert done["error"] is None
+    assert done["warnings"] == []
     assert done["commit"] == branch_head(tmp_path / "docs.git").id.decode()
     assert outline(pages(api, ada, space["id"])) == [
         ("document", "Home", "readme", []),
@@ -273,3 +274,25 @@ def test_reimporting_unchanged_files_uploads_nothing_again(
     assert stored == [SIMPLE[".gitbook/assets/logo.png"]]  # not stored a second time
     files = api.get(f"/spaces/{space['id']}/content/files", token=ada.token).json()["items"]
     assert [(f["name"], f["size"]) for f in files] == [("logo.png", len(SIMPLE[".gitbook/assets/logo.png"]))]
+
+
+def test_what_an_import_read_approximately_is_on_its_run(api: ApiClient, deliver_queued: Deliver,
+                                                        tmp_path: Path) -> None:
+    ada, space = space_with_admin(api)
+    files = {**SIMPLE, "guide/install.md": b"# Install\n\nCaf\xe9 au lait.\n"}  # Latin-1, not UTF-8
+    path = start(api, ada, space["id"], "import", url=bare_repo(tmp_path / "docs.git", files), ref="main")
+    deliver_queued()
+    done = run(api, ada, path)
+    assert done["status"] == "succeeded"
+    assert done["warnings"] == ["guide/install.md: not valid UTF-8 (undecodable bytes replaced)"]
+
+
+def test_warnings_kept_on_a_run_are_bounded() -> None:
+    from bindery.store import git_runs as run_store
+
+    many = [f"page-{n}.md: {'x' * 500}" for n in range(run_store.MAX_WARNINGS + 7)]
+    op = run_store.finish_op("s1", "r1", "t0", "t1", status="succeeded", warnings=many)
+    kept = op["Update"]["ExpressionAttributeValues"][":warnings"]
+    assert len(kept) == run_store.MAX_WARNINGS + 1
+    assert all(len(line) <= run_store.MAX_WARNING_CHARS for line in kept)
+    assert kept[-1] == "… and 7 more"

@@ -130,13 +130,15 @@ def _git_state(run: GitRun, now: str) -> dict[str, Any]:
     return state
 
 
-def _finish(claimed: Claimed, space_op: dict[str, Any], *, revision: str, commit: str) -> None:
+def _finish(claimed: Claimed, space_op: dict[str, Any], *, revision: str, commit: str,
+            warnings: list[str] | None = None) -> None:
     """The space's change and the run's success, all or nothing."""
     run = claimed.run
     now = clock.now_iso()
     try:
         table.transact([space_op, git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, now,
-                                                     status="succeeded", revision=revision, commit=commit)])
+                                                     status="succeeded", revision=revision, commit=commit,
+                                                     warnings=warnings)])
     except table.TransactionConflict as conflict:
         if conflict.reasons[1:2] == ["ConditionalCheckFailed"]:
             return  # the run was taken over by another worker: nothing of this attempt is visible
@@ -183,7 +185,7 @@ def _import(claimed: Claimed, url: str) -> None:
             {":new": new, ":now": next_updated_at(space.updated_at), ":expected": current.id,
              ":locked": "locked", ":git": _git_state(run, now)},
             revision_store.ADVANCE_CONDITION, {"#revision": "revision"})
-    _finish(claimed, op, revision=new, commit=snapshot.commit)
+    _finish(claimed, op, revision=new, commit=snapshot.commit, warnings=imported.warnings)
     if not run.standalone:
         request_index(space.id, new)
 

@@ -3,7 +3,7 @@
     {PK: SPACE#{spaceId}, SK: GITRUN#{id}, type: "git-run", id, spaceId, kind (import|export),
      status (pending|running|succeeded|failed), url (credentials removed), ref, projectDirectory,
      standalone, commitMessage?, gitInfo?, createdBy, createdAt, updatedAt, claimedAt?, attempts,
-     error?, revision?, commit?, expiresAt}
+     error?, revision?, commit?, warnings?, expiresAt}
 
 The status only moves forward through conditional writes, which is what makes the worker idempotent:
 
@@ -28,6 +28,9 @@ from bindery.store import table
 from bindery.store.table import TTL_ATTRIBUTE, Item
 
 RETENTION_SECONDS = 90 * 24 * 3600
+# An import's warnings are kept on its run, bounded so that the item stays small whatever the repository.
+MAX_WARNINGS = 100
+MAX_WARNING_CHARS = 300
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,7 @@ class GitRun:
     error: str | None = None
     revision: str | None = None
     commit: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
     _OPTIONAL = (("commit_message", "commitMessage"), ("claimed_at", "claimedAt"), ("error", "error"),
                  ("revision", "revision"), ("commit", "commit"))
@@ -65,6 +69,8 @@ class GitRun:
         for attr, name in self._OPTIONAL:
             if getattr(self, attr) is not None:
                 item[name] = getattr(self, attr)
+        if self.warnings:
+            item["warnings"] = self.warnings
         return item
 
     @classmethod
@@ -74,6 +80,7 @@ class GitRun:
                    standalone=bool(item.get("standalone")), git_info=dict(item.get("gitInfo") or {}),
                    created_by=item["createdBy"], created_at=item["createdAt"], updated_at=item["updatedAt"],
                    attempts=int(item.get("attempts", 0)), expires_at=int(item[TTL_ATTRIBUTE]),
+                   warnings=list(item.get("warnings") or []),
                    **{attr: item.get(name) for attr, name in cls._OPTIONAL})
 
 
@@ -126,14 +133,23 @@ def release(space_id: str, run_id: str, claimed_at: str, now: str, error: str) -
 
 
 def finish_op(space_id: str, run_id: str, claimed_at: str, now: str, *, status: str,
-              error: str | None = None, revision: str | None = None,
-              commit: str | None = None) -> dict[str, Any]:
+              error: str | None = None, revision: str | None = None, commit: str | None = None,
+              warnings: list[str] | None = None) -> dict[str, Any]:
     """running → succeeded | failed, for a transaction; only the claim that is still current may finish
-    the run (a worker that lost its claim to a takeover cannot overwrite the outcome)."""
+    the run (a worker that lost its claim to a takeover cannot overwrite the outcome). `warnings` are
+    kept bounded: the first MAX_WARNINGS, each cut at MAX_WARNING_CHARS, and a last line saying how many
+    more there were."""
     assign = ["#status = :status", "updatedAt = :now"]
     values: dict[str, Any] = {":status": status, ":now": now, ":running": "running", ":claimed": claimed_at}
     names = {"#status": "status"}
     # `commit` is a reserved word in expressions, hence names for all three.
+    if warnings:
+        kept = [w if len(w) <= MAX_WARNING_CHARS else w[:MAX_WARNING_CHARS - 1] + "…"
+                for w in warnings[:MAX_WARNINGS]]
+        if len(warnings) > MAX_WARNINGS:
+            kept.append(f"… and {len(warnings) - MAX_WARNINGS} more")
+        assign.append("warnings = :warnings")
+        values[":warnings"] = kept
     for name, value in (("error", error), ("revision", revision), ("commit", commit)):
         if value is not None:
             assign.append(f"#{name} = :{name}")

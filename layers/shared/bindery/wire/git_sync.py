@@ -15,7 +15,8 @@ def run_location(space_id: str, run_id: str) -> str:
 def run_to_wire(run: GitRun) -> dict[str, Any]:
     """`url` never holds credentials (runs store it redacted); `error` is set once a run failed,
     `revision` once an import made one (`standalone`: the space was left where it was), `commit` once
-    the repository's commit is known (the one imported, or the one an export pushed)."""
+    the repository's commit is known (the one imported, or the one an export pushed). An import's
+`warnings` name what it read approximately (a file not valid UTF-8, Markdown it could not express)."""
     body: dict[str, Any] = {
         "object": "git-run", "id": run.id, "kind": run.kind, "status": run.status, "url": run.url,
         "ref": run.ref, "projectDirectory": run.project_directory, "createdAt": run.created_at,
@@ -24,6 +25,7 @@ def run_to_wire(run: GitRun) -> dict[str, Any]:
     }
     if run.kind == "import":
         body["standalone"] = run.standalone
+        body["warnings"] = run.warnings
     return body
 
 
