@@ -115,3 +115,43 @@ def test_a_redirect_to_a_private_address_is_not_followed() -> None:
                                         "https://93.184.216.35/logo.png")
     assert followed is not None
     assert followed.full_url == "https://93.184.216.35/logo.png"
+
+
+class _Redirect:
+    def __init__(self, status: int, location: str | None) -> None:
+        self.status, self.location, self.drained = status, location, False
+
+    def get_redirect_location(self) -> str | None:
+        return self.location
+
+    def drain_conn(self) -> None:
+        self.drained = True
+
+
+def test_git_follows_redirects_only_where_the_policy_allows(monkeypatch: pytest.MonkeyPatch) -> None:
+    import urllib3
+
+    from bindery.gitsync.transport import MAX_REDIRECTS, CheckedRedirects
+
+    answers = {"https://93.184.216.34/docs.git/info/refs": _Redirect(301, "https://93.184.216.35/docs.git/info/refs"),
+               "https://93.184.216.35/docs.git/info/refs": _Redirect(200, None),
+               "https://93.184.216.34/evil/info/refs": _Redirect(302, "http://169.254.169.254/latest/meta-data"),
+               "https://93.184.216.34/loop": _Redirect(302, "/loop")}
+    asked: list[tuple[str, str, bool]] = []
+
+    def urlopen(self: object, method: str, url: str, redirect: bool = True, **kw: object) -> _Redirect:
+        asked.append((method, url, redirect))
+        return answers[url]
+
+    monkeypatch.setattr(urllib3.PoolManager, "urlopen", urlopen)
+    manager = CheckedRedirects()
+    final = manager.urlopen("GET", "https://93.184.216.34/docs.git/info/refs")
+    assert final is answers["https://93.184.216.35/docs.git/info/refs"]
+    assert answers["https://93.184.216.34/docs.git/info/refs"].drained
+    assert all(redirect is False for _, _, redirect in asked)  # urllib3 never follows one by itself
+    with pytest.raises(RefusedUrl, match=r"169\.254\.169\.254 is a loopback, private or reserved"):
+        manager.urlopen("GET", "https://93.184.216.34/evil/info/refs")
+    asked.clear()
+    with pytest.raises(Exception, match="more than 5 redirects"):
+        manager.urlopen("GET", "https://93.184.216.34/loop")
+    assert len(asked) == MAX_REDIRECTS + 1

@@ -3,6 +3,8 @@
 `fetch_snapshot` reads the files of one ref (a shallow fetch of that ref only, into a MemoryRepo);
 `push_files` commits a set of files on top of a branch and pushes that one commit. URLs must have passed
 `url_policy.check_url` first: `get_transport_and_path` would otherwise also accept SSH and local paths.
+Over HTTP, redirects are followed here, each only after its target passed `check_url` too (urllib3 alone
+would follow a public host's redirect onto the deployment's own network).
 Errors carry messages with the URL's credentials removed (`url_policy.redact_text`); `retryable` tells
 whether trying again later may help (the network) or not (a missing ref, a damaged repository).
 """
@@ -14,19 +16,22 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin
 
-from dulwich.client import get_transport_and_path
+import urllib3
+from dulwich.client import default_urllib3_manager, get_transport_and_path
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository, SendPackError
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
 from dulwich.repo import BaseRepo, MemoryRepo
 
-from bindery.url_policy import redact, redact_text
+from bindery.url_policy import check_url, redact, redact_text
 
 MAX_FILES = 20_000
 MAX_BYTES = 256 * 1024 * 1024  # the worker has 1 GB; the repository's files are held in memory twice
 FILE_MODE = 0o100644
 COMMITTER = b"Bindery <git-sync@bindery.invalid>"
+MAX_REDIRECTS = 5
 
 
 class GitTransportError(Exception):
@@ -56,6 +61,36 @@ class Pushed:
     commit: str
     parent: str | None
     ref: str
+
+
+class CheckedRedirects(urllib3.PoolManager):
+    """A pool manager that follows redirects itself, and only to URLs the URL policy allows."""
+
+    def urlopen(self, method: str, url: str, redirect: bool = True,  # type: ignore[override]
+                **kw: Any) -> Any:
+        for _ in range(MAX_REDIRECTS + 1):
+            response = super().urlopen(method, url, redirect=False, **kw)
+            location = response.get_redirect_location() if redirect else None
+            if not location:
+                return response
+            target = urljoin(url, location)
+            check_url(target, "url")
+            response.drain_conn()
+            if response.status == 303:  # see other: a GET without the body
+                method = "GET"
+                kw.pop("body", None)
+            url = target
+        raise GitProtocolError(f"more than {MAX_REDIRECTS} redirects from {redact(url)}")
+
+
+def _transport(url: str) -> tuple[Any, str]:
+    """dulwich's client for `url` (HTTP(S) through CheckedRedirects) and the path on it."""
+    if url.lower().startswith(("http://", "https://")):
+        # dulwich's own set-up (user agent, certificates); a configured HTTP proxy gets a ProxyManager
+        # instead, and then the proxy is what limits where requests go.
+        manager: Any = default_urllib3_manager(None, pool_manager_cls=CheckedRedirects, base_url=url)
+        return get_transport_and_path(url, pool_manager=manager)
+    return get_transport_and_path(url)
 
 
 def candidate_refs(ref: str) -> list[Ref]:
@@ -94,7 +129,7 @@ def _fetch(url: str, wanted: list[Ref]) -> tuple[MemoryRepo, dict[Ref, ObjectID]
         return []
 
     try:
-        client, path = get_transport_and_path(url)
+        client, path = _transport(url)
         result = client.fetch(path, repo, determine_wants=determine_wants, depth=1)
     except GitTransportError:
         raise
@@ -210,7 +245,7 @@ def push_files(url: str, ref: str, *, project_directory: str, files: Mapping[str
         return repo.generate_pack_data(set(have), set(want), progress=progress, ofs_delta=ofs_delta)
 
     try:
-        client, path = get_transport_and_path(url)
+        client, path = _transport(url)
         result = client.send_pack(path.encode(), update_refs, generate_pack_data)
     except GitTransportError:
         raise
