@@ -187,3 +187,20 @@ def test_outdated_when_the_space_moves_on(api, setup):
     publish(space_id, tree(page("p1", "Intro"), page("p2", "More")), {"p1": doc("Hello")})
     body = api.get(f"/spaces/{space_id}/change-requests/{created['id']}", token=ada.token).json()
     assert body["outdated"] is True
+
+
+def test_reads_cost_what_their_access_patterns_allow(api, setup, request_counter):
+    ada, space_id = setup
+    cr = new_cr(api, ada, space_id)
+    request_counter.clear()
+    assert api.get(f"/spaces/{space_id}/change-requests/{cr['id']}", token=ada.token).status == 200
+    # The caller's token and the space (GetItems), the caller's member item and grants (one
+    # BatchGetItem), the change request (GetItem), the users it names (one BatchGetItem).
+    by_id = dict(request_counter)
+    assert by_id == {"GetItem": 3, "BatchGetItem": 2}
+    request_counter.clear()
+    assert api.get(f"/spaces/{space_id}/change-requests/{cr['number']}", token=ada.token).status == 200
+    by_number = dict(request_counter)
+    # a number costs one GSI2 Query more than an id, nothing else
+    assert by_number.pop("Query") == 1
+    assert by_number == by_id
