@@ -15,9 +15,9 @@ unchecked it would let anyone make Bindery read its own disk (`file://`) or prob
 
 The check runs when the run is started (a 400 names the field) and again in the worker right before the
 fetch (DNS may have changed meanwhile), and on every redirect before it is followed (Git over HTTP:
-gitsync.transport.CheckedRedirects; uploads: remote_files). A name that resolves differently between the check and the
-connection (DNS rebinding) is not caught here; deployments that need that guarantee put the worker
-behind an egress proxy.
+gitsync.transport.CheckedRedirects; uploads: remote_files). A name that resolves differently between the
+check and the connection (DNS rebinding) is not caught here; deployments that need that guarantee put
+the worker behind an egress proxy.
 """
 
 from __future__ import annotations

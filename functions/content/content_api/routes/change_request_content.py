@@ -79,8 +79,8 @@ def get_page_by_path(
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
     # The path may span several segments: content_api.app escapes them into this one.
-    return reads.get_page_by_path(who, spaceId, _revision(who, spaceId, changeRequestId), unquote(pagePath),
-                                  fmt=format, evaluated=evaluated, metadata=metadata)
+    return reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), path=unquote(pagePath),
+                          fmt=format, evaluated=evaluated, metadata=metadata)
 
 
 @router.get("/content/files")

@@ -76,8 +76,8 @@ def get_page_by_path(
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
     # The path may span several segments: content_api.app escapes them into this one.
-    return reads.get_page_by_path(who, spaceId, None, unquote(pagePath), fmt=format, evaluated=evaluated,
-                                  metadata=metadata)
+    return reads.get_page(who, spaceId, None, path=unquote(pagePath), fmt=format, evaluated=evaluated,
+                          metadata=metadata)
 
 
 @router.get("/revisions/<revisionId>/path/<pagePath>")
@@ -88,5 +88,5 @@ def get_page_in_revision_by_path(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
-    return reads.get_page_by_path(who, spaceId, revisionId, unquote(pagePath), fmt=format,
-                                  evaluated=evaluated, metadata=metadata)
+    return reads.get_page(who, spaceId, revisionId, path=unquote(pagePath), fmt=format,
+                          evaluated=evaluated, metadata=metadata)

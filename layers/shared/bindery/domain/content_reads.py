@@ -127,20 +127,12 @@ def list_pages(caller: Caller, space_id: str, revision_id: str | None, *, metada
     return {"pages": pages_to_wire(opened.view, opened.tree)}
 
 
-def get_page(caller: Caller, space_id: str, revision_id: str | None, page_id: str, *,
-             fmt: DocumentFormat | None, evaluated: Evaluated, metadata: bool) -> dict[str, Any]:
+def get_page(caller: Caller, space_id: str, revision_id: str | None, page_id: str | None = None, *,
+             path: str | None = None, fmt: DocumentFormat | None, evaluated: Evaluated,
+             metadata: bool) -> dict[str, Any]:
+    """A page by id, or by `path` (document and group pages have paths; link and computed pages do not)."""
     opened = open_revision(caller, space_id, revision_id, metadata=metadata)
-    located = opened.tree.page(page_id)
-    if located is None:
-        raise NotFound(NO_PAGE)
-    return _page(opened, located, fmt, evaluated)
-
-
-def get_page_by_path(caller: Caller, space_id: str, revision_id: str | None, path: str, *,
-                     fmt: DocumentFormat | None, evaluated: Evaluated, metadata: bool) -> dict[str, Any]:
-    """Document and group pages have paths; link and computed pages do not."""
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata)
-    located = opened.tree.page_by_path(path)
+    located = opened.tree.page(page_id) if page_id is not None else opened.tree.page_by_path(path or "")
     if located is None:
         raise NotFound(NO_PAGE)
     return _page(opened, located, fmt, evaluated)
