@@ -26,6 +26,8 @@ def stable_items(base: Sequence[str], side: Sequence[str], prefer: Collection[st
     lists. Several may exist (of [a, b] -> [b, a], did a or b move?): among the longest, the one
     keeping the most `prefer` items is chosen (the items the other side moved: then the two sides do
     not both claim to have moved the same item), then a fixed one."""
+    if list(side) == list(base):
+        return set(base)  # nothing moved: the whole list is the one longest common subsequence
     in_side, in_base = set(side), set(base)
     common = [x for x in base if x in in_side]
     position = {item: index for index, item in enumerate(common)}
@@ -59,10 +61,11 @@ def moved_items(base: Sequence[str], ours: Sequence[str], theirs: Sequence[str])
     """The base items each side moved within the list (kept but out of place), each side's guess
     informed by the other's (see `stable_items`): an item the other side moved, removed or moved
     away is preferably one this side left in place."""
-    first = [set(base) - stable_items(base, side) for side in (ours, theirs)]
+    in_base = set(base)
+    first = [in_base - stable_items(base, side) for side in (ours, theirs)]
     return (
-        {x for x in ours if x in base} - stable_items(base, ours, first[1]),
-        {x for x in theirs if x in base} - stable_items(base, theirs, first[0]),
+        {x for x in ours if x in in_base} - stable_items(base, ours, first[1]),
+        {x for x in theirs if x in in_base} - stable_items(base, theirs, first[0]),
     )
 
 
@@ -124,9 +127,12 @@ def merge_order(base: Sequence[str], ours: Sequence[str], theirs: Sequence[str],
     """The merged order of the items in `keep` (what the merge keeps in this list, decided by the
     caller), from the three versions of the list."""
     keep = set(keep)
+    if list(ours) == list(base) == list(theirs) and keep == set(base):
+        return Ordered(list(base))  # a list neither side touched: most of a large tree
+    in_base = set(base)
     moved_ours, moved_theirs = moved_items(base, ours, theirs)
-    stable_ours = {x for x in ours if x in base and x not in moved_ours}
-    stable_theirs = {x for x in theirs if x in base and x not in moved_theirs}
+    stable_ours = {x for x in ours if x in in_base and x not in moved_ours}
+    stable_theirs = {x for x in theirs if x in in_base and x not in moved_theirs}
     anchors = [x for x in base if x in keep and x in stable_ours and x in stable_theirs]
     anchor_set = set(anchors)
     placed_ours = {x for x in ours if x in keep and x not in stable_ours}

@@ -108,6 +108,17 @@ class _PageMerger:
                 self.conflict(page, "edited on one side, deleted on the other")
                 self.entries[page], self.parent[page] = dict(survivor.entries[page]), survivor.parent[page]
             return
+        # untouched on both sides (most pages of a large tree): nothing to merge
+        merged = dict(b) if o == b and t == b else self.merged_fields(page, b, o, t)
+        moved_o, moved_t = page in self.moved_ours, page in self.moved_theirs
+        if moved_o and moved_t and self.ours.parent[page] != self.theirs.parent[page]:
+            self.conflict(page, "moved to different places")
+        self.entries[page] = merged
+        self.parent[page] = self.theirs.parent[page] if moved_t and not moved_o else self.ours.parent[page]
+
+    def merged_fields(self, page: str, b: Entry, o: Entry, t: Entry) -> dict[str, Any]:
+        """A page both sides kept: its fields merged (conflicts reported), its body merged or set aside
+        for a document-level merge."""
         merged, fields = merge_fields(b, o, t, skip=(BODY,))
         for name in fields:
             self.conflict(page, f"both sides changed the {name}")
@@ -116,11 +127,7 @@ class _PageMerger:
             self.bodies[page] = (b.get(BODY), o.get(BODY), t.get(BODY))
         elif body[0] is not None:
             merged[BODY] = body[0]
-        moved_o, moved_t = page in self.moved_ours, page in self.moved_theirs
-        if moved_o and moved_t and self.ours.parent[page] != self.theirs.parent[page]:
-            self.conflict(page, "moved to different places")
-        self.entries[page] = merged
-        self.parent[page] = self.theirs.parent[page] if moved_t and not moved_o else self.ours.parent[page]
+        return merged
 
     def check_parents(self) -> bool:
         """Every kept page's parent is kept, and no page is its own ancestor; False if not."""
@@ -142,18 +149,28 @@ class _PageMerger:
                 cursor = self.parent[cursor]
         return sound
 
-    def order(self, parent: str | None) -> list[str]:
-        keep = [page for page, p in self.parent.items() if p == parent]
+    def kept_children(self) -> dict[str | None, list[str]]:
+        """The kept pages by parent, each list in `self.parent`'s order (read once parents are settled:
+        a scan per parent would make building a 5,000-page tree quadratic)."""
+        children: dict[str | None, list[str]] = {}
+        for page, parent in self.parent.items():
+            children.setdefault(parent, []).append(page)
+        return children
+
+    def order(self, parent: str | None, kept: dict[str | None, list[str]]) -> list[str]:
+        keep = kept.get(parent, [])
         ordered = merge_order(self.base.siblings(parent), self.ours.siblings(parent),
                               self.theirs.siblings(parent), keep)
         for page in ordered.contested:
             self.conflict(page, "moved to different places")
         return ordered.order
 
-    def build(self, parent: str | None, parent_type: str | None) -> list[Entry]:
+    def build(self, parent: str | None, parent_type: str | None,
+              kept: dict[str | None, list[str]] | None = None) -> list[Entry]:
+        kept = self.kept_children() if kept is None else kept
         out: list[Entry] = []
         slugs: dict[str, str] = {}
-        for page in self.order(parent):
+        for page in self.order(parent, kept):
             entry = dict(self.entries[page])
             kind, slug = entry.get("type"), entry.get("slug")
             if parent_type is not None and kind == "group":
@@ -166,7 +183,7 @@ class _PageMerger:
                         self.conflict(same, f"another page at the same level has the slug '{slug}'")
                 slugs[slug] = page
             has_pages = entry.pop("pages", False)
-            children = self.build(page, kind)
+            children = self.build(page, kind, kept)
             if children or has_pages:
                 entry["pages"] = children
             out.append(entry)
