@@ -2,26 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import users as domain
 from bindery.http import create_app
+from bindery.route_params import Who
 
 app = create_app("users")
 
 
 @app.get("/user")
-def current_user(who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:
+def current_user(who: Who) -> dict[str, Any]:
     return domain.get_user(who, who.user_id)
 
 
 @app.get("/users/<userId>")
-def get_user(userId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def get_user(userId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return domain.get_user(who, userId)
 
 

@@ -6,14 +6,12 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import change_request_listing as listing
 from bindery.domain import change_requests as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import CreateChangeRequest, Status, UpdateChangeRequest
 
 router = Router()
@@ -21,9 +19,9 @@ router = Router()
 
 @router.get("/change-requests")
 def list_change_requests(
-    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     status: Annotated[Status, Query()] = "open",
     creator: Annotated[str | None, Query(min_length=1)] = None,
     contributor: Annotated[str | None, Query(min_length=1)] = None,
@@ -36,7 +34,7 @@ def list_change_requests(
 
 @router.post("/change-requests", status_code=201, responses={201: {"description": "Change request created"}})
 def create_change_request(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     body: Annotated[CreateChangeRequest | None, Body()] = None,
 ) -> Response[dict[str, Any]]:
     created = domain.create_change_request(who, spaceId, body or CreateChangeRequest())
@@ -46,14 +44,14 @@ def create_change_request(
 
 @router.get("/change-requests/<changeRequestId>")
 def get_change_request(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
 ) -> dict[str, Any]:
     return domain.get_change_request(who, spaceId, changeRequestId)
 
 
 @router.patch("/change-requests/<changeRequestId>")
 def update_change_request(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateChangeRequest, Body()],
 ) -> dict[str, Any]:
     return domain.update_change_request(who, spaceId, changeRequestId, body)

@@ -5,34 +5,32 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import change_request_exports as exports
 from bindery.domain import change_request_merges as merges
+from bindery.route_params import Who
 
 router = Router()
 
 
 @router.post("/update")
 def update_change_request(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
 ) -> dict[str, Any]:
     return merges.update_change_request(who, spaceId, changeRequestId)
 
 
 @router.post("/merge")
 def merge_change_request(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
 ) -> dict[str, Any]:
     return merges.merge_change_request(who, spaceId, changeRequestId)
 
 
 @router.get("/changes")
 def list_changes(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     limit: Annotated[int | None, Query(ge=0, le=1000)] = None,
 ) -> dict[str, Any]:
     return exports.list_changes(who, spaceId, changeRequestId, limit=limit)
@@ -40,7 +38,7 @@ def list_changes(
 
 @router.get("/pdf")
 def get_pdf(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
     only: Annotated[bool, Query()] = False,
     page: Annotated[str | None, Query(min_length=1)] = None,
 ) -> dict[str, Any]:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import change_request_listing as listing
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import Status
 
 router = Router()
@@ -19,9 +17,9 @@ router = Router()
 
 @router.get("")
 def list_change_requests(
-    organizationId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    organizationId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     status: Annotated[Status, Query()] = "open",
     creator: Annotated[str | None, Query(min_length=1)] = None,
     contributor: Annotated[str | None, Query(min_length=1)] = None,

@@ -6,15 +6,13 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import requested_reviewers
 from bindery.domain import reviews as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import RequestReviewers, SubmitReview
 from bindery.schemas.content import DocumentFormat
 
@@ -26,11 +24,11 @@ REMOVED: dict[int, OpenAPIResponse] = {204: {"description": "There was no such r
 
 @router.get("/reviews")
 def list_reviews(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     outdated: Annotated[bool | None, Query()] = None,
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     # `format` shapes a review's comment, which Bindery does not return (comments are their own area).
     return domain.list_reviews(who, spaceId, changeRequestId, outdated=outdated, limit=page_limit(limit),
@@ -39,7 +37,7 @@ def list_reviews(
 
 @router.post("/reviews", status_code=201, responses={201: {"description": "Review submitted"}})
 def submit_review(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[SubmitReview, Body()],
 ) -> dict[str, Any]:
     return domain.submit_review(who, spaceId, changeRequestId, body)
@@ -47,7 +45,7 @@ def submit_review(
 
 @router.get("/reviews/<reviewId>")
 def get_review(
-    spaceId: str, changeRequestId: str, reviewId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, reviewId: str, who: Who,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> dict[str, Any]:
     return domain.get_review(who, spaceId, changeRequestId, reviewId)
@@ -55,9 +53,9 @@ def get_review(
 
 @router.get("/requested-reviewers")
 def list_requested_reviewers(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return requested_reviewers.list_requested_reviewers(who, spaceId, changeRequestId,
                                                         limit=page_limit(limit), page=page).to_wire()
@@ -65,7 +63,7 @@ def list_requested_reviewers(
 
 @router.post("/requested-reviewers")
 def request_reviewers(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[RequestReviewers, Body()],
 ) -> dict[str, Any]:
     return requested_reviewers.request_reviewers(who, spaceId, changeRequestId, body)
@@ -73,7 +71,7 @@ def request_reviewers(
 
 @router.delete("/requested-reviewers/<userId>", status_code=204, responses=REMOVED)
 def remove_requested_reviewer(
-    spaceId: str, changeRequestId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, userId: str, who: Who,  # noqa: N803
 ) -> Response[str]:
     removed = requested_reviewers.remove_requested_reviewer(who, spaceId, changeRequestId, userId)
     return Response(status_code=205 if removed else 204, body="")
@@ -81,9 +79,9 @@ def remove_requested_reviewer(
 
 @router.get("/contributors")
 def list_contributors(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return requested_reviewers.list_contributors(who, spaceId, changeRequestId, limit=page_limit(limit),
                                                  page=page).to_wire()

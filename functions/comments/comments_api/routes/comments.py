@@ -11,11 +11,10 @@ from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import comments as domain
 from bindery.domain.comment_targets import TargetRef
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.comments import CommentStatus, PostComment, UpdateComment
 from bindery.schemas.content import DocumentFormat
 from comments_api.target import comment_target
@@ -28,9 +27,9 @@ DELETED: dict[int, OpenAPIResponse] = {204: {"description": "There was no such c
 
 @router.get("")
 def list_comments(
-    who: Annotated[Caller, Depends(caller)], target: Annotated[TargetRef, Depends(comment_target)], *,
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    who: Who, target: Annotated[TargetRef, Depends(comment_target)], *,
+    page: PageCursor = None,
+    limit: PageLimit = None,
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
     status: Annotated[CommentStatus, Query()] = "all",
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
@@ -43,7 +42,7 @@ def list_comments(
 
 @router.post("")
 def post_comment(
-    who: Annotated[Caller, Depends(caller)], target: Annotated[TargetRef, Depends(comment_target)],
+    who: Who, target: Annotated[TargetRef, Depends(comment_target)],
     body: Annotated[PostComment, Body()],
 ) -> dict[str, Any]:
     return domain.post_comment(who, target, body)
@@ -51,7 +50,7 @@ def post_comment(
 
 @router.get("/<commentId>")
 def get_comment(
-    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> dict[str, Any]:
@@ -60,7 +59,7 @@ def get_comment(
 
 @router.put("/<commentId>")
 def update_comment(
-    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateComment, Body()],
 ) -> dict[str, Any]:
     return domain.update_comment(who, target, commentId, body)
@@ -68,7 +67,7 @@ def update_comment(
 
 @router.delete("/<commentId>", status_code=204, responses=DELETED)
 def delete_comment(
-    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)],
 ) -> Response[str]:
     return Response(status_code=205 if domain.delete_comment(who, target, commentId) else 204, body="")

@@ -11,11 +11,10 @@ from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import comment_replies as domain
 from bindery.domain.comment_targets import TargetRef
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.comments import PostReply, UpdateReply
 from bindery.schemas.content import DocumentFormat
 from comments_api.target import comment_target
@@ -28,10 +27,10 @@ DELETED: dict[int, OpenAPIResponse] = {204: {"description": "There was no such r
 
 @router.get("")
 def list_replies(
-    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], *,
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    page: PageCursor = None,
+    limit: PageLimit = None,
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> dict[str, Any]:
     return domain.list_replies(who, target, commentId, fmt=format, limit=page_limit(limit), cursor=page)
@@ -39,7 +38,7 @@ def list_replies(
 
 @router.post("")
 def post_reply(
-    commentId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[PostReply, Body()],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the CR variant's parameter
 ) -> dict[str, Any]:
@@ -48,7 +47,7 @@ def post_reply(
 
 @router.get("/<commentReplyId>")
 def get_reply(
-    commentId: str, commentReplyId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, commentReplyId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> dict[str, Any]:
@@ -57,7 +56,7 @@ def get_reply(
 
 @router.put("/<commentReplyId>")
 def update_reply(
-    commentId: str, commentReplyId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, commentReplyId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateReply, Body()],
 ) -> dict[str, Any]:
     return domain.update_reply(who, target, commentId, commentReplyId, body)
@@ -65,7 +64,7 @@ def update_reply(
 
 @router.delete("/<commentReplyId>", status_code=204, responses=DELETED)
 def delete_reply(
-    commentId: str, commentReplyId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    commentId: str, commentReplyId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)],
 ) -> Response[str]:
     deleted = domain.delete_reply(who, target, commentId, commentReplyId)

@@ -12,15 +12,14 @@ from typing import Annotated, Any
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import change_request_edits as edits
 from bindery.domain import content_reads as reads
 from bindery.domain.change_requests import change_request_for_read
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import UpdateContent
 from bindery.schemas.content import DocumentFormat, Evaluated
 
@@ -33,7 +32,7 @@ def _revision(who: Caller, space_id: str, change_request_id: str) -> str:
 
 @router.get("/content")
 def get_revision(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -42,7 +41,7 @@ def get_revision(
 
 @router.post("/content")
 def update_content(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateContent, Body()], *,
     compat: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -51,7 +50,7 @@ def update_content(
 
 @router.get("/content/pages")
 def list_pages(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -60,7 +59,7 @@ def list_pages(
 
 @router.get("/content/page/<pageId>")
 def get_page(
-    spaceId: str, changeRequestId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, changeRequestId: str, pageId: str, who: Who, *,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
@@ -72,7 +71,7 @@ def get_page(
 
 @router.get("/content/path/<pagePath>")
 def get_page_by_path(
-    spaceId: str, changeRequestId: str, pagePath: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, changeRequestId: str, pagePath: str, who: Who, *,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
@@ -85,9 +84,9 @@ def get_page_by_path(
 
 @router.get("/content/files")
 def list_files(
-    spaceId: str, changeRequestId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -99,7 +98,7 @@ def list_files(
 
 @router.get("/content/files/<fileId>")
 def get_file(
-    spaceId: str, changeRequestId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, changeRequestId: str, fileId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -109,7 +108,7 @@ def get_file(
 @router.get("/content/reusable-contents/<reusableContentId>")
 def get_reusable_content(
     spaceId: str, changeRequestId: str, reusableContentId: str,  # noqa: N803
-    who: Annotated[Caller, Depends(caller)], *,
+    who: Who, *,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:

@@ -5,22 +5,20 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import content_reads as reads
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 
 router = Router()
 
 
 @router.get("/content/files")
 def list_files(
-    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -30,9 +28,9 @@ def list_files(
 
 @router.get("/revisions/<revisionId>/files")
 def list_files_in_revision(
-    spaceId: str, revisionId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, revisionId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -42,7 +40,7 @@ def list_files_in_revision(
 
 @router.get("/content/files/<fileId>")
 def get_file(
-    spaceId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, fileId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -51,7 +49,7 @@ def get_file(
 
 @router.get("/revisions/<revisionId>/files/<fileId>")
 def get_file_in_revision(
-    spaceId: str, revisionId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, revisionId: str, fileId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:

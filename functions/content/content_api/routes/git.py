@@ -7,13 +7,11 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import git_sync as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.store.git_runs import GitRun
 from bindery.wire.git_sync import run_location
@@ -27,7 +25,7 @@ def _started(run: GitRun) -> Response[str]:
 
 @router.post("/git/import", status_code=204)
 def import_git_repository(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     body: Annotated[ImportGitRepository, Body()],
 ) -> Response[str]:
     return _started(domain.start_run(who, spaceId, body))
@@ -35,26 +33,26 @@ def import_git_repository(
 
 @router.post("/git/export", status_code=204)
 def export_to_git_repository(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     body: Annotated[ExportToGitRepository, Body()],
 ) -> Response[str]:
     return _started(domain.start_run(who, spaceId, body))
 
 
 @router.get("/git/info")
-def get_space_git_info(spaceId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def get_space_git_info(spaceId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return domain.get_git_info(who, spaceId)
 
 
 @router.get("/git/runs")
 def list_git_runs(
-    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.list_runs(who, spaceId, limit=page_limit(limit), page=page).to_wire()
 
 
 @router.get("/git/runs/<runId>")
-def get_git_run(spaceId: str, runId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def get_git_run(spaceId: str, runId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return domain.get_run(who, spaceId, runId)

@@ -6,13 +6,11 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import links as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -20,9 +18,9 @@ Status = Literal["ok", "broken", "in-app"]
 
 @router.get("/content/page/<pageId>/links")
 def list_page_links(
-    spaceId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, pageId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
 ) -> dict[str, Any]:
     return domain.list_links(who, spaceId, None, page_id=pageId, status=status, limit=page_limit(limit),
@@ -31,8 +29,8 @@ def list_page_links(
 
 @router.get("/content/files/<fileId>/backlinks")
 def list_file_backlinks(
-    spaceId: str, fileId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, fileId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.list_file_backlinks(who, spaceId, None, fileId, limit=page_limit(limit), page=page)

@@ -7,12 +7,10 @@ from typing import Annotated, Any
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import content_reads as reads
+from bindery.route_params import Who
 from bindery.schemas.content import DocumentFormat, Evaluated
 
 router = Router()
@@ -20,7 +18,7 @@ router = Router()
 
 @router.get("/content/pages")
 def list_pages(
-    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -29,7 +27,7 @@ def list_pages(
 
 @router.get("/revisions/<revisionId>/pages")
 def list_pages_in_revision(
-    spaceId: str, revisionId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, revisionId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -38,7 +36,7 @@ def list_pages_in_revision(
 
 @router.get("/content/page/<pageId>")
 def get_page(
-    spaceId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, pageId: str, who: Who, *,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
@@ -49,7 +47,7 @@ def get_page(
 
 @router.get("/revisions/<revisionId>/page/<pageId>")
 def get_page_in_revision(
-    spaceId: str, revisionId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, revisionId: str, pageId: str, who: Who, *,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
@@ -61,7 +59,7 @@ def get_page_in_revision(
 
 @router.get("/revisions/<revisionId>/page/<pageId>/document")
 def get_page_document_in_revision(
-    spaceId: str, revisionId: str, pageId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, revisionId: str, pageId: str, who: Who, *,  # noqa: N803
     evaluated: Annotated[Evaluated, Query()] = False,
 ) -> dict[str, Any]:
     return dict(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
@@ -69,7 +67,7 @@ def get_page_document_in_revision(
 
 @router.get("/content/path/<pagePath>")
 def get_page_by_path(
-    spaceId: str, pagePath: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, pagePath: str, who: Who, *,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
@@ -82,7 +80,7 @@ def get_page_by_path(
 
 @router.get("/revisions/<revisionId>/path/<pagePath>")
 def get_page_in_revision_by_path(
-    spaceId: str, revisionId: str, pagePath: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, revisionId: str, pagePath: str, who: Who, *,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,

@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import content_reads as reads
+from bindery.route_params import Who
 from bindery.schemas.content import Evaluated
 
 router = Router()
@@ -18,7 +16,7 @@ router = Router()
 
 @router.get("/content/reusable-contents/<reusableContentId>")
 def get_reusable_content(
-    spaceId: str, reusableContentId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, reusableContentId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -28,7 +26,7 @@ def get_reusable_content(
 @router.get("/revisions/<revisionId>/reusable-contents/<reusableContentId>")
 def get_reusable_content_in_revision(
     spaceId: str, revisionId: str, reusableContentId: str,  # noqa: N803
-    who: Annotated[Caller, Depends(caller)], *,
+    who: Who, *,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -38,7 +36,7 @@ def get_reusable_content_in_revision(
 @router.get("/revisions/<revisionId>/reusable-contents/<reusableContentId>/document")
 def get_reusable_content_document_in_revision(
     spaceId: str, revisionId: str, reusableContentId: str,  # noqa: N803
-    who: Annotated[Caller, Depends(caller)], *,
+    who: Who, *,
     evaluated: Annotated[Evaluated, Query()] = False,
 ) -> dict[str, Any]:
     return dict(reads.get_reusable_content_document(who, spaceId, revisionId, reusableContentId,

@@ -6,19 +6,17 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import content_reads as reads
+from bindery.route_params import Who
 
 router = Router()
 
 
 @router.get("/content")
 def get_current_revision(
-    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:
@@ -28,7 +26,7 @@ def get_current_revision(
 
 @router.get("/revisions/<revisionId>")
 def get_revision(
-    spaceId: str, revisionId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, revisionId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> dict[str, Any]:

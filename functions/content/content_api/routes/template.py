@@ -6,12 +6,10 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import templates
+from bindery.route_params import Who
 from bindery.schemas.templates import ApplySpaceTemplate
 
 router = Router()
@@ -20,7 +18,7 @@ router = Router()
 @router.post("/content/template", status_code=201,
              responses={201: {"description": "Template applied to space."}})
 def apply_template(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     body: Annotated[ApplySpaceTemplate, Body()],
 ) -> Response[str]:
     templates.apply_template(who, spaceId, body)

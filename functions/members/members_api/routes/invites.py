@@ -5,13 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, organization
 from bindery.domain import invites as domain
-from bindery.domain.access import OrgAccess
+from bindery.route_params import MemberOf, Who
 from bindery.schemas.invites import InviteUsersToOrganization
 
 router = Router()
@@ -19,14 +16,14 @@ router = Router()
 
 @router.post("")
 def invite_users(
-    access: Annotated[OrgAccess, Depends(organization)], body: Annotated[InviteUsersToOrganization, Body()],
+    access: MemberOf, body: Annotated[InviteUsersToOrganization, Body()],
 ) -> dict[str, Any]:
     return domain.invite_users(access, body)
 
 
 @router.post("/<inviteId>")
 def join_with_invite(
-    organizationId: str, inviteId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    organizationId: str, inviteId: str, who: Who,  # noqa: N803
 ) -> dict[str, Any]:
     # Not `organization`: callers are not members yet, and must not be turned away with a 404.
     return domain.join_with_link(who, organizationId, inviteId)

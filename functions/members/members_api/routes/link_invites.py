@@ -6,13 +6,11 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import organization, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import invites as domain
-from bindery.domain.access import OrgAccess
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import MemberOf, PageCursor, PageLimit
 from bindery.schemas.invites import CreateInviteLink, UpdateInviteLink
 
 router = Router()
@@ -20,35 +18,35 @@ router = Router()
 
 @router.get("")
 def list_links(
-    access: Annotated[OrgAccess, Depends(organization)],
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    access: MemberOf,
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.list_links(access, page_limit(limit), page).to_wire()
 
 
 @router.post("", status_code=201)
 def create_link(
-    access: Annotated[OrgAccess, Depends(organization)], body: Annotated[CreateInviteLink, Body()],
+    access: MemberOf, body: Annotated[CreateInviteLink, Body()],
 ) -> dict[str, Any]:
     return domain.create_link(access, body)
 
 
 @router.get("/<inviteId>")
-def get_link(inviteId: str, access: Annotated[OrgAccess, Depends(organization)]) -> dict[str, Any]:  # noqa: N803
+def get_link(inviteId: str, access: MemberOf) -> dict[str, Any]:  # noqa: N803
     return domain.get_link(access, inviteId)
 
 
 @router.patch("/<inviteId>")
 def update_link(
     inviteId: str,  # noqa: N803
-    access: Annotated[OrgAccess, Depends(organization)],
+    access: MemberOf,
     body: Annotated[UpdateInviteLink, Body()],
 ) -> dict[str, Any]:
     return domain.update_link(access, inviteId, body)
 
 
 @router.delete("/<inviteId>", status_code=204)
-def delete_link(inviteId: str, access: Annotated[OrgAccess, Depends(organization)]) -> Response[str]:  # noqa: N803
+def delete_link(inviteId: str, access: MemberOf) -> Response[str]:  # noqa: N803
     domain.delete_link(access, inviteId)
     return Response(status_code=204, body="")

@@ -6,15 +6,12 @@ from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, organization, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import grants as grants_domain
 from bindery.domain import members as domain
-from bindery.domain.access import OrgAccess
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.schemas.common import RoleValue
 from bindery.schemas.members import UpdateMember
 
@@ -23,9 +20,9 @@ router = Router()
 
 @router.get("")
 def list_members(
-    access: Annotated[OrgAccess, Depends(organization)], *,
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    access: MemberOf, *,
+    page: PageCursor = None,
+    limit: PageLimit = None,
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
     role: Annotated[RoleValue | Literal["guest"] | None, Query()] = None,
     search: Annotated[str | None, Query(max_length=256)] = None,
@@ -36,34 +33,34 @@ def list_members(
 
 
 @router.get("/<userId>")
-def get_member(organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def get_member(organizationId: str, userId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return domain.get_member(who, organizationId, userId)
 
 
 @router.patch("/<userId>")
 def update_member(
-    organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    organizationId: str, userId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateMember, Body()],
 ) -> dict[str, Any]:
     return domain.change_role(who, organizationId, userId, body.role)
 
 
 @router.delete("/<userId>", status_code=204)
-def remove_member(organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
+def remove_member(organizationId: str, userId: str, who: Who) -> Response[str]:  # noqa: N803
     domain.remove_member(who, organizationId, userId)
     return Response(status_code=204, body="")
 
 
 @router.post("/<userId>/sso")
-def set_sso(organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def set_sso(organizationId: str, userId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return domain.set_sso(who, organizationId, userId)
 
 
 @router.get("/<userId>/teams")
 def member_teams(
-    organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    organizationId: str, userId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     title: Annotated[str | None, Query(max_length=64)] = None,
 ) -> dict[str, Any]:
     return domain.member_teams(who, organizationId, userId, limit=page_limit(limit), page=page,
@@ -72,9 +69,9 @@ def member_teams(
 
 @router.get("/<userId>/spaces")
 def member_spaces(
-    organizationId: str, userId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    organizationId: str, userId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
 ) -> dict[str, Any]:
     return grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,

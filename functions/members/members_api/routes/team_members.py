@@ -6,13 +6,11 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import team_members as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.members import AddTeamMember, UpdateTeamMembers
 
 router = Router()
@@ -20,16 +18,16 @@ router = Router()
 
 @router.get("")
 def list_team_members(
-    organizationId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    organizationId: str, teamId: str, who: Who,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.list_team_members(who, organizationId, teamId, page_limit(limit), page).to_wire()
 
 
 @router.put("", status_code=204)
 def update_team_members(
-    organizationId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    organizationId: str, teamId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateTeamMembers, Body()],
 ) -> Response[str]:
     domain.update_team_members(who, organizationId, teamId, body)
@@ -38,7 +36,7 @@ def update_team_members(
 
 @router.put("/<userId>", status_code=204)
 def add_team_member(
-    organizationId: str, teamId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    organizationId: str, teamId: str, userId: str, who: Who,  # noqa: N803
     body: Annotated[AddTeamMember | None, Body()] = None,
 ) -> Response[str]:
     domain.add_team_member(who, organizationId, teamId, userId, body.role if body else None)
@@ -47,7 +45,7 @@ def add_team_member(
 
 @router.delete("/<userId>", status_code=204)
 def remove_team_member(
-    organizationId: str, teamId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    organizationId: str, teamId: str, userId: str, who: Who,  # noqa: N803
 ) -> Response[str]:
     domain.remove_team_member(who, organizationId, teamId, userId)
     return Response(status_code=204, body="")

@@ -6,14 +6,11 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, organization, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import teams as domain
-from bindery.domain.access import OrgAccess
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.schemas.members import CreateTeam, UpdateTeam
 
 router = Router()
@@ -21,9 +18,9 @@ router = Router()
 
 @router.get("")
 def list_teams(
-    access: Annotated[OrgAccess, Depends(organization)],
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    access: MemberOf,
+    page: PageCursor = None,
+    limit: PageLimit = None,
     owner: Annotated[str | None, Query(max_length=128)] = None,
     title: Annotated[str | None, Query(max_length=64)] = None,
 ) -> dict[str, Any]:
@@ -32,25 +29,25 @@ def list_teams(
 
 @router.put("", status_code=201)
 def create_team(
-    access: Annotated[OrgAccess, Depends(organization)], body: Annotated[CreateTeam, Body()],
+    access: MemberOf, body: Annotated[CreateTeam, Body()],
 ) -> dict[str, Any]:
     return domain.create_team(access, body)
 
 
 @router.get("/<teamId>")
-def get_team(organizationId: str, teamId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def get_team(organizationId: str, teamId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return domain.get_team(who, organizationId, teamId)
 
 
 @router.patch("/<teamId>")
 def rename_team(
-    organizationId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    organizationId: str, teamId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateTeam, Body()],
 ) -> dict[str, Any]:
     return domain.rename_team(who, organizationId, teamId, body)
 
 
 @router.delete("/<teamId>", status_code=204)
-def delete_team(teamId: str, access: Annotated[OrgAccess, Depends(organization)]) -> Response[str]:  # noqa: N803
+def delete_team(teamId: str, access: MemberOf) -> Response[str]:  # noqa: N803
     domain.delete_team(access, teamId)
     return Response(status_code=204, body="")

@@ -5,24 +5,22 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import organization
 from bindery.domain import organizations as domain
-from bindery.domain.access import OrgAccess
+from bindery.route_params import MemberOf
 from bindery.schemas.organizations import UpdateAgentInstructions
 
 router = Router()
 
 
 @router.get("")
-def get_instructions(access: Annotated[OrgAccess, Depends(organization)]) -> dict[str, Any]:
+def get_instructions(access: MemberOf) -> dict[str, Any]:
     return domain.agent_instructions(access)
 
 
 @router.put("")
 def put_instructions(
-    access: Annotated[OrgAccess, Depends(organization)], body: Annotated[UpdateAgentInstructions, Body()],
+    access: MemberOf, body: Annotated[UpdateAgentInstructions, Body()],
 ) -> dict[str, Any]:
     return domain.set_agent_instructions(access, body.instructions.model_dump(mode="json"))

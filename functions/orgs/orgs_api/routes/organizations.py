@@ -6,14 +6,11 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, organization, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import organizations as domain
-from bindery.domain.access import OrgAccess
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.schemas.organizations import CreateOrganization, UpdateOrganization
 from bindery.wire.organizations import org_to_wire
 
@@ -22,38 +19,38 @@ router = Router()
 
 @router.get("/orgs")
 def list_orgs(
-    who: Annotated[Caller, Depends(caller)],
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    who: Who,
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.list_orgs(who, page_limit(limit), page).to_wire()
 
 
 @router.post("/orgs", status_code=201)
 def create_org(
-    who: Annotated[Caller, Depends(caller)], body: Annotated[CreateOrganization, Body()],
+    who: Who, body: Annotated[CreateOrganization, Body()],
 ) -> dict[str, Any]:
     return domain.create_org(who, body)
 
 
 @router.get("/orgs/<organizationId>")
-def get_org(access: Annotated[OrgAccess, Depends(organization)]) -> dict[str, Any]:
+def get_org(access: MemberOf) -> dict[str, Any]:
     return org_to_wire(access.org, access.role)
 
 
 @router.patch("/orgs/<organizationId>")
 def update_org(
-    access: Annotated[OrgAccess, Depends(organization)], body: Annotated[UpdateOrganization, Body()],
+    access: MemberOf, body: Annotated[UpdateOrganization, Body()],
 ) -> dict[str, Any]:
     return domain.update_org(access, body)
 
 
 @router.post("/orgs/<organizationId>/join", status_code=204)
-def join_org(organizationId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
+def join_org(organizationId: str, who: Who) -> Response[str]:  # noqa: N803
     domain.join_org(who, organizationId)
     return Response(status_code=204, body="")
 
 
 @router.post("/orgs/<organizationId>/ping")
-def ping(access: Annotated[OrgAccess, Depends(organization)]) -> dict[str, Any]:
+def ping(access: MemberOf) -> dict[str, Any]:
     return domain.ping(access)

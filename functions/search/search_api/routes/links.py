@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import links as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -19,9 +17,9 @@ Status = Literal["ok", "broken", "in-app"]
 
 @router.get("/spaces/<spaceId>/links")
 def list_space_links(
-    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    spaceId: str, who: Who, *,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
 ) -> dict[str, Any]:
     return domain.list_links(who, spaceId, None, status=status, limit=page_limit(limit), page=page)

@@ -5,33 +5,31 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import search as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 
 router = Router()
 
 
 @router.get("/spaces/<spaceId>/search")
 def search_space(
-    spaceId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    spaceId: str, who: Who, *,  # noqa: N803
     query: Annotated[str, Query(max_length=domain.MAX_QUERY)],
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.search_space(who, spaceId, query, limit=page_limit(limit), page=page).to_wire()
 
 
 @router.get("/orgs/<organizationId>/search")
 def search_organization(
-    organizationId: str, who: Annotated[Caller, Depends(caller)], *,  # noqa: N803
+    organizationId: str, who: Who, *,  # noqa: N803
     query: Annotated[str, Query(max_length=domain.MAX_QUERY)],
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's spaces.
     return domain.search_organization(who, organizationId, query, limit=page_limit(limit),

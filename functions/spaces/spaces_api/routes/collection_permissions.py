@@ -7,14 +7,12 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import grants as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.grants import InviteUsersAndTeams, UpdatePermission
 
 router = Router()
@@ -30,7 +28,7 @@ def _removed(done: bool) -> Response[str]:
 
 @router.post("", status_code=204, responses={204: {"description": "Users and teams invited"}})
 def invite(
-    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    collectionId: str, who: Who,  # noqa: N803
     body: Annotated[InviteUsersAndTeams, Body()],
 ) -> Response[str]:
     domain.invite(who, KIND, collectionId, body)
@@ -39,16 +37,16 @@ def invite(
 
 @router.get("/users")
 def list_users(
-    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    collectionId: str, who: Who,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.list_users(who, KIND, collectionId, page_limit(limit), page).to_wire()
 
 
 @router.patch("/users/<userId>", status_code=204, responses={204: {"description": "Permission updated"}})
 def update_user(
-    collectionId: str, userId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    collectionId: str, userId: str, who: Who,  # noqa: N803
     body: Annotated[UpdatePermission, Body()],
 ) -> Response[str]:
     domain.set_role(who, KIND, collectionId, "user", userId, role=body.role)
@@ -56,22 +54,22 @@ def update_user(
 
 
 @router.delete("/users/<userId>", status_code=204, responses=REMOVED)
-def remove_user(collectionId: str, userId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
+def remove_user(collectionId: str, userId: str, who: Who) -> Response[str]:  # noqa: N803
     return _removed(domain.remove(who, KIND, collectionId, "user", userId))
 
 
 @router.get("/teams")
 def list_teams(
-    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    collectionId: str, who: Who,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
 ) -> dict[str, Any]:
     return domain.list_teams(who, KIND, collectionId, page_limit(limit), page).to_wire()
 
 
 @router.patch("/teams/<teamId>", status_code=204, responses={204: {"description": "Permission updated"}})
 def update_team(
-    collectionId: str, teamId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    collectionId: str, teamId: str, who: Who,  # noqa: N803
     body: Annotated[UpdatePermission, Body()],
 ) -> Response[str]:
     domain.set_role(who, KIND, collectionId, "team", teamId, role=body.role)
@@ -79,5 +77,5 @@ def update_team(
 
 
 @router.delete("/teams/<teamId>", status_code=204, responses=REMOVED)
-def remove_team(collectionId: str, teamId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
+def remove_team(collectionId: str, teamId: str, who: Who) -> Response[str]:  # noqa: N803
     return _removed(domain.remove(who, KIND, collectionId, "team", teamId))

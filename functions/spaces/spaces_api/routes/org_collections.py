@@ -6,13 +6,11 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller, page_limit
+from bindery.dependencies import page_limit
 from bindery.domain import collections as domain
-from bindery.pagination import MAX_LIMIT
+from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.collections import CreateCollection
 
 router = Router()
@@ -20,9 +18,9 @@ router = Router()
 
 @router.get("")
 def list_collections(
-    organizationId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
-    page: Annotated[str | None, Query()] = None,
-    limit: Annotated[float | None, Query(ge=0, le=MAX_LIMIT)] = None,
+    organizationId: str, who: Who,  # noqa: N803
+    page: PageCursor = None,
+    limit: PageLimit = None,
     nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
 ) -> dict[str, Any]:
     return domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit),
@@ -31,7 +29,7 @@ def list_collections(
 
 @router.post("", status_code=201, responses={201: {"description": "Collection created"}})
 def create_collection(
-    organizationId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    organizationId: str, who: Who,  # noqa: N803
     body: Annotated[CreateCollection | None, Body()] = None,
 ) -> Response[dict[str, Any]]:
     # The spec's request body is optional: no body creates an untitled collection at the top level.

@@ -6,13 +6,11 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import space_lifecycle as lifecycle
 from bindery.domain import spaces as domain
+from bindery.route_params import Who
 from bindery.schemas.spaces import UpdateSpace
 
 router = Router()
@@ -20,7 +18,7 @@ router = Router()
 
 @router.get("")
 def get_space(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     shareKey: Annotated[str | None, Query(max_length=512)] = None,  # noqa: N803
 ) -> dict[str, Any]:
     # `shareKey` resolves share-link published content; nothing is published yet, so members only.
@@ -29,23 +27,23 @@ def get_space(
 
 @router.patch("")
 def update_space(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateSpace, Body()],
 ) -> dict[str, Any]:
     return domain.update_space(who, spaceId, body)
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Space deleted, or did not exist"}})
-def delete_space(spaceId: str, who: Annotated[Caller, Depends(caller)]) -> Response[str]:  # noqa: N803
+def delete_space(spaceId: str, who: Who) -> Response[str]:  # noqa: N803
     lifecycle.delete_space(who, spaceId)
     return Response(status_code=204, body="")
 
 
 @router.post("/restore")
-def restore_space(spaceId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def restore_space(spaceId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return lifecycle.restore_space(who, spaceId)
 
 
 @router.post("/duplicate", status_code=201, responses={201: {"description": "Space duplicated"}})
-def duplicate_space(spaceId: str, who: Annotated[Caller, Depends(caller)]) -> dict[str, Any]:  # noqa: N803
+def duplicate_space(spaceId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return lifecycle.duplicate_space(who, spaceId)

@@ -5,12 +5,10 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.auth import Caller
-from bindery.dependencies import caller
 from bindery.domain import transfers, tree
+from bindery.route_params import Who
 from bindery.schemas.tree import MoveContent, TransferContent
 
 router = Router()
@@ -18,7 +16,7 @@ router = Router()
 
 @router.post("/spaces/<spaceId>/move")
 def move_space(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     body: Annotated[MoveContent, Body()],
 ) -> dict[str, Any]:
     return tree.move_space(who, spaceId, body)
@@ -26,7 +24,7 @@ def move_space(
 
 @router.post("/collections/<collectionId>/move")
 def move_collection(
-    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    collectionId: str, who: Who,  # noqa: N803
     body: Annotated[MoveContent, Body()],
 ) -> dict[str, Any]:
     return tree.move_collection(who, collectionId, body)
@@ -34,7 +32,7 @@ def move_collection(
 
 @router.post("/spaces/<spaceId>/transfer")
 def transfer_space(
-    spaceId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    spaceId: str, who: Who,  # noqa: N803
     body: Annotated[TransferContent, Body()],
 ) -> dict[str, Any]:
     return transfers.transfer_space(who, spaceId, body)
@@ -42,7 +40,7 @@ def transfer_space(
 
 @router.post("/collections/<collectionId>/transfer")
 def transfer_collection(
-    collectionId: str, who: Annotated[Caller, Depends(caller)],  # noqa: N803
+    collectionId: str, who: Who,  # noqa: N803
     body: Annotated[TransferContent, Body()],
 ) -> dict[str, Any]:
     return transfers.transfer_collection(who, collectionId, body)
