@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from bench.timing import median_ms
 
 ROOT = Path(__file__).resolve().parent.parent
 for _entry in (ROOT, ROOT / "layers" / "shared"):
@@ -36,14 +36,6 @@ def read_repository(root: Path) -> dict[str, bytes]:
     return {path.relative_to(root).as_posix(): path.read_bytes() for path in sorted(root.rglob("*"))
             if path.is_file() and ".git" not in path.relative_to(root).parts}
 
-
-def _median_ms(call: Callable[[], Any], repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        call()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
 
 
 def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear script
@@ -64,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
     from bench.run import create_table
     from bindery import aws
     from bindery.content.markdown import markdown_to_document
+    from bindery.content.tree import Tree, empty_tree
+    from bindery.domain.git_import_changes import changes
     from bindery.domain.revisions import advance_space, commit_revision
     from bindery.gitsync.importer import import_repository
     from bindery.store import revisions as revision_store
@@ -91,19 +85,20 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
 
         def commit(previous_tree: Any) -> dict[str, int]:
             imported = import_repository(files, previous=previous_tree)
+            stored = changes(imported, previous_tree or Tree(empty_tree()))  # as the Git Sync worker does
             space = space_store.get_space(space_id)
             assert space is not None
             with counting_requests() as dynamodb, counting_requests("s3") as s3:
                 revision = commit_revision(
-                    space_id, [space.revision], imported.tree, imported.documents,
-                    reusable_documents=imported.reusable_documents, files=imported.files)
+                    space_id, [space.revision], stored.tree, stored.documents,
+                    reusable_documents=stored.reusable_documents, files=stored.files)
                 advance_space(space, space.revision, revision)
             return {**{f"dynamodb {k}": v for k, v in dynamodb.items()},
                     **{f"s3 {k}": v for k, v in s3.items()}}
 
-        base_ms = _median_ms(baseline, args.repeat)
+        base_ms = median_ms(baseline, args.repeat)
         results.append((f"baseline: markdown_to_document of {len(pages)} pages", base_ms, ""))
-        convert_ms = _median_ms(lambda: import_repository(files), args.repeat)
+        convert_ms = median_ms(lambda: import_repository(files), args.repeat)
         results.append(("convert: import_repository", convert_ms, ""))
         started = time.perf_counter()
         first = commit(None)

@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import argparse
 import copy
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +23,7 @@ for path in (ROOT, ROOT / "layers" / "shared"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from bench.timing import median_ms  # noqa: E402
 from bindery.content.merge import merge_trees  # noqa: E402
 from bindery.content.tree import Tree  # noqa: E402
 
@@ -65,14 +64,6 @@ def cases(base: Value) -> dict[str, tuple[Value, Value]]:
     return {"one edit each side": edits, "move + reorder": moves, "inserts in one group": inserts}
 
 
-def _median_ms(run: Callable[[], Any], repeat: int) -> float:
-    timings = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        timings.append(time.perf_counter() - started)
-    return statistics.median(timings) * 1000
-
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
@@ -83,14 +74,14 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     def no_document(digest: str) -> Any:
         raise AssertionError(f"these merges read no document ({digest})")
 
-    baseline = _median_ms(lambda: Tree(base), args.repeat)
+    baseline = median_ms(lambda: Tree(base), args.repeat)
     print(f"{'baseline (index the tree)':26} {baseline:8.2f} ms")
     results = {"baseline": baseline}
     def merging(ours: Value, theirs: Value) -> Callable[[], Any]:
         return lambda: merge_trees(base, ours, theirs, no_document)
 
     for name, (ours, theirs) in cases(base).items():
-        median = _median_ms(merging(ours, theirs), args.repeat)
+        median = median_ms(merging(ours, theirs), args.repeat)
         results[name] = median
         print(f"{name:26} {median:8.2f} ms  ({median / baseline:6.1f}x baseline)")
     return results

@@ -14,10 +14,10 @@ from __future__ import annotations
 import argparse
 import random
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,6 +25,7 @@ for path in (ROOT, ROOT / "layers" / "shared"):
     if str(path) not in sys.path:
         sys.path.insert(0, str(path))
 
+from bench.timing import median_ms  # noqa: E402
 from bindery.search.index import IndexedPage, build  # noqa: E402
 from bindery.search.query import search  # noqa: E402
 from bindery.search.text import Section  # noqa: E402
@@ -53,14 +54,6 @@ def pages(count: int, seed: int = 7) -> list[IndexedPage]:
     return out
 
 
-def _median_ms(run: object, repeat: int) -> float:
-    timings = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()  # type: ignore[operator]
-        timings.append(time.perf_counter() - started)
-    return statistics.median(timings) * 1000
-
 
 def main(argv: list[str] | None = None) -> dict[str, float]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -76,13 +69,16 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
         path = Path(directory) / "index.sqlite"
         path.write_bytes(data)
         connection = sqlite3.connect(f"{path.as_uri()}?mode=ro&immutable=1", uri=True)
-        baseline = _median_ms(lambda: connection.execute(
+        baseline = median_ms(lambda: connection.execute(
             "SELECT id, title FROM pages WHERE rowid = ?", (count // 2,)).fetchone(), args.repeat)
         print(f"{'baseline (primary-key lookup)':34} {baseline:8.3f} ms")
         results = {"baseline": baseline}
+        def searching(query: str) -> Callable[[], object]:
+            return lambda: search(connection, query, limit=20)
+
         for query in QUERIES:
             search(connection, query, limit=20)  # warm: pages of the file in the OS cache
-            median = _median_ms(lambda q=query: search(connection, q, limit=20), args.repeat)
+            median = median_ms(searching(query), args.repeat)
             results[query] = median
             print(f"{query:34} {median:8.3f} ms  ({median / baseline:8.0f}x baseline)")
         connection.close()

@@ -276,6 +276,41 @@ def test_reimporting_unchanged_files_uploads_nothing_again(
     assert [(f["name"], f["size"]) for f in files] == [("logo.png", len(SIMPLE[".gitbook/assets/logo.png"]))]
 
 
+def test_reimporting_rewrites_only_the_documents_that_changed(
+        api: ApiClient, deliver_queued: Deliver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bindery.store import blobs
+
+    # How many blobs each write stored: the import's commit (documents, then the tree), then the search
+    # indexer's link report of the new revision (one blob).
+    written: list[int] = []
+    put_encoded = blobs.put_encoded
+
+    def recording(space_id: str, values: Any) -> None:
+        values = list(values)
+        written.append(len(values))
+        put_encoded(space_id, values)
+
+    monkeypatch.setattr(blobs, "put_encoded", recording)
+    ada, space = space_with_admin(api)
+    url = bare_repo(tmp_path / "docs.git", SIMPLE)
+    start(api, ada, space["id"], "import", url=url, ref="main")
+    deliver_queued()
+    assert written == [4, 1]  # three documents and the tree; the link report
+    start(api, ada, space["id"], "import", url=url, ref="main")
+    deliver_queued()
+    assert written[2:] == [1, 1]  # nothing changed: the tree only
+    edited = {**SIMPLE, "guide/install.md": b"# Install\n\nRun it twice.\n"}
+    start(api, ada, space["id"], "import", url=bare_repo(tmp_path / "edited.git", edited), ref="main")
+    deliver_queued()
+    assert written[4:] == [2, 1]  # the edited page's document and the tree
+    install = next(p for p in pages(api, ada, space["id"])[1]["pages"] if p["title"] == "Install")
+    body = api.get(f"/spaces/{space['id']}/content/page/{install['id']}", token=ada.token).json()
+    assert "Run it twice." in str(body["document"])
+    readme = api.get(f"/spaces/{space['id']}/content/page/{pages(api, ada, space['id'])[0]['id']}",
+                     token=ada.token).json()
+    assert "Welcome." in str(readme["document"])  # an unchanged document still reads
+
+
 def test_what_an_import_read_approximately_is_on_its_run(api: ApiClient, deliver_queued: Deliver,
                                                         tmp_path: Path) -> None:
     ada, space = space_with_admin(api)

@@ -28,7 +28,8 @@ from urllib.parse import urlsplit
 from aws_lambda_powertools import Logger
 
 from bindery import clock
-from bindery.content.tree import InvalidTree, Tree
+from bindery.content.tree import InvalidTree
+from bindery.domain import git_import_changes
 from bindery.domain.revisions import commit_revision
 from bindery.errors import BinderyError
 from bindery.gitsync import exporter, importer, transport
@@ -172,9 +173,9 @@ def _import(claimed: Claimed, url: str) -> None:
                            "ref": snapshot.ref}
     if run.git_info.get("commitUrl"):
         git["url"] = run.git_info["commitUrl"].rstrip("/") + "/" + snapshot.commit
-    new = commit_revision(space.id, [current.id], imported.tree, imported.documents,
-                          reusable_documents=imported.reusable_documents,
-                          files=_changed_files(imported.tree, previous, imported.files), git=git)
+    stored = git_import_changes.changes(imported, previous)  # only what the space does not hold yet
+    new = commit_revision(space.id, [current.id], stored.tree, stored.documents,
+                          reusable_documents=stored.reusable_documents, files=stored.files, git=git)
     now = clock.now_iso()
     if run.standalone:
         # A revision for the caller to use (e.g. to compare or to merge); the space stays as it is.
@@ -188,24 +189,6 @@ def _import(claimed: Claimed, url: str) -> None:
     _finish(claimed, op, revision=new, commit=snapshot.commit, warnings=imported.warnings)
     if not run.standalone:
         request_index(space.id, new)
-
-
-def _changed_files(tree: dict[str, Any], previous: Tree, files: dict[str, bytes]) -> dict[str, bytes]:
-    """The bytes to store: a file whose bytes the space already holds under the same id keeps its
-    stored digest and size in `tree` (file bytes are content-addressed), so a re-import uploads only
-    what changed."""
-    changed = {}
-    for entry in tree["files"]:
-        data = files.get(entry["id"])
-        if data is None:
-            continue
-        before = previous.file(entry["id"])
-        digest = blobs.file_digest(data)
-        if before is not None and before.get("digest") == digest:
-            entry.update(digest=digest, size=len(data))
-        else:
-            changed[entry["id"]] = data
-    return changed
 
 
 # --- export -----------------------------------------------------------------------------------------------
