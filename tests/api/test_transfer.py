@@ -250,3 +250,21 @@ def test_change_requests_follow_their_space_to_the_other_organization(api):
     # Bea, the other organization's admin, now sees them too
     reply = api.get(f"/orgs/{beta.org_id}/change-requests", token=beta.token, query={"status": "draft"})
     assert [item["id"] for item in reply.json()["items"]] == [drafted]
+
+
+def test_a_transfer_cut_short_is_finished_by_the_next_change_request_read(api, monkeypatch):
+    from bindery.domain import transfers
+    from tests.api.test_change_requests import new_cr
+
+    ada, beta = two_orgs(api)
+    space = space_in(api, ada, None, "Guide")
+    first, second = new_cr(api, ada, space)["id"], new_cr(api, ada, space)["id"]
+    with monkeypatch.context() as patched:  # the function dies between the transaction and the follow-up
+        patched.setattr(transfers.cr_store, "move_to_org", lambda *_: 0)
+        transferred(api, ada, "space", space, beta.org_id)
+    listed = api.get(f"/orgs/{beta.org_id}/change-requests", token=beta.token).json()["items"]
+    assert listed == []
+    assert api.get(f"/spaces/{space}/change-requests/{first}", token=beta.token).status == 200
+    listed = api.get(f"/orgs/{beta.org_id}/change-requests", token=beta.token).json()["items"]
+    assert sorted(item["id"] for item in listed) == sorted([first, second])  # all of the space's
+    assert api.get(f"/orgs/{ada.org_id}/change-requests", token=ada.token).json()["items"] == []

@@ -60,6 +60,12 @@ def open_change_request(caller: Caller, space_id: str, ref: str, role: Role = "r
     change_request = find(space_id, ref)
     if change_request is None:
         raise NotFound(NO_CHANGE_REQUEST)
+    space = access.node
+    if change_request.org_id != space.org_id:
+        # A transfer whose follow-up was cut short (domain.transfers): finish it now, once for all the
+        # space's change requests, so that this one's writes file it under the right organization.
+        cr_store.move_to_org(space_id, change_request.org_id, space.org_id)
+        change_request = cr_store.get_change_request(space_id, change_request.id) or change_request
     return Opened(access, change_request)
 
 

@@ -13,7 +13,9 @@ never half done; a transaction holds at most 100 items, so a bigger transfer is 
 
 The spaces' change requests follow afterwards (store.change_requests.move_to_org: one conditional
 UpdateItem each, as many as there are, outside the 100-item limit). Until they have, the organization
-listings read the space's organization and show a change request only where its space now is.
+listings read the space's organization and show a change request only where its space now is; if the
+follow-up is cut short (the function dies in between), the next read or write of any of the space's
+change requests finishes it (domain.change_requests.open_change_request).
 """
 
 from __future__ import annotations
