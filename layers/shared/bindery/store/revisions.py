@@ -1,7 +1,8 @@
 """Revisions: one immutable item `REVISION#{id}` in the space's partition, naming its tree blob.
 
     {PK: SPACE#{spaceId}, SK: REVISION#{id}, type: "revision", id, spaceId, parents, createdAt,
-     revisionType ("edits", ...), git?, tree: <digest of the tree blob>}
+     revisionType ("edits", "merge", "update"), mergedFrom? (a merge: the change request's id), git?,
+     tree: <digest of the tree blob>}
 
 A space's first revision (store.spaces.empty_revision_item) carries its empty tree inline (`pages`,
 `files`, `reusableContents`, `variables` attributes) instead of `tree`; both forms read the same.
