@@ -44,8 +44,8 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
         self.field = field
 
     def redirect_request(  # noqa: PLR0917 - urllib calls it with these six positionals
-            self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
-                         headers: HTTPMessage, newurl: str) -> urllib.request.Request | None:
+            self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str, headers: HTTPMessage,
+            newurl: str) -> urllib.request.Request | None:
         check_url(newurl, self.field, files_allowed=False)
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
