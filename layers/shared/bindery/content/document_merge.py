@@ -19,7 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.content.merge_fields import merge_fields, merge_value
+from bindery.content.merge_fields import (
+    ADDED_TWICE,
+    EDITED_DELETED,
+    merge_fields,
+    merge_presence,
+    merge_value,
+)
 from bindery.content.merge_order import merge_order
 
 Node = Mapping[str, Any]
@@ -75,16 +81,14 @@ class _Merger:
         merged: dict[str, Node] = {}
         for key in dict.fromkeys([*o_map, *t_map, *b_map]):
             b, o, t = b_map.get(key), o_map.get(key), t_map.get(key)
-            if b is None:
-                if o is not None and t is not None and o != t:
+            if b is None or o is None or t is None:
+                kept, problem = merge_presence(b, o, t)
+                if problem == ADDED_TWICE:
                     self.conflict(f"both sides added block '{key}' with different content")
-                kept = o if o is not None else t
-                assert kept is not None
-                merged[key] = kept
-            elif o is None or t is None:
-                survivor = o if o is not None else t
-                if survivor is not None and survivor != b:
+                elif problem == EDITED_DELETED:
                     self.conflict(f"block '{key}' was edited on one side and deleted on the other")
+                if kept is not None:
+                    merged[key] = kept
             else:
                 merged[key] = self.node(b, o, t)
         ordered = merge_order(list(b_map), list(o_map), list(t_map), merged)

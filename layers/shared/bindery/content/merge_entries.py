@@ -8,10 +8,19 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.content.merge_fields import MISSING, merge_fields, merge_value
+from bindery.content.merge_fields import (
+    ADDED_TWICE,
+    EDITED_DELETED,
+    MISSING,
+    merge_fields,
+    merge_presence,
+    merge_value,
+)
 from bindery.content.merge_order import merge_order
 
 Entry = dict[str, Any]
+PRESENCE_CONFLICTS = {ADDED_TWICE: "added on both sides with different content",
+                      EDITED_DELETED: "edited on one side, deleted on the other"}
 
 
 @dataclass
@@ -39,16 +48,12 @@ def merge_entries(base: list[Mapping[str, Any]], ours: list[Mapping[str, Any]],
         def conflict(reason: str, entry_id: str = entry_id, name: str = name) -> None:
             result.conflicts.append((entry_id, name, reason))
 
-        if b is None:
-            if o is not None and t is not None and o != t:
-                conflict("added on both sides with different content")
-            kept = o if o is not None else t
-            assert kept is not None
-            merged[entry_id] = kept
-        elif o is None or t is None:
-            survivor = o if o is not None else t
-            if survivor is not None and survivor != b:
-                conflict("edited on one side, deleted on the other")
+        if b is None or o is None or t is None:
+            kept, problem = merge_presence(b, o, t)
+            if problem:
+                conflict(PRESENCE_CONFLICTS[problem])
+            if kept is not None:
+                merged[entry_id] = kept
         else:
             fields, conflicting = merge_fields(b, o, t, skip=skip)
             for field in conflicting:

@@ -52,6 +52,21 @@ def merge_value(base: Any, ours: Any, theirs: Any) -> tuple[Any, bool]:
     return ours, True
 
 
+ADDED_TWICE = "added"  # both sides added the item, differently
+EDITED_DELETED = "edited-deleted"  # one side edited the item, the other deleted it
+
+
+def merge_presence(base: Any, ours: Any, theirs: Any) -> tuple[Any, str | None]:
+    """An id'd item (entry, block) missing on at least one side (None): what the merge keeps (None:
+    nothing) and the conflict, if any (ADDED_TWICE, EDITED_DELETED). An item both sides added alike,
+    or that one side deleted and the other left as it was, merges cleanly."""
+    if base is None:
+        kept = ours if ours is not None else theirs
+        return kept, (ADDED_TWICE if ours is not None and theirs is not None and ours != theirs else None)
+    survivor = ours if ours is not None else theirs
+    return None, (EDITED_DELETED if survivor is not None and survivor != base else None)
+
+
 def merge_fields(base: Mapping[str, Any] | None, ours: Mapping[str, Any], theirs: Mapping[str, Any],
                  skip: Collection[str] = ()) -> tuple[dict[str, Any], list[str]]:
     """The merged fields of an entry (all but `skip`) and the names of the fields both sides changed
