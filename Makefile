@@ -29,6 +29,7 @@ conformance: $(STAMP)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
+	$(PY) -m local.self_contained
 	$(VENV)/bin/mypy layers/shared/bindery functions local bench
 	$(VENV)/bin/cfn-lint template.yaml
 

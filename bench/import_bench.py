@@ -1,4 +1,4 @@
-"""Git Sync import of the fluentd corpus (../shared/corpus/fluentd-docs), in process against moto.
+"""Git Sync import of the fluentd corpus (tests/corpus/fluentd-docs), in process against moto.
 
     python -m bench.import_bench [--repeat 5] [--corpus PATH]
 
@@ -29,7 +29,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
     if str(_entry) not in sys.path:
         sys.path.insert(0, str(_entry))
 
-CORPUS = ROOT.parent / "shared" / "corpus" / "fluentd-docs"
+CORPUS = ROOT / "tests" / "corpus" / "fluentd-docs"
 
 
 def read_repository(root: Path) -> dict[str, bytes]:

@@ -1,4 +1,4 @@
-"""End to end on a real GitBook repository: the fluentd documentation (tests' shared corpus) committed to
+"""End to end on a real GitBook repository: the fluentd documentation (tests/corpus) committed to
 a bare repository, imported through the API and the worker, read back as a client would."""
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from tests.api.git_sync_support import (
     start,
 )
 from tests.client import ApiClient
+from tests.data_paths import FLUENTD_CORPUS
 from tests.git_repos import bare_repo
 
 pytestmark = pytest.mark.usefixtures("git_settings")
-CORPUS = Path("/work/shared/corpus/fluentd-docs")
+CORPUS = FLUENTD_CORPUS
 ENTRY = re.compile(r"^\s*\* ", re.MULTILINE)  # every SUMMARY entry, linked or not
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-from pathlib import Path
 
 import jsonschema
 import pytest
@@ -14,8 +13,9 @@ from hypothesis import given, settings
 from bindery.content.changes import diff_trees
 from tests.content.test_merge import find, page, tree
 from tests.content.test_merge_properties import cases
+from tests.data_paths import REFERENCE_SPEC
 
-SPEC = Path("/work/shared/reference/gitbook-openapi-0.146.0-seed-ops.json")
+SPEC = REFERENCE_SPEC
 FILE = {"id": "f1", "name": "logo.png", "contentType": "image/png", "size": 3, "digest": "a" * 64}
 DIGEST = "b" * 64
 

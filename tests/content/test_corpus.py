@@ -1,24 +1,24 @@
-"""The fluentd documentation (a real GitBook Git Sync repository, in ../shared/corpus beside the repo):
+"""The fluentd documentation (a real GitBook Git Sync repository, in tests/corpus):
 every page reads, its GitBook blocks become the right blocks, and it survives a Markdown round trip."""
 
 from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 
 import pytest
 
 from bindery.content.markdown import document_to_markdown, markdown_to_document
 from tests.content import support
+from tests.data_paths import FLUENTD_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "../shared/corpus/fluentd-docs"
+CORPUS = FLUENTD_CORPUS
 _FENCE = re.compile(r"\s*(`{3,}|~{3,})")
 
 
 @pytest.fixture(scope="module")
 def pages():
-    assert CORPUS.is_dir(), f"the corpus is missing: {CORPUS.resolve()} (CI clones shared/ beside the repo)"
+    assert CORPUS.is_dir(), f"the corpus is missing: {CORPUS.resolve()}"
     files = sorted(p for p in CORPUS.rglob("*.md") if ".git" not in p.parts)
     assert len(files) > 150
     texts = {path: path.read_text() for path in files}

@@ -1,10 +1,9 @@
-"""The fluentd documentation (a real GitBook Git Sync repository, in ../shared/corpus beside the repo) read
+"""The fluentd documentation (a real GitBook Git Sync repository, in tests/corpus) read
 as a space's content, written back, and read again."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,9 @@ from bindery.content.tree import Tree, validate
 from bindery.gitsync.exporter import export_repository
 from bindery.gitsync.importer import import_repository
 from tests.content import support
+from tests.data_paths import FLUENTD_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "../shared/corpus/fluentd-docs"
+CORPUS = FLUENTD_CORPUS
 # `* [Title](target)` and `* Title` items of SUMMARY.md, counted without the importer's parser.
 LINKED_ITEM = re.compile(r"^\s*\* \[.*\]\((?P<target>[^)]+)\)\s*$", re.MULTILINE)
 PLAIN_ITEM = re.compile(r"^\s*\* [^\[].*$", re.MULTILINE)
@@ -30,7 +30,7 @@ def _strip_git(value):
 
 @pytest.fixture(scope="module")
 def corpus():
-    assert CORPUS.is_dir(), f"the corpus is missing: {CORPUS.resolve()} (CI clones shared/ beside the repo)"
+    assert CORPUS.is_dir(), f"the corpus is missing: {CORPUS.resolve()}"
     files = {
         path.relative_to(CORPUS).as_posix(): path.read_bytes()
         for path in CORPUS.rglob("*")

@@ -1,4 +1,4 @@
-"""The fluentd documentation (../shared/corpus/fluentd-docs) as a space revision, for search and link
+"""The fluentd documentation (tests/corpus/fluentd-docs) as a space revision, for search and link
 tests: one document page per Markdown file (SUMMARY.md aside), flat, and every asset as a file.
 
 Links are resolved the way Git Sync reads a repository: a relative path to a Markdown file (a folder
@@ -10,13 +10,13 @@ from __future__ import annotations
 import mimetypes
 import posixpath
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from bindery.content.markdown import markdown_to_document
+from tests.data_paths import FLUENTD_CORPUS
 
-CORPUS = Path(__file__).resolve().parents[2] / "../shared/corpus/fluentd-docs"
+CORPUS = FLUENTD_CORPUS
 
 
 @dataclass

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-SPEC = Path(__file__).resolve().parents[2] / "../shared/reference/gitbook-openapi-0.146.0-seed-ops.json"
+from tests.data_paths import REFERENCE_SPEC
+
+SPEC = REFERENCE_SPEC
 
 
 def _nullable(node: Any) -> Any:

@@ -1,4 +1,4 @@
-"""Search and link checks on the fluentd documentation (a real GitBook repository, ../shared/corpus)."""
+"""Search and link checks on the fluentd documentation (a real GitBook repository, tests/corpus)."""
 
 from __future__ import annotations
 
