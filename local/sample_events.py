@@ -1,7 +1,8 @@
 """Sample events for `sam local invoke -e events/<file>`: one per function of template.yaml.
 
 API functions get a REST proxy event; SQS workers an SQS event of one message, built by
-local.queue_delivery.sqs_event (the in-process delivery's builder) around a sample body.
+local.queue_delivery.sqs_event (the in-process delivery's builder) around a sample body; functions on the
+table's stream a TTL removal of a space item (local.ttl_stream.removal_record, the emulated stream's).
 
     python -m local.sample_events            # (re)write events/
     python -m local.sample_events --check    # fail if events/ differs from what template.yaml gives
@@ -24,6 +25,7 @@ from typing import Any
 
 from local.gateway import STAGE, build_event
 from local.queue_delivery import event_sources, sqs_event
+from local.stream_records import removal_record, stream_subscriptions
 from local.template import ROOT, Function, Route, load
 
 EVENTS = ROOT / "events"
@@ -109,6 +111,13 @@ def _sqs_event(function: str, queue: str) -> dict[str, Any]:
     return sqs_event([message], f"arn:aws:sqs:us-east-1:000000000000:{queue}")
 
 
+def _stream_event() -> dict[str, Any]:
+    """What the table's stream hands its functions when DynamoDB's TTL removes a space item."""
+    record = removal_record({"PK": "SPACE#sample-space-id", "SK": "SPACE"}, 1, at=1763856000,
+                            event_id=REQUEST_ID)
+    return {"Records": [record]}
+
+
 def generate(user: str = SAMPLE_USER, token: str = SAMPLE_TOKEN,
              values: dict[str, str] | None = None) -> dict[str, str]:
     """File name → JSON text, for every function of template.yaml."""
@@ -124,6 +133,8 @@ def generate(user: str = SAMPLE_USER, token: str = SAMPLE_TOKEN,
             files[f"{_prefix(function)}-{suffix}.json"] = _api_event(route, method, user, values or {})
     for source in event_sources(template):
         files[f"{_kebab(source.function)}-sqs.json"] = _sqs_event(source.function, source.queue)
+    for function_name in stream_subscriptions(template):
+        files[f"{_kebab(function_name)}-stream.json"] = _stream_event()
     return {name: json.dumps(event, indent=2) + "\n" for name, event in sorted(files.items())}
 
 

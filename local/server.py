@@ -239,7 +239,7 @@ def _start_background_work(engine: engines.Engine) -> Callable[[], None]:
     """The template's queues on moto's SQS (the engine's own when it is moto), their URLs in the
     environment, and a delivery thread per SQS event source; the function that stops them."""
     from bindery import aws
-    from local import queue_delivery
+    from local import queue_delivery, ttl_stream
 
     stop_server: Callable[[], None] = lambda: None  # noqa: E731
     if not os.environ.get("BINDERY_SQS_ENDPOINT"):
@@ -259,8 +259,14 @@ def _start_background_work(engine: engines.Engine) -> Callable[[], None]:
     deliveries.start()
     workers = ", ".join(sorted({delivery.source.function for delivery in deliveries.wired}))
     print(f"Background work: SQS at {os.environ['BINDERY_SQS_ENDPOINT']}, delivered in process to {workers}")
+    # Neither moto nor DynamoDB Local expires items or has streams: the runner plays DynamoDB's TTL
+    # process and delivers its REMOVE records to the stream's functions (the deleted-space purge).
+    sweeper = ttl_stream.Sweeper(Handler.dispatch_lock)
+    sweeper.start()
+    print(f"TTL: expired items removed every {ttl_stream.SWEEP_SECONDS} s, stream delivered in process")
 
     def stop() -> None:
+        sweeper.stop()
         deliveries.stop()
         stop_server()
 

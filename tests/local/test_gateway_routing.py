@@ -11,6 +11,7 @@ import pytest
 from local import sample_events
 from local.gateway import API_GATEWAY_MAX_BODY, LAMBDA_MAX_PAYLOAD, _Context, match
 from local.queue_delivery import event_sources
+from local.stream_records import stream_subscriptions
 from local.template import Route, load
 
 
@@ -107,13 +108,15 @@ def test_sample_events_drive_their_function(api, name):
     ada = api.org_admin()
     event = json.loads(sample_events.generate(ada.user_id, ada.token, {"organizationId": ada.org_id})[name])
     template = load()
-    if "Records" in event:  # an SQS worker's: the sample names no real run or revision
-        function = template.functions[next(s.function for s in event_sources(template)
-                                           if event["Records"][0]["eventSourceARN"].endswith(f":{s.queue}"))]
+    if "Records" in event:  # a worker's: the sample names no real run, revision or space
+        source = event["Records"][0]["eventSourceARN"]
+        streamed = ":dynamodb:" in source and next(iter(stream_subscriptions(template)))
+        function = template.functions[streamed or next(s.function for s in event_sources(template)
+                                                       if source.endswith(f":{s.queue}"))]
         module, _, attr = function.handler.rpartition(".")
         result = getattr(importlib.import_module(module), attr)(event, _Context(function.name))
         # The partial batch response Lambda reads with ReportBatchItemFailures: nothing to retry for a
-        # message about a run or revision that does not exist.
+        # message about a run, revision or space that does not exist.
         assert result == {"batchItemFailures": []}
         return
     if event.get("type") == "TOKEN":

@@ -137,6 +137,12 @@ def space(space_id: str) -> Key:
     return _key(f"SPACE#{space_id}", "SPACE")
 
 
+def space_id_of(key: Key) -> str | None:
+    """The space a key names when it is a space item's key (a stream record's), else None."""
+    pk, sk = key.get("PK", ""), key.get("SK")
+    return pk.removeprefix("SPACE#") if sk == "SPACE" and pk.startswith("SPACE#") else None
+
+
 def collection(collection_id: str) -> Key:
     return _key(f"COLLECTION#{collection_id}", "COLLECTION")
 

@@ -4,7 +4,7 @@ A value is named by the SHA-256 of its canonical JSON (`digest_of`). It is store
 per space, whatever the number of revisions that use it: as the item `BLOB#{digest}` of the space's
 partition when the compressed form fits comfortably in an item (`ITEM_LIMIT`), else as the object
 `spaces/{spaceId}/blobs/{digest}` with a pointer item. Writes are idempotent: rewriting a digest writes
-the same bytes. Nothing here deletes a blob.
+the same bytes. Blobs are deleted only with their space (`delete_prefix`, by store.space_purge).
 
 Values never change, so decoded ones are cached in the process for good, keyed by (space, digest): the
 cache is an LRU bounded by the size of the JSON it holds (`CACHE_BYTES`). Callers must not mutate what
@@ -21,13 +21,14 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import quote, urlencode, urlsplit
 
 from botocore.exceptions import ClientError
@@ -36,6 +37,9 @@ from bindery import keys
 from bindery.aws import dynamodb_table, s3_client
 from bindery.config import settings
 from bindery.store import table
+
+if TYPE_CHECKING:
+    from mypy_boto3_s3.type_defs import ObjectIdentifierTypeDef
 
 ITEM_LIMIT = 350_000  # compressed bytes; DynamoDB's item limit is 400 KB, keys and names included
 CACHE_BYTES = 24 * 1024 * 1024  # of canonical JSON; decoded Python objects take about 3x that
@@ -120,6 +124,8 @@ class ObjectStore(Protocol):
 
     def copy(self, source: str, target: str) -> None: ...
 
+    def delete_prefix(self, prefix: str) -> int: ...
+
 
 class S3Objects:
     def put(self, key: str, data: bytes) -> None:
@@ -144,6 +150,21 @@ class S3Objects:
     def copy(self, source: str, target: str) -> None:
         bucket = settings().blob_bucket
         s3_client().copy_object(Bucket=bucket, Key=target, CopySource={"Bucket": bucket, "Key": source})
+
+    def delete_prefix(self, prefix: str) -> int:
+        """Delete every object under `prefix`, a listing page (up to 1,000 keys) and one DeleteObjects at a
+        time; what a failed call leaves is found again by the next call."""
+        s3, bucket, deleted = s3_client(), settings().blob_bucket, 0
+        while True:
+            listing = s3.list_objects_v2(Bucket=bucket, Prefix=prefix)
+            names: list[ObjectIdentifierTypeDef] = [{"Key": entry["Key"]}
+                                                    for entry in listing.get("Contents", [])]
+            if not names:
+                return deleted
+            response = s3.delete_objects(Bucket=bucket, Delete={"Objects": names, "Quiet": True})
+            if response.get("Errors"):
+                raise RuntimeError(f"S3 refused to delete {len(response['Errors'])} objects under {prefix}")
+            deleted += len(names)
 
 
 @dataclass(frozen=True)
@@ -180,6 +201,15 @@ class DirectoryObjects:
         if data is None:
             raise MissingBlob(f"{source} does not exist")
         self.put(target, data)
+
+    def delete_prefix(self, prefix: str) -> int:
+        files = [path for path in (self.root / prefix).rglob("*") if path.is_file()] \
+            if (self.root / prefix).is_dir() else []
+        for path in files:
+            path.unlink(missing_ok=True)
+        if (self.root / prefix).is_dir():
+            shutil.rmtree(self.root / prefix, ignore_errors=True)
+        return len(files)
 
 
 def objects() -> ObjectStore:
