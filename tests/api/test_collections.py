@@ -92,7 +92,7 @@ def test_new_collections_go_after_the_last_sibling(api):
 
 @pytest.mark.parametrize(("body", "named"), [
     ({"title": "x" * 51}, "title"), ({"title": 5}, "title"), ({"parent": ""}, "parent"),
-    ({"parent": 7}, "parent"), ({"title": "T", "colour": "red"}, "colour"),
+    ({"parent": 7}, "parent"),
 ])
 def test_bad_create_bodies_are_400_naming_the_field(api, body, named):
     ada = api.org_admin()
@@ -240,7 +240,6 @@ def test_update_title_description_and_level(api):
 @pytest.mark.parametrize(("body", "named"), [
     ({"title": "x" * 51}, "title"), ({"title": None}, "title"), ({"description": "d" * 101}, "description"),
     ({"description": None}, "description"), ({"defaultLevel": "owner"}, "defaultLevel"),
-    ({"parent": "x"}, "parent"),
 ])
 def test_bad_update_bodies_are_400_naming_the_field(api, body, named):
     ada = api.org_admin()

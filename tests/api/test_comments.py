@@ -135,7 +135,6 @@ def test_a_cell_must_be_in_the_named_table(where):
     ({"body": {"markdown": "   "}}, "body.markdown"),
     ({"body": {"markdown": "x" * 20_001}}, "body.markdown"),
     ({"body": {"markdown": "x", "document": {"object": "document", "nodes": []}}}, "body"),
-    ({"body": {"markdown": "x"}, "extra": 1}, "extra"),
     ({"body": {"markdown": "x"}, "page": 3}, "page"),
 ])
 def test_bad_bodies_are_400_naming_the_field(where, body, named):

@@ -134,7 +134,6 @@ def test_openapi_reads_yaml_specs(api, admin_space):
     ({}, "Invalid request: id"),
     ({"id": "nope"}, "Invalid request: id"),
     ({"id": 3}, "Invalid request: id"),
-    ({"id": "blank", "extra": 1}, "Invalid request: extra"),
     ({"id": "openapi", "params": {"contentRefs": {"spec": {"kind": "file"}}}},
      "Invalid request: params.contentRefs.spec.file"),
     ({"id": "openapi", "params": {"contentRefs": {"spec": {"kind": "nope", "x": 1}}}},

@@ -195,7 +195,6 @@ def test_private_hosts_and_other_schemes_are_refused(api: ApiClient, sqs_queues:
     ({"url": "https://github.com/a/b.git", "ref": "refs/heads/a..b"}, "ref"),
     ({"url": "https://github.com/a/b.git", "ref": "main", "repoProjectDirectory": "../up"},
      "repoProjectDirectory"),
-    ({"url": "https://github.com/a/b.git", "ref": "main", "surprise": 1}, "surprise"),
 ])
 def test_invalid_bodies_name_the_field(api: ApiClient, sqs_queues: Any, body: dict[str, Any],
                                        field: str) -> None:

@@ -160,7 +160,6 @@ def test_a_null_role_takes_grants_away(api):
     ({"role": "edit", "users": ["bob@"]}, "users"), ({"role": "edit", "teams": "t"}, "teams"),
     ({"role": "edit", "users": [f"u{i}" for i in range(25)]}, "users"),
     ({"role": "edit", "users": ["u"] * 13, "teams": ["t"] * 12}, "at most 24"),
-    ({"role": "edit", "users": ["u"], "level": "edit"}, "level"),
 ])
 def test_bad_invites_are_400_naming_the_field(api, body, named):
     ada = api.org_admin()

@@ -249,7 +249,6 @@ def test_role_changes_need_an_admin_a_member_and_a_valid_role(api):
     assert "role" in error(api.patch(f"/orgs/{ada.org_id}/members/{bob.user_id}", token=ada.token,
                                      body={"role": "owner"}), 400)
     assert "role" in error(api.patch(path, token=ada.token, body={}), 400)
-    assert "extra" in error(api.patch(path, token=ada.token, body={"role": "read", "x": 1}), 400).lower()
     assert error(api.patch(f"/orgs/{ada.org_id}/members/ghost", token=ada.token, body={"role": "read"}), 404)
 
 

@@ -110,8 +110,7 @@ def test_create_with_every_field_and_without_a_body(api):
 @pytest.mark.parametrize(("body", "named"), [
     ({"title": "x" * 51}, "title"), ({"title": 5}, "title"), ({"emoji": "x" * 51}, "emoji"),
     ({"language": "xx"}, "language"), ({"editMode": "frozen"}, "editMode"), ({"parent": ""}, "parent"),
-    ({"empty": False}, "empty"), ({"template": {"id": "t"}}, "template"),
-    ({"visibility": "public"}, "visibility"),
+    ({"empty": False}, "empty"), ({"template": {"id": "t"}}, "template"), ({"computed": {}}, "computed"),
 ])
 def test_bad_create_bodies_are_400_naming_the_field(api, body, named):
     ada = api.org_admin()

@@ -96,7 +96,6 @@ def test_merge_rules_must_name_members_of_the_organization(api):
     ({"editMode": None}, "editMode"), ({"language": "xx"}, "language"), ({"language": None}, "language"),
     ({"defaultLevel": "owner"}, "defaultLevel"), ({"mergeRules": {"type": "sometimes"}}, "mergeRules"),
     ({"mergeRules": None}, "mergeRules"), ({"icon": "not a url"}, "icon"), ({"emoji": "x" * 51}, "emoji"),
-    ({"visibility": "public"}, "visibility"), ({"parent": "c"}, "parent"),
 ])
 def test_bad_patch_bodies_are_400_naming_the_field(api, body, named):
     ada = api.org_admin()

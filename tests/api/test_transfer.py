@@ -171,7 +171,6 @@ def test_unknown_foreign_and_deleted_content_is_404(api):
 
 @pytest.mark.parametrize(("body", "named"), [
     ({}, "organization"), ({"organization": ""}, "organization"), ({"organization": 5}, "organization"),
-    ({"organization": "x", "collection": "y"}, "collection"),
 ])
 def test_bad_transfer_bodies_are_400_naming_the_field(api, body, named):
     ada = api.org_admin()

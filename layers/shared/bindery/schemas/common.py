@@ -12,9 +12,10 @@ Url = Annotated[str, Field(max_length=2048, pattern=r"^https?://\S+$")]
 
 
 class Body(BaseModel):
-    """Base of request bodies: unknown fields are refused, so a typo is a 400 that names it."""
+    """Base of request bodies. Unknown fields are ignored: the official spec's request bodies are open,
+    and clients send fields of newer API versions (docs/decisions.md, "Request bodies")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")
 
 
 class Document(BaseModel):
@@ -28,7 +29,7 @@ class Document(BaseModel):
 
 
 class MergeRule(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")
 
     rule: Literal[
         "require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass",
@@ -40,14 +41,14 @@ class MergeRule(BaseModel):
 
 
 class MergeRulesRules(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")
 
     type: Literal["rules"]
     rules: list[MergeRule]
 
 
 class MergeRulesNone(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")
 
     type: Literal["none"]
 

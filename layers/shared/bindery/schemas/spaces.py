@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from bindery.schemas.common import Body, MergeRulesNone, MergeRulesRules, RoleValue, Url
 
@@ -21,7 +21,7 @@ DefaultLevel = RoleValue | Literal["inherit"] | None
 
 
 class MergeRulesInherit(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")
 
     type: Literal["inherit"]
 
@@ -30,8 +30,9 @@ SpaceMergeRules = Annotated[MergeRulesInherit | MergeRulesRules | MergeRulesNone
 
 
 class CreateSpace(Body):
-    """Templates and computed sources are not supported: those fields are refused as unknown. `empty`
-    is accepted because every new space starts empty."""
+    """`empty` is accepted because every new space starts empty. Creating a space from a template or a
+    computed source is not supported here: those fields are refused by name rather than ignored like
+    other unknown fields, since ignoring them would silently make an empty space."""
 
     title: SpaceTitle | None = None
     emoji: Emoji | None = None
@@ -39,6 +40,14 @@ class CreateSpace(Body):
     language: Language | None = None
     editMode: EditMode | None = None
     empty: Literal[True] | None = None
+    template: Any = None
+    computed: Any = None
+
+    @field_validator("template", "computed")
+    @classmethod
+    def _unsupported(cls, value: Any, info: ValidationInfo) -> Any:
+        raise ValueError(f"creating a space with `{info.field_name}` is not supported: create it, then "
+                         "apply a template with POST /spaces/{spaceId}/content/template")
 
 
 class UpdateSpace(Body):

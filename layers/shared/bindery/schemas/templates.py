@@ -14,7 +14,7 @@ Id = Annotated[str, Field(min_length=1, max_length=256)]
 
 
 class _Ref(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="ignore")
 
 
 class FileRef(_Ref):
