@@ -6,8 +6,8 @@ from aws_lambda_powertools.event_handler.request import Request
 
 from bindery.auth import Caller, current_caller
 from bindery.domain.access import OrgAccess, org_access
-from bindery.errors import NotFound
-from bindery.pagination import DEFAULT_LIMIT
+from bindery.errors import BadRequest, NotFound
+from bindery.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 
 def caller(request: Request) -> Caller:
@@ -25,5 +25,10 @@ def organization(request: Request) -> OrgAccess:
 
 
 def page_limit(limit: float | None) -> int:
-    """`limit` as a Query Limit: the spec types it as a number from 0 to 1000; 0 means the default."""
-    return int(limit) if limit else DEFAULT_LIMIT
+    """`limit` as a Query Limit: the spec types it as a number from 0 to 1000 (the route checks the
+    range); 0 means the default. A count of items has no fraction, so `2.5` is refused, not rounded."""
+    if not limit:
+        return DEFAULT_LIMIT
+    if limit != int(limit):
+        raise BadRequest(f"limit: must be a whole number from 0 to {MAX_LIMIT}, not {limit:g}")
+    return int(limit)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
@@ -40,6 +41,17 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
     return "Invalid request: " + "; ".join(described)
 
 
+def _utf8_body(event: dict[str, Any]) -> bool:
+    body = event.get("body")
+    if not body or not event.get("isBase64Encoded"):
+        return True
+    try:
+        base64.b64decode(body).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return True
+
+
 def create_app(service: str) -> APIGatewayRestResolver:
     logger = Logger(service=service)
     app = APIGatewayRestResolver(enable_validation=True)
@@ -62,9 +74,20 @@ def create_app(service: str) -> APIGatewayRestResolver:
     def _no_route(_: NotFoundError) -> Response[str]:
         return _error(404, f"No route for {app.current_event.http_method} {app.current_event.path}")
 
-    @app.exception_handler(Exception)
-    def _unexpected(error: Exception) -> Response[str]:
+    def _internal(error: Exception) -> Response[str]:
         logger.exception("unhandled error", extra={"error": type(error).__name__})
         return _error(500, "Internal error")
+
+    @app.exception_handler(UnicodeDecodeError)
+    def _undecodable(error: UnicodeDecodeError) -> Response[str]:
+        # Powertools decodes the body as UTF-8 while validating it: bytes that are not UTF-8 are the
+        # caller's mistake. The same error from anywhere else is ours.
+        if not _utf8_body(app.current_event.raw_event):
+            return _error(400, "body: not valid UTF-8 (send JSON encoded as UTF-8)")
+        return _internal(error)
+
+    @app.exception_handler(Exception)
+    def _unexpected(error: Exception) -> Response[str]:
+        return _internal(error)
 
     return app

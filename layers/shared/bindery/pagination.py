@@ -52,7 +52,9 @@ def decode_cursor(scope: str, cursor: str | None) -> dict[str, Any] | None:
     if not cursor:
         return None
     payload, _, signature = cursor.partition(".")
-    if not signature or not hmac.compare_digest(signature, _sign(payload.encode())):
+    if not cursor.isascii() or not signature or not hmac.compare_digest(signature, _sign(payload.encode())):
+        # A cursor we issued is base64url and hex: anything else (bytes that are not UTF-8 arrive as
+        # lone surrogates) is not ours, and must not reach an encoder that would raise.
         raise BadRequest("page: invalid page cursor")
     try:
         data = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
