@@ -30,6 +30,7 @@ conformance: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy layers/shared/bindery functions local bench
+	PYTHONPATH=layers/shared $(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/cfn-lint template.yaml
 
 openapi: $(STAMP)
