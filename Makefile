@@ -31,6 +31,7 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m local.self_contained
 	$(VENV)/bin/mypy layers/shared/bindery functions local bench
+	PYTHONPATH=layers/shared $(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/cfn-lint template.yaml
 
 openapi: $(STAMP)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.domain import grants as grants_domain
 from bindery.store import members as member_store
 from bindery.store import table
 from bindery.store import teams as team_store
@@ -194,7 +193,7 @@ def test_a_grant_racing_another_write_of_the_space_retries_from_a_fresh_read(api
             assert api.patch(f"/spaces/{sid}", token=ada.token, body={"title": "Renamed"}).status == 200
         return real(ops)
 
-    monkeypatch.setattr(grants_domain.table, "transact", racing)
+    monkeypatch.setattr(table, "transact", racing)
     invite(api, ada, "space", sid, "edit", users=[bob.user_id])
     assert len(calls) == 3  # ours, the rename, ours again
     assert api.get(f"/spaces/{sid}", token=ada.token).json()["title"] == "Renamed"
@@ -210,7 +209,7 @@ def test_a_grant_that_keeps_losing_races_is_a_409_that_changed_nothing(api, monk
     def always_lost(ops):
         raise table.TransactionConflict(["ConditionalCheckFailed"])
 
-    monkeypatch.setattr(grants_domain.table, "transact", always_lost)
+    monkeypatch.setattr(table, "transact", always_lost)
     assert "try again" in error(invite(api, ada, "space", sid, "edit", users=[bob.user_id], status=409), 409)
     monkeypatch.undo()
     assert granted(api, ada, "space", sid) == {}

@@ -115,6 +115,19 @@ def test_expired_items_read_as_gone():
     assert [i["SK"] for i in table.batch_get([{"PK": "X#1", "SK": "A"}, {"PK": "X#1", "SK": "B"}])] == ["B"]
 
 
+def test_a_cancelled_transaction_names_the_operation_that_was_refused():
+    table.transact([table.put_op({"PK": "X#2", "SK": "TAKEN"})])
+    transaction = table.Transaction(
+        table.put_op({"PK": "X#2", "SK": "NEW"}, "attribute_not_exists(PK)", name="new-item"),
+        [table.put_op({"PK": "X#2", "SK": "TAKEN"}, "attribute_not_exists(PK)", name="guard")],
+    )
+    with pytest.raises(table.TransactionConflict) as raised:
+        transaction.commit()
+    assert raised.value.failed("guard")
+    assert not raised.value.failed("new-item")
+    assert table.get({"PK": "X#2", "SK": "NEW"}) is None  # all or nothing
+
+
 def test_cursor_round_trip_and_scope():
     key = {"PK": "ORG#o1", "SK": "MEMBER#u", "n": 3}
     cursor = encode_cursor("members:o1", key)

@@ -33,6 +33,21 @@ class Conflict(BinderyError):
     status = 409
 
 
+class TransactionConflict(Conflict):
+    """DynamoDB cancelled a transaction: `reasons` holds its code per operation, in order, and `names`
+    the name of each operation (`bindery.store.table.Op`), so callers ask `failed("merge-pointer")`."""
+
+    def __init__(self, reasons: list[str], names: list[str] | None = None) -> None:
+        super().__init__("The request conflicts with the current state; nothing was changed.")
+        self.reasons = reasons
+        self.names = names or []
+
+    def failed(self, name: str) -> bool:
+        """Whether a condition of an operation called `name` was what refused the transaction."""
+        return any(op == name and reason == "ConditionalCheckFailed"
+                   for op, reason in zip(self.names, self.reasons, strict=False))
+
+
 class PayloadTooLarge(BinderyError):
     status = 413
 

@@ -27,7 +27,7 @@ from bindery.domain.change_requests import NO_CHANGE_REQUEST, Opened, open_chang
 from bindery.domain.revisions import commit_revision
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.schemas.change_requests import UpdateContent
-from bindery.store import blobs, table
+from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import reviews as review_store
 from bindery.store import revisions as revision_store
@@ -52,13 +52,13 @@ def advance(change_request: ChangeRequest, new_revision: str, caller: Caller,
     contribution; False when it moved (or stopped being editable) meanwhile."""
     now = next_updated_at(change_request.updated_at)
     try:
-        table.transact([
+        Transaction([
             cr_store.advance_op(change_request, change_request.revision, new_revision,
                                 {"updatedAt": now, **(assign or {})}, contributor=caller.user_id),
             review_store.contribution_op(change_request.space_id, change_request.id, caller.user_id,
                                          now_iso()),
-        ])
-    except table.TransactionConflict:
+        ]).commit()
+    except TransactionConflict:
         return False
     return True
 

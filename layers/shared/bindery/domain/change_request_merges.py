@@ -31,7 +31,7 @@ from bindery.domain.revisions import commit_revision
 from bindery.domain.spaces import require_editable
 from bindery.errors import Conflict, NotFound
 from bindery.search.indexing import request_index
-from bindery.store import blobs, table
+from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
@@ -78,9 +78,9 @@ def update_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, 
         assign = {"updatedAt": next_updated_at(change_request.updated_at),
                   "revisionMergedAncestor": space.revision}
         try:
-            table.transact([cr_store.advance_op(change_request, change_request.revision, new_revision,
-                                                assign)])
-        except table.TransactionConflict:
+            Transaction(cr_store.advance_op(change_request, change_request.revision, new_revision,
+                                            assign)).commit()
+        except TransactionConflict:
             change_request, space = reread(change_request), _fresh_space(space_id)
             continue
         return {"revision": new_revision, "result": "update"}
@@ -89,37 +89,26 @@ def update_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, 
 
 
 # --- merge ------------------------------------------------------------------------------------------------
-def _merge_ops(space: Space, change_request: ChangeRequest, new_revision: str,
-               caller: Caller) -> list[dict[str, Any]]:
-    now = now_iso()
-    marked = cr_store.status_ops(change_request, "merged", {
-        "revisionMerged": new_revision, "mergedBy": caller.user_id, "mergedAt": now,
-        "updatedAt": next_updated_at(change_request.updated_at)})[0]
-    update = marked["Update"]
-    update["ConditionExpression"] += " AND #rev = :rev"
-    update["ExpressionAttributeNames"]["#rev"] = "revision"
-    update["ExpressionAttributeValues"][":rev"] = change_request.revision
+def _merge_transaction(space: Space, change_request: ChangeRequest, new_revision: str,
+                       caller: Caller) -> Transaction:
     # One item, one operation: the space's pointer and its counters move in the same update.
     advance = revision_store.advance_op(space.id, space.revision, new_revision,
-                                        next_updated_at(space.updated_at))["Update"]
-    deltas = cr_store.status_deltas(change_request.status, "merged")
-    if deltas:
-        advance["UpdateExpression"] += " ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(deltas)))
-        for index, (name, delta) in enumerate(deltas.items()):
-            advance["ExpressionAttributeNames"][f"#c{index}"] = name
-            advance["ExpressionAttributeValues"][f":c{index}"] = delta
-    return [{"Update": advance}, marked]
+                                        next_updated_at(space.updated_at),
+                                        counters=cr_store.status_deltas(change_request.status, "merged"))
+    marked = cr_store.mark_merged_op(change_request, new_revision, caller.user_id, now_iso(),
+                                     next_updated_at(change_request.updated_at))
+    return Transaction(advance, marked)
 
 
-def _after_conflict(error: table.TransactionConflict, space: Space,
+def _after_conflict(error: TransactionConflict, space: Space,
                     change_request: ChangeRequest) -> tuple[Space, ChangeRequest]:
     """What to merge next time: re-read whichever side moved (a locked or deleted space, or a change
     request no longer open, ends the attempt with the matching error)."""
-    space_moved = bool(error.reasons) and error.reasons[0] == "ConditionalCheckFailed"
+    space_moved = error.failed(revision_store.SPACE_POINTER)
     if space_moved:
         space = _fresh_space(space.id)
         require_editable(space)
-    if not space_moved or (len(error.reasons) > 1 and error.reasons[1] == "ConditionalCheckFailed"):
+    if not space_moved or error.failed(cr_store.MARK_MERGED):
         change_request = reread(change_request)
     return space, change_request
 
@@ -136,8 +125,8 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, A
         new_revision = _commit(space_id, [space.revision, change_request.revision], merged, "merge",
                                change_request.id)
         try:
-            table.transact(_merge_ops(space, change_request, new_revision, caller))
-        except table.TransactionConflict as error:
+            _merge_transaction(space, change_request, new_revision, caller).commit()
+        except TransactionConflict as error:
             space, change_request = _after_conflict(error, space, change_request)
             continue
         request_index(space_id, new_revision)

@@ -20,9 +20,9 @@ from bindery.domain.roles import Role
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
+from bindery.store import Transaction, TransactionConflict
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
-from bindery.store import table
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
@@ -120,8 +120,8 @@ def create_change_request(caller: Caller, space_id: str, body: CreateChangeReque
             updated_at=now, revision=space.revision, revision_initial=space.revision,
             agent_task_id=body.agentTaskId)
         try:
-            table.transact(cr_store.create_ops(change_request, space.change_requests))
-        except table.TransactionConflict:
+            Transaction(cr_store.create_ops(change_request, space.change_requests)).commit()
+        except TransactionConflict:
             fresh = space_store.get_space(space_id)
             if fresh is None or fresh.deleted_at is not None:
                 raise NotFound("No matching space") from None
@@ -158,8 +158,8 @@ def update_change_request(caller: Caller, space_id: str, ref: str,
                                   {":merged": "merged"})]
         ops[0]["Update"]["ExpressionAttributeNames"]["#st"] = "status"
     try:
-        table.transact(ops)
-    except table.TransactionConflict:
+        Transaction(ops).commit()
+    except TransactionConflict:
         raise Conflict("The change request changed meanwhile (its status moved): nothing was changed; "
                        "read it again and retry") from None
     fresh = cr_store.get_change_request(space_id, change_request.id)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access import org_access
@@ -33,9 +32,9 @@ from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.positions import between
 from bindery.schemas.collections import CreateCollection, UpdateCollection
+from bindery.store import Transaction
 from bindery.store import collections as collection_store
 from bindery.store import grants as grant_store
-from bindery.store import table
 from bindery.store import tree as tree_store
 from bindery.store.collections import Collection
 from bindery.store.content_nodes import Node
@@ -129,7 +128,7 @@ def create_collection(caller: Caller, org_id: str, body: CreateCollection) -> tu
         ancestors=ancestors, default_level="inherit",
         title=DEFAULT_TITLE if body.title is None else body.title,
     )
-    table.transact(collection_store.create_collection_ops(collection))
+    Transaction(collection_store.create_collection_ops(collection)).commit()
     # No grants and an inherited level: the caller's role on it is the one they have where it was made.
     return collection_to_wire(collection, role), api_url(f"/collections/{collection.id}")
 
@@ -149,7 +148,7 @@ def update_collection(caller: Caller, collection_id: str, body: UpdateCollection
     if not changes:
         return collection_to_wire(collection, access.role)
     updated_at = grant_store.next_updated_at(collection.updated_at)
-    table.transact([collection_store.update_collection_op(collection, changes, [], updated_at)])
+    Transaction([collection_store.update_collection_op(collection, changes, [], updated_at)]).commit()
     collection.title = changes.get("title", collection.title)
     collection.description = changes.get("description", collection.description)
     collection.default_level = changes.get("defaultLevel", collection.default_level)
@@ -177,11 +176,11 @@ def delete_collection(caller: Caller, collection_id: str) -> None:
         updated_at = grant_store.next_updated_at(collection.updated_at)
         ops = [grant_store.node_grants_op(collection, dict.fromkeys(chunk), updated_at)]
         for entry in chunk:
-            ops.append(grant_store.delete_grant_op(keys.grant("collection", collection.id,
-                                                              *grant_store.split_map_key(entry))))
-        table.transact(ops)
+            grant_key = grant_store.grant_key("collection", collection.id, *grant_store.split_map_key(entry))
+            ops.append(grant_store.delete_grant_op(grant_key))
+        Transaction(ops).commit()
         collection.updated_at = updated_at
         for entry in chunk:
             collection.grants.pop(entry)
-    table.transact(collection_store.delete_collection_ops(collection))
+    Transaction(collection_store.delete_collection_ops(collection)).commit()
 

@@ -21,12 +21,11 @@ from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.comments import PostReply, UpdateReply
 from bindery.schemas.content import DocumentFormat
+from bindery.store import Transaction, TransactionConflict
 from bindery.store import comment_replies as store
 from bindery.store import comments as comment_store
-from bindery.store import table
 from bindery.store.comment_replies import Reply
 from bindery.store.comments import Change
-from bindery.store.table import TransactionConflict
 
 
 def list_replies(caller: Caller, ref: TargetRef, comment_id: str, *, fmt: DocumentFormat | None, limit: int,
@@ -56,7 +55,7 @@ def post_reply(caller: Caller, ref: TargetRef, comment_id: str, body: PostReply,
                   posted_by=caller.user_id, posted_at=clock.now_iso(), body=prepared.markdown,
                   mentions=prepared.mentions, comment_id=comment_id)
     try:
-        table.transact(store.post_reply_ops(reply))
+        Transaction(store.post_reply_ops(reply)).commit()
     except TransactionConflict as error:
         raise NotFound("No matching comment: it was deleted meanwhile") from error
     return reply_to_view(target, reply, fmt)
@@ -85,7 +84,7 @@ def update_reply(caller: Caller, ref: TargetRef, comment_id: str, reply_id: str,
         if not ops:
             return reply_to_view(target, reply)
         try:
-            table.transact(ops)
+            Transaction(ops).commit()
         except TransactionConflict:
             continue
         return reply_to_view(target, reply_of(target, comment_id, reply_id))
@@ -102,7 +101,7 @@ def delete_reply(caller: Caller, ref: TargetRef, comment_id: str, reply_id: str)
         target.require_change(reply, "delete this reply")
         comment = comment_of(target, comment_id)
         try:
-            table.transact(store.delete_replies_ops(comment, [reply]))
+            Transaction(store.delete_replies_ops(comment, [reply])).commit()
         except TransactionConflict:
             continue  # deleted meanwhile (with its comment, or by someone else): see what is left
         comment_store.forget_commenters(target.space.id, target.token, [reply.posted_by])

@@ -12,14 +12,11 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.domain.content_access import ContentAccess, space_access
 from bindery.domain.roles import at_least
 from bindery.errors import BadRequest, Forbidden, NotFound
-from bindery.keys import change_requests as cr_keys
-from bindery.keys import comments as comment_keys
-from bindery.store import blobs
+from bindery.store import Op, blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import comments as store
 from bindery.store import revisions as revision_store
@@ -52,7 +49,7 @@ class Target:
 
     @property
     def token(self) -> str:
-        return comment_keys.target(self.change_request_id)
+        return store.target_token(self.change_request_id)
 
     @property
     def revision(self) -> str:
@@ -66,11 +63,10 @@ class Target:
     def url(self, suffix: str) -> str:
         return api_url(self.path + suffix)
 
-    def counter_op(self, delta: int) -> dict[str, Any]:
+    def counter_op(self, delta: int) -> Op:
         if self.change_request:
-            return store.counter_op(cr_keys.change_request(self.space.id, self.change_request.id), delta,
-                                    space=False)
-        return store.counter_op(keys.space(self.space.id), delta, space=True)
+            return store.change_request_counter_op(self.space.id, self.change_request.id, delta)
+        return store.space_counter_op(self.space.id, delta)
 
     # --- who may do what ------------------------------------------------------------------------------
     @property

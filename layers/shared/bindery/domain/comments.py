@@ -22,12 +22,11 @@ from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.comments import CommentStatus, PostComment, UpdateComment
 from bindery.schemas.content import DocumentFormat
+from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import comment_replies as reply_store
 from bindery.store import comments as store
-from bindery.store import table
 from bindery.store.comment_replies import REPLIES_PER_TRANSACTION, Reply
 from bindery.store.comments import OPEN, RESOLVED, Change, Comment, CommentFilter
-from bindery.store.table import TransactionConflict
 
 MAX_AUTHORS = 100  # DynamoDB's IN takes at most 100 values
 ATTEMPTS = 3
@@ -69,8 +68,8 @@ def post_comment(caller: Caller, ref: TargetRef, body: PostComment) -> dict[str,
                       posted_by=caller.user_id, posted_at=now, body=prepared.markdown,
                       mentions=prepared.mentions, revision=target.revision, page=body.page, node=body.node,
                       table_cell=cell)
-    table.transact([table.put_op(comment.to_item(), "attribute_not_exists(PK)"), target.counter_op(1),
-                    store.commenter_op(target.space.id, target.token, caller.user_id, 1, now)])
+    Transaction(store.post_comment_op(comment), target.counter_op(1),
+                store.commenter_op(target.space.id, target.token, caller.user_id, 1, now)).commit()
     return comment_to_view(target, comment)
 
 
@@ -88,7 +87,7 @@ def update_comment(caller: Caller, ref: TargetRef, comment_id: str, body: Update
         if change.empty:
             return comment_to_view(target, comment)
         try:
-            table.transact([change.op(), *ops])
+            Transaction([change.op(), *ops]).commit()
         except TransactionConflict:
             continue  # resolved, reopened or deleted meanwhile: read it again
         return comment_to_view(target, comment_of(target, comment_id))
@@ -96,7 +95,7 @@ def update_comment(caller: Caller, ref: TargetRef, comment_id: str, body: Update
 
 
 def resolve_ops(target: Target, comment: Comment, change: Change, resolved: bool | None,
-                at: str) -> list[dict[str, Any]]:
+                at: str) -> list[Op]:
     """Resolve or reopen `comment` in `change` (a no-op when it already is); the target's counter op."""
     if resolved is None:
         return []
@@ -134,7 +133,7 @@ def delete_comment(caller: Caller, ref: TargetRef, comment_id: str) -> bool:
         else:
             ops = reply_store.delete_replies_ops(comment, batch)
         try:
-            table.transact(ops)
+            Transaction(ops).commit()
         except TransactionConflict as error:
             conflicts += 1
             if conflicts >= ATTEMPTS:

@@ -21,17 +21,19 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.domain.access import NO_ORG
 from bindery.domain.roles import Role, at_least, strongest
 from bindery.errors import Forbidden, NotFound
-from bindery.store import table
+from bindery.store import Item, Key
+from bindery.store import collections as collection_store
+from bindery.store import members as member_store
+from bindery.store import spaces as space_store
+from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
 from bindery.store.content_nodes import Node
 from bindery.store.members import Member
-from bindery.store.spaces import Space
 from bindery.store.teams import all_links_of_member
 
 NO_SPACE = "No matching space"
@@ -75,16 +77,16 @@ class ContentAccess:
             raise Forbidden(f"You need the {role} role here to {action}")
 
 
-def _link_keys(org_id: str, user_id: str, team_ids: Iterable[str]) -> list[keys.Key]:
-    return [keys.team_member(org_id, team_id, user_id) for team_id in sorted(team_ids)]
+def _link_keys(org_id: str, user_id: str, team_ids: Iterable[str]) -> list[Key]:
+    return [team_store.link_key(org_id, team_id, user_id) for team_id in sorted(team_ids)]
 
 
 def _teams_found(org_id: str, user_id: str, team_ids: Iterable[str],
-                 found: dict[tuple[str, str], table.Item]) -> set[str]:
-    return {team_id for team_id in team_ids if ref(keys.team_member(org_id, team_id, user_id)) in found}
+                 found: dict[tuple[str, str], Item]) -> set[str]:
+    return {team_id for team_id in team_ids if ref(team_store.link_key(org_id, team_id, user_id)) in found}
 
 
-def _roles(member: Member, chains: dict[str, list[Node]], found: dict[tuple[str, str], table.Item],
+def _roles(member: Member, chains: dict[str, list[Node]], found: dict[tuple[str, str], Item],
            read: set[str]) -> dict[str, str | None]:
     """The member's role on the head of each chain (a node followed by its collections, nearest first).
     `found` holds what was read of the member's memberships of the teams in `read`; the other teams the
@@ -114,8 +116,9 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
     known: dict[str, Collection] = {node.id: node for node in nodes if isinstance(node, Collection)}
     missing = list(dict.fromkeys(cid for node in nodes for cid in node.ancestors if cid not in known))
     own_teams = {team for node in nodes for team in node.team_ids_granted}
-    member_key = keys.member(org_id, user_id)
-    found = items_by_key([*([] if member else [member_key]), *(keys.collection(cid) for cid in missing),
+    member_key = member_store.member_key(org_id, user_id)
+    found = items_by_key([*([] if member else [member_key]),
+                          *(collection_store.collection_key(cid) for cid in missing),
                           *_link_keys(org_id, user_id, own_teams)])
     if member is None:
         member_item = found.get(ref(member_key))
@@ -123,7 +126,7 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
             return _Resolved(member=None, above={}, roles={})
         member = Member.from_item(member_item)
     for cid in missing:
-        if (item := found.get(ref(keys.collection(cid)))) is not None:
+        if (item := found.get(ref(collection_store.collection_key(cid)))) is not None:
             known[cid] = Collection.from_item(item)
     above = {node.id: [known[cid] for cid in node.ancestors if cid in known] for node in nodes}
     chains: dict[str, list[Node]] = {node.id: [node, *above[node.id]] for node in nodes}
@@ -169,15 +172,14 @@ def member_team_ids(org_id: str, user_id: str) -> set[str]:
 
 def space_access(caller: Caller, space_id: str, *, deleted: bool = False) -> ContentAccess:
     """The caller's access to a live space (or, with `deleted`, to one awaiting removal); 404 otherwise."""
-    item = table.get(keys.space(space_id))
-    space = Space.from_item(item) if item else None
+    space = space_store.get_space(space_id)
     if space is None or (space.deleted_at is not None) != deleted:
         raise NotFound(NO_SPACE)
     return _resolve(space, caller, NO_SPACE)
 
 
 def collection_access(caller: Caller, collection_id: str) -> ContentAccess:
-    item = table.get(keys.collection(collection_id))
-    if item is None:
+    collection = collection_store.get_collection(collection_id)
+    if collection is None:
         raise NotFound(NO_COLLECTION)
-    return _resolve(Collection.from_item(item), caller, NO_COLLECTION)
+    return _resolve(collection, caller, NO_COLLECTION)

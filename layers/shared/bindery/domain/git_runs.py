@@ -33,9 +33,8 @@ from bindery.domain import git_import_changes
 from bindery.domain.revisions import commit_revision
 from bindery.errors import BinderyError
 from bindery.gitsync import exporter, importer, transport
-from bindery.keys import space as space_key
 from bindery.search.indexing import request_index
-from bindery.store import blobs, git_runs, table
+from bindery.store import Op, Transaction, TransactionConflict, blobs, git_runs
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from bindery.store import users as user_store
@@ -107,9 +106,9 @@ def perform(space_id: str, run_id: str, url: str, *, delivery: int) -> str | Non
 def _fail(claimed: Claimed, message: str) -> str:
     run = claimed.run
     # A conflict: another worker took the run over, and its outcome stands.
-    with contextlib.suppress(table.TransactionConflict):
-        table.transact([git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, clock.now_iso(),
-                                           status="failed", error=message)])
+    with contextlib.suppress(TransactionConflict):
+        Transaction(git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, clock.now_iso(),
+                                       status="failed", error=message)).commit()
     logger.info("git sync run failed", extra={"run": run.id, "error": message})
     return "failed"
 
@@ -131,17 +130,17 @@ def _git_state(run: GitRun, now: str) -> dict[str, Any]:
     return state
 
 
-def _finish(claimed: Claimed, space_op: dict[str, Any], *, revision: str, commit: str,
+def _finish(claimed: Claimed, space_op: Op, *, revision: str, commit: str,
             warnings: list[str] | None = None) -> None:
     """The space's change and the run's success, all or nothing."""
     run = claimed.run
     now = clock.now_iso()
     try:
-        table.transact([space_op, git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, now,
-                                                     status="succeeded", revision=revision, commit=commit,
-                                                     warnings=warnings)])
-    except table.TransactionConflict as conflict:
-        if conflict.reasons[1:2] == ["ConditionalCheckFailed"]:
+        Transaction(space_op, git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, now,
+                                                 status="succeeded", revision=revision, commit=commit,
+                                                 warnings=warnings)).commit()
+    except TransactionConflict as conflict:
+        if conflict.failed(git_runs.RUN_CLAIM):
             return  # the run was taken over by another worker: nothing of this attempt is visible
         raise RunFailed(_why_not_advanced(run.space_id)) from None
 
@@ -179,13 +178,10 @@ def _import(claimed: Claimed, url: str) -> None:
     now = clock.now_iso()
     if run.standalone:
         # A revision for the caller to use (e.g. to compare or to merge); the space stays as it is.
-        op = table.condition_op(space_key(space.id), "attribute_exists(PK)")
+        op = space_store.exists_op(space.id)
     else:
-        op = table.update_op(
-            space_key(space.id), "SET #revision = :new, updatedAt = :now, gitSync = :git",
-            {":new": new, ":now": next_updated_at(space.updated_at), ":expected": current.id,
-             ":locked": "locked", ":git": _git_state(run, now)},
-            revision_store.ADVANCE_CONDITION, {"#revision": "revision"})
+        op = revision_store.advance_op(space.id, current.id, new, next_updated_at(space.updated_at),
+                                       git_sync=_git_state(run, now))
     _finish(claimed, op, revision=new, commit=snapshot.commit, warnings=imported.warnings)
     if not run.standalone:
         request_index(space.id, new)
@@ -220,13 +216,12 @@ def _export(claimed: Claimed, url: str) -> None:
                                   author=_author(run.created_by))
     # The push is done: the run succeeds whatever happens to the space meanwhile (a deleted space just
     # gets no `gitSync`).
-    state_op = table.update_op(space_key(space.id), "SET gitSync = :git",
-                               {":git": _git_state(run, clock.now_iso())},
-                               "attribute_exists(PK) AND attribute_not_exists(deletedAt)")
+    state_op = space_store.git_sync_op(space.id, _git_state(run, clock.now_iso()))
     try:
         _finish(claimed, state_op, revision=revision.id, commit=pushed.commit)
     except RunFailed:
-        table.transact([git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, clock.now_iso(),
-                                           status="succeeded", revision=revision.id, commit=pushed.commit)])
+        Transaction(git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, clock.now_iso(),
+                                       status="succeeded", revision=revision.id,
+                                       commit=pushed.commit)).commit()
 
 

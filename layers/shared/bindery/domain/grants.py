@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.content_access import ContentAccess, collection_access, roles_on, space_access
@@ -24,8 +22,10 @@ from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.grants import InviteUsersAndTeams
+from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import grants as grant_store
-from bindery.store import table
+from bindery.store import members as member_store
+from bindery.store import teams as team_store
 from bindery.store import users as user_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.content_nodes import Node
@@ -40,7 +40,7 @@ from bindery.wire.users import user_to_wire
 
 RACED = "The permissions changed while this request ran; nothing was changed, try again."
 _ATTEMPTS = 3  # a lost race re-reads and tries again; a few rounds settle any realistic one
-Ops = list[dict[str, Any]]
+Ops = list[Op]
 
 
 def node_access(caller: Caller, kind: str, content_id: str) -> ContentAccess:
@@ -55,8 +55,8 @@ def _write(caller: Caller, kind: str, content_id: str, plan: Callable[[ContentAc
         if not ops:
             return False
         try:
-            table.transact(ops)
-        except table.TransactionConflict:
+            Transaction(ops).commit()
+        except TransactionConflict:
             continue
         return True
     raise Conflict(RACED)
@@ -75,7 +75,8 @@ def _change_ops(node: Node, principal: str, principal_id: str, role: str | None,
     `present`: the member or team still exists (a removal of someone gone moves no counter)."""
     current = node.grant_for(principal, principal_id)
     if role is None:
-        ops = [grant_store.delete_grant_op(keys.grant(node.kind, node.id, principal, principal_id))]
+        grant_key = grant_store.grant_key(node.kind, node.id, principal, principal_id)
+        ops = [grant_store.delete_grant_op(grant_key)]
         if present and node.kind == "space":
             ops += grant_store.principal_ops(node, principal, principal_id, -1)
         return ops
@@ -92,17 +93,16 @@ def _resolve_users(refs: list[str]) -> tuple[list[str], set[str], list[str]]:
     """(user ids, the ids that came from an email, emails nobody has), each once."""
     emails = [ref_ for ref_ in refs if "@" in ref_]
     # items_by_key drops repeated keys (the same email in two cases), which BatchGetItem refuses.
-    found = items_by_key(keys.user_email(email) for email in emails)
-    guards = {pk: item["userId"] for (pk, _), item in found.items()}
+    found = items_by_key(user_store.email_key(email) for email in emails)
     ids: list[str] = []
     from_email: set[str] = set()
     unknown: list[str] = []
     for value in refs:
         if "@" not in value:
             ids.append(value)
-        elif (user_id := guards.get(keys.user_email(value)["PK"])) is not None:
-            ids.append(user_id)
-            from_email.add(user_id)
+        elif (guard := found.get(ref(user_store.email_key(value)))) is not None:
+            ids.append(guard["userId"])
+            from_email.add(guard["userId"])
         elif value.lower() not in {email.lower() for email in unknown}:
             unknown.append(value)
     return list(dict.fromkeys(ids)), from_email, unknown
@@ -129,7 +129,7 @@ class _Invitation:
         guest = Member.joining(self.node.org_id, user, None, self.joined_at)
         guest.spaces = 1 if self.node.kind == "space" else 0
         self.ops += [*(user_put_ops(user) if new_user else []),
-                     table.put_op(guest.to_item(), "attribute_not_exists(PK)"),
+                     member_store.new_member_op(guest),
                      grant_store.put_grant_op(_grant(self.node, "user", user.id, role),
                                               new=self.node.grant_for("user", user.id) is None)]
         self.changes[map_key("user", user.id)] = role
@@ -139,8 +139,7 @@ class _Invitation:
         if not self.changes:
             return []
         if self.new_members:
-            self.ops.append(table.update_op(keys.org(self.node.org_id), "ADD memberCount :n",
-                                            {":n": self.new_members}, grant_store.EXISTS))
+            self.ops.append(grant_store.add_member_count_op(self.node.org_id, self.new_members))
         return _finish(self.node, self.changes, self.ops)
 
 
@@ -153,16 +152,17 @@ def _invite_plan(body: InviteUsersAndTeams) -> Callable[[ContentAccess], Ops]:
         _require_admin(access)
         node, org_id = access.node, access.node.org_id
         user_ids, from_email, unknown = _resolve_users(refs)
-        found = items_by_key([*(k for uid in user_ids for k in (keys.user(uid), keys.member(org_id, uid))),
-                              *(keys.team(org_id, tid) for tid in team_ids)])
+        found = items_by_key([*(k for uid in user_ids
+                                for k in (user_store.user_key(uid), member_store.member_key(org_id, uid))),
+                              *(team_store.team_key(org_id, tid) for tid in team_ids)])
         invitation = _Invitation(node, role, now_iso())
         for user_id in user_ids:
-            user_item = found.get(ref(keys.user(user_id)))
+            user_item = found.get(ref(user_store.user_key(user_id)))
             if user_item is None:
                 if user_id in from_email:  # an email guard without its user: never invent a second one
                     raise Conflict(f"users: the user {user_id} cannot be read; nothing changed")
                 raise NotFound(f"users: no user with the id {user_id}")
-            present = ref(keys.member(org_id, user_id)) in found
+            present = ref(member_store.member_key(org_id, user_id)) in found
             if role is not None and not present:
                 invitation.add_guest(User.from_item(user_item), role)
             else:
@@ -173,7 +173,7 @@ def _invite_plan(body: InviteUsersAndTeams) -> Callable[[ContentAccess], Ops]:
                             email_verified=False, created_at=invitation.joined_at)
                 invitation.add_guest(user, role, new_user=True)
         for team_id in team_ids:
-            present = ref(keys.team(org_id, team_id)) in found
+            present = ref(team_store.team_key(org_id, team_id)) in found
             if not present and role is not None:
                 raise NotFound(f"teams: no team {team_id} in this organization")
             invitation.change("team", team_id, present=present)  # a deleted team's grant can still go
@@ -202,7 +202,7 @@ def set_role(caller: Caller, kind: str, content_id: str, principal: str, princip
             raise NotFound(f"No {principal} {principal_id} has a permission on this {kind}")
         if current == role:
             return []
-        present = table.get(grant_store.principal_key(node.org_id, principal, principal_id)) is not None
+        present = grant_store.principal_exists(node.org_id, principal, principal_id)
         if role is not None and not present:
             raise NotFound(f"No {principal} {principal_id} in this organization")
         return _finish(node, {map_key(principal, principal_id): role},
@@ -220,7 +220,7 @@ def remove(caller: Caller, kind: str, content_id: str, principal: str, principal
         node = access.node
         if node.grant_for(principal, principal_id) is None:
             return []
-        present = table.get(grant_store.principal_key(node.org_id, principal, principal_id)) is not None
+        present = grant_store.principal_exists(node.org_id, principal, principal_id)
         return _finish(node, {map_key(principal, principal_id): None},
                        _change_ops(node, principal, principal_id, None, present=present))
 
@@ -264,13 +264,14 @@ def list_teams(caller: Caller, kind: str, content_id: str, limit: int, page: str
     grants, cursor = _grants_page(access, "team", limit, page)
     org_id, member = access.node.org_id, access.member
     found = items_by_key([k for grant in grants for k in (
-        keys.team(org_id, grant.principal_id), keys.team_member(org_id, grant.principal_id, member.user_id))])
+        team_store.team_key(org_id, grant.principal_id),
+        team_store.link_key(org_id, grant.principal_id, member.user_id))])
     items = []
     for grant in grants:
-        team_item = found.get(ref(keys.team(org_id, grant.principal_id)))
+        team_item = found.get(ref(team_store.team_key(org_id, grant.principal_id)))
         if team_item is None:
             continue
-        link_item = found.get(ref(keys.team_member(org_id, grant.principal_id, member.user_id)))
+        link_item = found.get(ref(team_store.link_key(org_id, grant.principal_id, member.user_id)))
         link = TeamLink.from_item(link_item) if link_item else None
         admin = member.role == "admin" or (link is not None and link.role == "owner")
         view = at_least(member.role, "read") or link is not None
@@ -284,7 +285,7 @@ def member_spaces(caller: Caller, org_id: str, user_id: str, *, limit: int, page
     """The spaces the member has a direct grant on (GSI1, by space id), with that grant as `permission`.
     Each space is shown as the caller sees it, and only if the caller can see it; deleted spaces are left
     out, so a page may be short and still have a next one."""
-    scoped = scoped_access(org_id, caller, keys.member(org_id, user_id))
+    scoped = scoped_access(org_id, caller, member_store.member_key(org_id, user_id))
     viewer = scoped.access.member
     if user_id != caller.user_id and not at_least(viewer.role, "read"):
         raise Forbidden("Guests can only see their own spaces")

@@ -11,11 +11,11 @@ from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
+from bindery.store import TransactionConflict
 from bindery.store import invites as invite_store
 from bindery.store import members as member_store
 from bindery.store.invites import LinkInvite
 from bindery.store.members import Member
-from bindery.store.table import TransactionConflict
 from bindery.store.users import User
 from bindery.wire.invites import invite_link_to_wire
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.domain.access import OrgAccess
 from bindery.domain.roles import at_least
@@ -17,6 +16,7 @@ from bindery.domain.scoped import Scoped, scoped_access
 from bindery.domain.teams import teams_wire
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.store import Key
 from bindery.store import members as member_store
 from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key, ref
@@ -43,8 +43,8 @@ def list_members(access: OrgAccess, *, limit: int, page: str | None, order: str,
                    next_cursor=cursor, count=access.org.member_count if exact else None)
 
 
-def _target(caller: Caller, org_id: str, user_id: str, *extra: keys.Key) -> tuple[Scoped, Member | None]:
-    scoped = scoped_access(org_id, caller, keys.member(org_id, user_id), *extra)
+def _target(caller: Caller, org_id: str, user_id: str, *extra: Key) -> tuple[Scoped, Member | None]:
+    scoped = scoped_access(org_id, caller, member_store.member_key(org_id, user_id), *extra)
     return scoped, scoped.member(user_id)
 
 
@@ -112,9 +112,9 @@ def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page:
     scope = f"member-teams:{org_id}:{user_id}:{term}"
     result = team_store.links_of_member_page(org_id, user_id, limit, decode_cursor(scope, page))
     links = [TeamLink.from_item(item) for item in result.items]
-    found = items_by_key(keys.team(org_id, link.team_id) for link in links)
+    found = items_by_key(team_store.team_key(org_id, link.team_id) for link in links)
     pairs = [(Team.from_item(item), link) for link, item in
-             ((link, found.get(ref(keys.team(org_id, link.team_id)))) for link in links) if item]
+             ((link, found.get(ref(team_store.team_key(org_id, link.team_id)))) for link in links) if item]
     pairs = [(team, link) for team, link in pairs if term in team.title.lower()]
     # The caller's own memberships are the listed ones when they list their own teams.
     known = {link.team_id: link for _, link in pairs} if user_id == caller.user_id else None

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access import NO_ORG, OrgAccess
@@ -12,9 +11,9 @@ from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.organizations import CreateOrganization, UpdateOrganization
+from bindery.store import Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
-from bindery.store import table
 from bindery.store import users as user_store
 from bindery.store.members import Member
 from bindery.store.orgs import Organization
@@ -56,7 +55,7 @@ def create_org(caller: Caller, body: CreateOrganization) -> dict[str, Any]:
 
 
 def _check_default_content(org_id: str, pointer: dict[str, Any] | None) -> None:
-    if pointer is not None and table.get(keys.site(org_id, pointer["site"])) is None:
+    if pointer is not None and not org_store.site_exists(org_id, pointer["site"]):
         raise BadRequest(f"defaultContent: no site {pointer['site']} in this organization")
 
 
@@ -98,8 +97,8 @@ def join_org(caller: Caller, org_id: str) -> None:
         raise BadRequest("The user's email domain is not valid for this organization")
     member = Member.joining(org_id, user, org.default_role, now_iso())
     try:
-        table.transact(member_store.add_member_ops(member))
-    except table.TransactionConflict:
+        Transaction(member_store.add_member_ops(member)).commit()
+    except TransactionConflict:
         # A concurrent join of the same user won; the caller is a member either way.
         if member_store.get_member(org_id, user.id) is None:
             raise

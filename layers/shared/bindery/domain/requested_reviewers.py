@@ -17,12 +17,11 @@ from bindery.domain.change_request_status import EDITABLE
 from bindery.domain.change_requests import Opened, description_value, open_change_request
 from bindery.domain.roles import at_least
 from bindery.errors import BadRequest, Conflict, Forbidden
-from bindery.keys import change_requests as cr_keys
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.change_requests import RequestReviewers
+from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import reviews as review_store
-from bindery.store import table
 from bindery.store.grants import next_updated_at
 from bindery.store.reviews import RequestedReviewer
 from bindery.wire.change_requests import contributor_to_wire, load_users, requested_reviewer_to_wire
@@ -34,25 +33,15 @@ def _require_open(opened: Opened) -> None:
                        "be requested")
 
 
-def _request_op(opened: Opened, user_ids: list[str], body: RequestReviewers) -> dict[str, Any]:
+def _request_op(opened: Opened, user_ids: list[str], body: RequestReviewers) -> Op:
     change_request = opened.change_request
-    names = {"#st": "status", "#updated": "updatedAt"}
-    values: dict[str, Any] = {":users": set(user_ids), ":open": "open", ":draft": "draft",
-                              ":now": next_updated_at(change_request.updated_at)}
-    sets = ["#updated = :now"]
+    assign: dict[str, Any] = {}
     if body.subject is not None:
-        names["#subject"], values[":subject"] = "subject", body.subject
-        sets.append("#subject = :subject")
+        assign["subject"] = body.subject
     if body.description is not None:
-        names["#description"], values[":description"] = "description", description_value(body.description)
-        sets.append("#description = :description")
-    removes = []
-    for index, user_id in enumerate(user_ids):
-        names[f"#u{index}"] = user_id
-        removes.append(f"latestReviews.#u{index}")
-    expression = f"SET {', '.join(sets)} ADD requestedReviewers :users REMOVE {', '.join(removes)}"
-    return table.update_op(cr_keys.change_request(change_request.space_id, change_request.id), expression,
-                           values, "attribute_exists(PK) AND #st IN (:open, :draft)", names)
+        assign["description"] = description_value(body.description)
+    return review_store.request_reviews_op(change_request.space_id, change_request.id, user_ids,
+                                           next_updated_at(change_request.updated_at), assign)
 
 
 def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestReviewers) -> dict[str, Any]:
@@ -70,9 +59,9 @@ def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestRevi
     requests = [RequestedReviewer(space_id, opened.change_request.id, user_id, caller.user_id,
                                   opened.change_request.revision, now) for user_id in user_ids]
     try:
-        table.transact([*(review_store.put_requested_reviewer_op(r) for r in requests),
-                        _request_op(opened, user_ids, body)])
-    except table.TransactionConflict:
+        Transaction([*(review_store.put_requested_reviewer_op(r) for r in requests),
+                     _request_op(opened, user_ids, body)]).commit()
+    except TransactionConflict:
         raise Conflict("The change request was merged or archived meanwhile: nothing was requested") from None
     users = load_users([caller.user_id, *user_ids])
     return {"users": [requested_reviewer_to_wire(request, users) for request in requests]}
@@ -96,15 +85,10 @@ def remove_requested_reviewer(caller: Caller, space_id: str, ref: str, user_id: 
     if caller.user_id != user_id and not at_least(opened.access.role, "edit"):
         raise Forbidden("You need the edit role here to remove a review request")
     change_request = opened.change_request
-    key = cr_keys.change_request(space_id, change_request.id)
     try:
-        table.transact([
-            review_store.delete_requested_reviewer_op(space_id, change_request.id, user_id, must_exist=True),
-            table.update_op(key, "DELETE requestedReviewers :users", {":users": {user_id}},
-                            "attribute_exists(PK)"),
-        ])
-    except table.TransactionConflict as conflict:
-        if conflict.reasons and conflict.reasons[0] == "ConditionalCheckFailed":
+        Transaction(review_store.withdraw_request_ops(space_id, change_request.id, user_id)).commit()
+    except TransactionConflict as conflict:
+        if conflict.failed(review_store.REQUEST):
             return False
         raise
     return True

@@ -25,13 +25,11 @@ from bindery.domain.comment_targets import Target
 from bindery.domain.comment_views import comments_to_wire
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
-from bindery.keys import change_requests as cr_keys
-from bindery.keys import comments as comment_keys
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.change_requests import SubmitReview
+from bindery.store import Transaction, TransactionConflict
 from bindery.store import comments as comment_store
 from bindery.store import reviews as review_store
-from bindery.store import table
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.comments import Comment
 from bindery.store.reviews import Review
@@ -45,21 +43,6 @@ def _outdated(change_request: ChangeRequest, review: Review) -> bool:
     return latest.get("id") != review.id
 
 
-def _record_review_op(change_request: ChangeRequest, review: Review) -> dict[str, Any]:
-    """On the change request: the review is the reviewer's latest, their pending request is fulfilled,
-    its comment counts (one operation per item in a transaction); if it is still draft or open."""
-    key = cr_keys.change_request(change_request.space_id, change_request.id)
-    latest = {"id": review.id, "status": review.status, "revision": review.revision}
-    values: dict[str, Any] = {":latest": latest, ":reviewers": {review.reviewer_id}, ":open": "open",
-                              ":draft": "draft"}
-    expression = "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers"
-    if review.comment_id is not None:
-        expression += " ADD comments :one"
-        values[":one"] = 1
-    return table.update_op(key, expression, values, "attribute_exists(PK) AND #st IN (:open, :draft)",
-                           {"#reviewer": review.reviewer_id, "#st": "status"})
-
-
 def _target(caller: Caller, opened: Opened) -> Target:
     return Target(access=opened.access, space=opened.space, change_request=opened.change_request,
                   user_id=caller.user_id)
@@ -70,7 +53,7 @@ def _comments(target: Target, reviews: list[Review]) -> dict[str, dict[str, Any]
     wanted = [review.comment_id for review in reviews if review.comment_id]
     if not wanted:
         return {}
-    items = table.batch_get([comment_keys.comment(target.space.id, target.token, cid) for cid in wanted])
+    items = comment_store.comment_items(target.space.id, target.token, wanted)
     comments = [Comment.from_item(item) for item in items if item.get("type") == "comment"]
     return {wired["id"]: wired for wired in comments_to_wire(target, comments, None)}
 
@@ -80,7 +63,7 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
     change_request = opened.change_request
     if change_request.status not in EDITABLE:
         raise Conflict(f"This change request is {change_request.status}: it can no longer be reviewed")
-    pending = table.get(cr_keys.requested_reviewer(space_id, change_request.id, "user", caller.user_id))
+    pending = review_store.get_requested_reviewer(space_id, change_request.id, caller.user_id)
     now = now_iso()
     target = _target(caller, opened)
     comment = None
@@ -94,16 +77,16 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
                     created_at=now, updated_at=now,
                     requested_by=pending["requestedBy"] if pending else None,
                     comment_id=comment.id if comment else None)
-    ops = [review_store.put_review_op(review), _record_review_op(change_request, review)]
+    ops = [review_store.put_review_op(review), review_store.record_review_op(review)]
     if comment is not None:
-        ops += [table.put_op(comment.to_item(), "attribute_not_exists(PK)"),
+        ops += [comment_store.post_comment_op(comment),
                 comment_store.commenter_op(space_id, target.token, caller.user_id, 1, now)]
     if pending:
         ops.append(review_store.delete_requested_reviewer_op(space_id, change_request.id, caller.user_id,
                                                              must_exist=False))
     try:
-        table.transact(ops)
-    except table.TransactionConflict:
+        Transaction(ops).commit()
+    except TransactionConflict:
         raise Conflict("The change request was merged or archived meanwhile: the review was not "
                        "recorded") from None
     users = load_users([review.reviewer_id, review.requested_by])

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.domain.access import NO_ORG, OrgAccess
 from bindery.errors import NotFound
+from bindery.store import Item, Key
+from bindery.store import members as member_store
+from bindery.store import orgs as org_store
+from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.members import Member
 from bindery.store.orgs import Organization
-from bindery.store.table import Item
 from bindery.store.teams import Team, TeamLink
 
 
@@ -28,21 +30,21 @@ class Scoped:
     def member(self, user_id: str) -> Member | None:
         if user_id == self.access.member.user_id:
             return self.access.member
-        item = self.items.get(ref(keys.member(self.org_id, user_id)))
+        item = self.items.get(ref(member_store.member_key(self.org_id, user_id)))
         return Member.from_item(item) if item else None
 
     def team(self, team_id: str) -> Team | None:
-        item = self.items.get(ref(keys.team(self.org_id, team_id)))
+        item = self.items.get(ref(team_store.team_key(self.org_id, team_id)))
         return Team.from_item(item) if item else None
 
     def link(self, team_id: str, user_id: str) -> TeamLink | None:
-        item = self.items.get(ref(keys.team_member(self.org_id, team_id, user_id)))
+        item = self.items.get(ref(team_store.link_key(self.org_id, team_id, user_id)))
         return TeamLink.from_item(item) if item else None
 
 
-def scoped_access(org_id: str, caller: Caller, *extra: keys.Key) -> Scoped:
+def scoped_access(org_id: str, caller: Caller, *extra: Key) -> Scoped:
     """Like `org_access` (404 unless the caller is an active member), with `extra` read alongside."""
-    org_key, member_key = keys.org(org_id), keys.member(org_id, caller.user_id)
+    org_key, member_key = org_store.org_key(org_id), member_store.member_key(org_id, caller.user_id)
     found = items_by_key([org_key, member_key, *extra])
     org_item, member_item = found.get(ref(org_key)), found.get(ref(member_key))
     if org_item is None or member_item is None:

@@ -24,9 +24,9 @@ from bindery.domain.space_roles import role_at
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.positions import between
+from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import grants as grant_store
 from bindery.store import spaces as space_store
-from bindery.store import table
 from bindery.store import tree as tree_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
@@ -66,12 +66,12 @@ def _existing_principals(space: Space) -> list[str]:
     return [entry for entry, key in principals.items() if ref(key) in found]
 
 
-def _transact(ops: list[dict[str, Any]], action: str) -> None:
+def _transact(ops: list[Op], action: str) -> None:
     if len(ops) > MAX_TRANSACTION:
         # One grant costs one or two writes; past 100 writes the change could not be all-or-nothing.
         raise Conflict(f"This space has too many direct grants to {action} it in one step; "
                        "remove some of its grants first.")
-    table.transact(ops)
+    Transaction(ops).commit()
 
 
 def _contended(action: str) -> Conflict:
@@ -95,7 +95,7 @@ def delete_space(caller: Caller, space_id: str) -> None:
                *space_store.counter_ops(space, _existing_principals(space), -1)]
         try:
             _transact(ops, "delete")
-        except table.TransactionConflict:
+        except TransactionConflict:
             continue
         return
     raise _contended("delete")
@@ -126,7 +126,7 @@ def _restore_once(access: ContentAccess) -> dict[str, Any] | None:
            *space_store.counter_ops(place, _existing_principals(place), 1)]
     try:
         _transact(ops, "restore")
-    except table.TransactionConflict:
+    except TransactionConflict:
         return None
     restored = replace(place, updated_at=restored_at, deleted_at=None, expires_at=None)
     role = roles_on(access.member, [restored])[restored.id]

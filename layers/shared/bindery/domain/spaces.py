@@ -21,10 +21,10 @@ from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
 from bindery.positions import between
 from bindery.schemas.spaces import CreateSpace, UpdateSpace
+from bindery.store import Transaction
 from bindery.store import collections as collection_store
 from bindery.store import members as member_store
 from bindery.store import spaces as space_store
-from bindery.store import table
 from bindery.store import tree as tree_store
 from bindery.store.collections import Collection
 from bindery.store.grants import next_updated_at
@@ -79,7 +79,7 @@ def create_space(access: OrgAccess, body: CreateSpace) -> dict[str, Any]:
         emoji=body.emoji or None, language=body.language, edit_mode=body.editMode or "live",
         revision=new_id(),
     )
-    table.transact(space_store.create_space_ops(space))
+    Transaction(space_store.create_space_ops(space)).commit()
     # The new space has no grants and inherits its level: the caller's role on it is the one they
     # have where it was created.
     return space_to_wire(space, role)
@@ -145,7 +145,7 @@ def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> dict[str, 
     if not assign and not remove:
         return space_to_wire(space, access.role)
     assign["updatedAt"] = next_updated_at(space.updated_at)
-    table.transact([space_store.update_space_op(space.id, assign, remove, space.updated_at)])
+    Transaction([space_store.update_space_op(space.id, assign, remove, space.updated_at)]).commit()
     values: dict[str, Any] = {_ATTRIBUTES[name]: None for name in remove if name not in assign}
     values.update({_ATTRIBUTES[name]: value for name, value in assign.items() if name in _ATTRIBUTES})
     updated = replace(space, updated_at=assign["updatedAt"], **values)

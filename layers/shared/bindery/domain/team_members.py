@@ -7,9 +7,6 @@ each member's `teams` counter with it; a concurrent change that invalidates it i
 
 from __future__ import annotations
 
-from typing import Any
-
-from bindery import keys
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.scoped import Scoped, scoped_access
@@ -17,8 +14,8 @@ from bindery.domain.teams import can_manage, can_view, scoped_team
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.members import MAX_MEMBER_CHANGES, UpdateTeamMembers
+from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import members as member_store
-from bindery.store import table
 from bindery.store import teams as team_store
 from bindery.store import users as user_store
 from bindery.store.batch_reads import items_by_key, ref
@@ -34,7 +31,7 @@ def _require_manage(scoped: Scoped, team: Team) -> None:
         raise Forbidden("Only organization admins and the team's owners can manage its members")
 
 
-def _apply(team: Team, ops: list[dict[str, Any]], delta: int) -> None:
+def _apply(team: Team, ops: list[Op], delta: int) -> None:
     """Writes `ops` with the team's counter moved by `delta`: one update for the whole request, as a
     transaction may touch each item only once."""
     if delta:
@@ -42,8 +39,8 @@ def _apply(team: Team, ops: list[dict[str, Any]], delta: int) -> None:
     if not ops:
         return
     try:
-        table.transact(ops)
-    except table.TransactionConflict as error:
+        Transaction(ops).commit()
+    except TransactionConflict as error:
         raise Conflict(RACED) from error
 
 
@@ -64,8 +61,8 @@ def list_team_members(caller: Caller, org_id: str, team_id: str, limit: int, pag
 def add_team_member(caller: Caller, org_id: str, team_id: str, user_id: str, role: str | None) -> None:
     """Adds an organization member to the team (as `member` unless `role` says otherwise); for someone
     already in the team, only a given `role` changes anything."""
-    scoped, team = scoped_team(caller, org_id, team_id, keys.member(org_id, user_id),
-                               keys.team_member(org_id, team_id, user_id))
+    scoped, team = scoped_team(caller, org_id, team_id, member_store.member_key(org_id, user_id),
+                               team_store.link_key(org_id, team_id, user_id))
     _require_manage(scoped, team)
     if scoped.member(user_id) is None:
         raise NotFound(NO_MEMBER)
@@ -79,9 +76,9 @@ def add_team_member(caller: Caller, org_id: str, team_id: str, user_id: str, rol
 
 def remove_team_member(caller: Caller, org_id: str, team_id: str, user_id: str) -> None:
     """Removes a membership; a missing team or membership is already the wanted state (204)."""
-    scoped = scoped_access(org_id, caller, keys.team(org_id, team_id),
-                           keys.team_member(org_id, team_id, caller.user_id),
-                           keys.team_member(org_id, team_id, user_id))
+    scoped = scoped_access(org_id, caller, team_store.team_key(org_id, team_id),
+                           team_store.link_key(org_id, team_id, caller.user_id),
+                           team_store.link_key(org_id, team_id, user_id))
     team = scoped.team(team_id)
     if team is None:
         return
@@ -120,16 +117,17 @@ def update_team_members(caller: Caller, org_id: str, team_id: str, body: UpdateT
             raise BadRequest(f"remove: {user_id} is also being added")
     if len(wanted) + len(removed) > MAX_MEMBER_CHANGES:
         raise BadRequest(f"add: at most {MAX_MEMBER_CHANGES} members can change in one request")
-    found = items_by_key([*(keys.member(org_id, user_id) for user_id in wanted),
-                          *(keys.team_member(org_id, team_id, user_id) for user_id in [*wanted, *removed])])
-    ops: list[dict[str, Any]] = []
+    found = items_by_key([*(member_store.member_key(org_id, user_id) for user_id in wanted),
+                          *(team_store.link_key(org_id, team_id, user_id)
+                            for user_id in [*wanted, *removed])])
+    ops: list[Op] = []
     delta = 0
     added_at = now_iso()
     for user_id, role in wanted.items():
-        if ref(keys.member(org_id, user_id)) not in found:
+        if ref(member_store.member_key(org_id, user_id)) not in found:
             field = "memberships" if user_id in body.memberships else "add"
             raise BadRequest(f"{field}: {user_id} is not a member of this organization")
-        item = found.get(ref(keys.team_member(org_id, team_id, user_id)))
+        item = found.get(ref(team_store.link_key(org_id, team_id, user_id)))
         if item is None:
             link = TeamLink(org_id, team_id, user_id, role or "member", added_at)
             ops.extend(team_store.add_link_ops(link))
@@ -137,7 +135,7 @@ def update_team_members(caller: Caller, org_id: str, team_id: str, body: UpdateT
         elif role and role != item["role"]:
             ops.append(team_store.set_role_op(TeamLink.from_item(item), role))
     for user_id in removed:
-        item = found.get(ref(keys.team_member(org_id, team_id, user_id)))
+        item = found.get(ref(team_store.link_key(org_id, team_id, user_id)))
         if item is not None:
             ops.extend((team_store.remove_link_op(TeamLink.from_item(item)),
                         team_store.member_teams_op(org_id, user_id, -1)))

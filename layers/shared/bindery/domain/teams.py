@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access import OrgAccess
@@ -19,6 +18,7 @@ from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.schemas.members import CreateTeam, UpdateTeam
+from bindery.store import Key
 from bindery.store import members as member_store
 from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key, ref
@@ -40,10 +40,10 @@ def team_wire(access: OrgAccess, team: Team, caller_link: TeamLink | None) -> di
     return team_to_wire(team, admin=can_manage(access, caller_link), view=can_view(access, caller_link))
 
 
-def scoped_team(caller: Caller, org_id: str, team_id: str, *extra: keys.Key) -> tuple[Scoped, Team]:
+def scoped_team(caller: Caller, org_id: str, team_id: str, *extra: Key) -> tuple[Scoped, Team]:
     """Access, the team and the caller's membership of it (plus `extra`) in one read; 404 without team."""
-    scoped = scoped_access(org_id, caller, keys.team(org_id, team_id),
-                           keys.team_member(org_id, team_id, caller.user_id), *extra)
+    scoped = scoped_access(org_id, caller, team_store.team_key(org_id, team_id),
+                           team_store.link_key(org_id, team_id, caller.user_id), *extra)
     team = scoped.team(team_id)
     if team is None:
         raise NotFound(NO_TEAM)
@@ -58,9 +58,9 @@ def teams_wire(access: OrgAccess, teams: list[Team],
     org_id, user_id = access.org.id, access.member.user_id
     if not access.is_admin:
         missing = [team.id for team in teams if team.id not in links]
-        found = items_by_key(keys.team_member(org_id, team_id, user_id) for team_id in missing)
+        found = items_by_key(team_store.link_key(org_id, team_id, user_id) for team_id in missing)
         for team_id in missing:
-            item = found.get(ref(keys.team_member(org_id, team_id, user_id)))
+            item = found.get(ref(team_store.link_key(org_id, team_id, user_id)))
             if item:
                 links[team_id] = TeamLink.from_item(item)
     return [team_wire(access, team, links.get(team.id)) for team in teams]
@@ -100,9 +100,9 @@ def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: st
     result = team_store.links_of_member_page(org_id, owner, limit, decode_cursor(scope, page),
                                              owned_only=True)
     owned = [TeamLink.from_item(item) for item in result.items]
-    found = items_by_key(keys.team(org_id, link.team_id) for link in owned)
+    found = items_by_key(team_store.team_key(org_id, link.team_id) for link in owned)
     teams = [Team.from_item(item) for item in
-             (found.get(ref(keys.team(org_id, link.team_id))) for link in owned) if item]
+             (found.get(ref(team_store.team_key(org_id, link.team_id))) for link in owned) if item]
     teams = [team for team in teams if term in team.title.lower()]
     known = {link.team_id: link for link in owned} if owner == access.member.user_id else None
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None

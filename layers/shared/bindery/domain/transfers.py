@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.domain.access import org_access
 from bindery.domain.content_access import ContentAccess, collection_access, space_access
@@ -31,14 +30,15 @@ from bindery.domain.roles import at_least
 from bindery.errors import BinderyError, Conflict, Forbidden
 from bindery.positions import between
 from bindery.schemas.tree import TransferContent
+from bindery.store import Item, Op, Transaction
 from bindery.store import change_requests as cr_store
 from bindery.store import grants as grant_store
-from bindery.store import table
+from bindery.store import members as member_store
+from bindery.store import teams as team_store
 from bindery.store import tree as tree_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
 from bindery.store.spaces import Space
-from bindery.store.table import Item
 from bindery.store.tree import MAX_TREE_WRITES, TransferredNode
 from bindery.wire.collections import collection_to_wire
 from bindery.wire.spaces import space_to_wire
@@ -91,7 +91,7 @@ def _transfer(caller: Caller, access: ContentAccess, target_org: str) -> Item:
     ops = _ops(items, paths, (node.org_id, target_org), found, position=position, now=now)
     if len(ops) > MAX_TREE_WRITES:
         raise _too_big(node.kind)
-    table.transact(ops)
+    Transaction(ops).commit()
     for item in items:
         if item["type"] == "space":
             cr_store.move_to_org(item["id"], node.org_id, target_org)
@@ -120,22 +120,22 @@ def _principals_found(items: list[Item], source_org: str, target_org: str) -> di
     """One read for the members (in both organizations) and the teams the subtree's grants name: who
     keeps a grant, and whose counter can move."""
     users, teams = sorted(_principals(items, "user")), sorted(_principals(items, "team"))
-    members = [keys.member(org, user_id) for org in (source_org, target_org) for user_id in users]
-    return items_by_key([*members, *(keys.team(source_org, team_id) for team_id in teams)])
+    members = [member_store.member_key(org, user_id) for org in (source_org, target_org) for user_id in users]
+    return items_by_key([*members, *(team_store.team_key(source_org, team_id) for team_id in teams)])
 
 
 def _kept_grants(item: Item, target_org: str, found: dict[tuple[str, str], Item]) -> dict[str, str]:
     """User grants of users who are members of the target organization; team grants never follow."""
     grants: dict[str, str] = item.get("grants") or {}
     return {entry: role for entry, role in grants.items() if entry.startswith("user:")
-            and ref(keys.member(target_org, entry.split(":", 1)[1])) in found}
+            and ref(member_store.member_key(target_org, entry.split(":", 1)[1])) in found}
 
 
 def _ops(items: list[Item], paths: dict[str, list[str]], orgs: tuple[str, str],
-         found: dict[tuple[str, str], Item], *, position: str, now: str) -> list[dict[str, Any]]:
+         found: dict[tuple[str, str], Item], *, position: str, now: str) -> list[Op]:
     source_org, target_org = orgs
     root_id = items[0]["id"]
-    ops: list[dict[str, Any]] = []
+    ops: list[Op] = []
     spaces_delta: Counter[tuple[str, str, str]] = Counter()  # (org, "user"|"team", id) -> change
     for item in items:
         is_root = item["id"] == root_id
@@ -162,12 +162,12 @@ def _ops(items: list[Item], paths: dict[str, list[str]], orgs: tuple[str, str],
 
 
 def _counter_ops(deltas: Counter[tuple[str, str, str]],
-                 found: dict[tuple[str, str], Item]) -> list[dict[str, Any]]:
+                 found: dict[tuple[str, str], Item]) -> list[Op]:
     """The `spaces` counters of the members and teams whose space grants moved or went; a member or team
     that no longer exists has no counter to move."""
     ops = []
     for (org, principal, pid), delta in sorted(deltas.items()):
-        key = keys.member(org, pid) if principal == "user" else keys.team(org, pid)
+        key = member_store.member_key(org, pid) if principal == "user" else team_store.team_key(org, pid)
         if delta and ref(key) in found:
             counter = grant_store.member_spaces_op if principal == "user" else grant_store.team_spaces_op
             ops.append(counter(org, pid, delta))

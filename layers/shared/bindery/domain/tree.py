@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bindery import keys
 from bindery.auth import Caller
 from bindery.domain.content_access import (
     NO_COLLECTION,
@@ -36,13 +35,12 @@ from bindery.domain.roles import at_least
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.positions import between
 from bindery.schemas.tree import CollectionPointer, MoveContent, SpacePointer
-from bindery.store import table
+from bindery.store import Item, Op, Transaction
 from bindery.store import tree as tree_store
 from bindery.store.collections import Collection
 from bindery.store.content_nodes import Node
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
-from bindery.store.table import Item
 from bindery.store.tree import MAX_TREE_WRITES, Placement, sort_key
 from bindery.wire.collections import collection_to_wire
 from bindery.wire.spaces import space_to_wire
@@ -112,7 +110,7 @@ def _target(pointer: SpacePointer | CollectionPointer, node: Node, destination: 
             side: str) -> Item:
     """A sibling named by `position`: a live space or collection of the organization, in the
     destination, other than the item itself."""
-    item = table.get(keys.content(pointer.kind, pointer.id))
+    item = tree_store.get_node_item(pointer.kind, pointer.id)
     if item is None or item.get("deletedAt") or item.get("orgId") != node.org_id:
         raise NotFound(f"{NO_SPACE if pointer.kind == 'space' else NO_COLLECTION} (position.{side})")
     if item["id"] == node.id:
@@ -142,7 +140,7 @@ def _neighbours(node: Node, body: MoveContent, destination: Destination) -> tupl
 
 
 def _position(node: Node, destination: Destination, prev: Item | None,
-              nxt: Item | None) -> tuple[str, list[dict[str, Any]]]:
+              nxt: Item | None) -> tuple[str, list[Op]]:
     """A position strictly between the neighbours. Two siblings created or moved at the same instant can
     share a position (their ids order them); landing between those moves the second one up as well."""
     low = prev["position"] if prev else None
@@ -180,7 +178,7 @@ def _move(caller: Caller, access: ContentAccess, body: MoveContent) -> tuple[Nod
                                                     destination.parent.ancestors))
         if node.kind == "collection":
             ops.extend(_rebase_ops(node, destination.ancestors, MAX_TREE_WRITES - len(ops)))
-    table.transact(ops)
+    Transaction(ops).commit()
     moved = replace(node, parent=destination.parent_id, ancestors=destination.ancestors, position=position,
                     updated_at=updated_at)
     if isinstance(moved, Space) and extra:
@@ -189,7 +187,7 @@ def _move(caller: Caller, access: ContentAccess, body: MoveContent) -> tuple[Nod
     return moved, role
 
 
-def _rebase_ops(node: Node, ancestors: list[str], room: int) -> list[dict[str, Any]]:
+def _rebase_ops(node: Node, ancestors: list[str], room: int) -> list[Op]:
     """New paths to the top for everything inside the moved collection."""
     tree = tree_store.subtree(node.org_id, node.id, room)
     if tree.truncated:

@@ -132,7 +132,7 @@ def org_page(org_id: str, status: str, limit: int, start_key: dict[str, Any] | N
 
 # --- writes -----------------------------------------------------------------------------------------------
 def counters_op(space_id: str, deltas: dict[str, int], condition: str | None = None,
-                values: dict[str, Any] | None = None) -> dict[str, Any]:
+                values: dict[str, Any] | None = None) -> table.Op:
     """ADD to the space's change-request counters (a live space only)."""
     names = {f"#c{i}": name for i, name in enumerate(deltas)}
     adds = {f":c{i}": delta for i, delta in enumerate(deltas.values())}
@@ -152,7 +152,7 @@ def status_deltas(old: str | None, new: str | None) -> dict[str, int]:
     return {name: delta for name, delta in deltas.items() if delta}
 
 
-def create_ops(change_request: ChangeRequest, numbered: int) -> list[dict[str, Any]]:
+def create_ops(change_request: ChangeRequest, numbered: int) -> list[table.Op]:
     """The change request and the space's counters, if the space still counts `numbered` change requests
     (its `changeRequests` total numbers them: a concurrent create fails this condition and retries)."""
     seen = "changeRequests = :numbered" if numbered else \
@@ -165,28 +165,55 @@ def create_ops(change_request: ChangeRequest, numbered: int) -> list[dict[str, A
 
 
 def update_op(change_request: ChangeRequest, assign: dict[str, Any], condition: str = LIVE,
-              seen: dict[str, Any] | None = None, remove: tuple[str, ...] = ()) -> dict[str, Any]:
+              seen: dict[str, Any] | None = None, remove: tuple[str, ...] = ()) -> table.Op:
     """Set some attributes of the change request if `condition` holds (with `seen`'s values)."""
     return named_update_op(cr_keys.change_request(change_request.space_id, change_request.id), assign,
                            condition, seen or {}, remove)
 
 
+def _status_op(change_request: ChangeRequest, new_status: str, assign: dict[str, Any], *,
+               at_revision: bool = False) -> table.Op:
+    """The change request moved from its status (as read) to `new_status`, its indexes with it; fails if
+    anyone changed its status (or a transfer its organization) meanwhile, and with `at_revision`, its
+    revision."""
+    condition = f"{LIVE} AND #st = :seenstatus AND #org = :seenorg"
+    seen = {":seenstatus": change_request.status, ":seenorg": change_request.org_id}
+    if at_revision:
+        condition += " AND #rev = :rev"
+        seen[":rev"] = change_request.revision
+    op = update_op(change_request, {"status": new_status, **change_request.gsi(new_status), **assign},
+                   condition, seen)
+    op["Update"]["ExpressionAttributeNames"].update(
+        {"#st": "status", "#org": "orgId", **({"#rev": "revision"} if at_revision else {})})
+    return op
+
+
 def status_ops(change_request: ChangeRequest, new_status: str,
-               assign: dict[str, Any]) -> list[dict[str, Any]]:
+               assign: dict[str, Any]) -> list[table.Op]:
     """Move the change request from its status (as read) to `new_status`, its indexes and the space's
     counters with it; fails if anyone changed its status (or a transfer its organization) meanwhile."""
-    ops = [update_op(change_request, {"status": new_status, **change_request.gsi(new_status), **assign},
-                     f"{LIVE} AND #st = :seenstatus AND #org = :seenorg",
-                     {":seenstatus": change_request.status, ":seenorg": change_request.org_id})]
-    ops[0]["Update"]["ExpressionAttributeNames"].update({"#st": "status", "#org": "orgId"})
+    ops = [_status_op(change_request, new_status, assign)]
     deltas = status_deltas(change_request.status, new_status)
     if deltas:
         ops.append(counters_op(change_request.space_id, deltas))
     return ops
 
 
+MARK_MERGED = "mark-merged"  # the name of `mark_merged_op` in a transaction
+
+
+def mark_merged_op(change_request: ChangeRequest, new_revision: str, merged_by: str, merged_at: str,
+                   updated_at: str) -> table.Op:
+    """Mark the change request merged into `new_revision`, if its status and its revision are still the
+    ones read. Its space's counters are not in it: they move with the space's pointer, in the one update
+    of the space item a transaction allows (`revisions.advance_op(counters=status_deltas(...))`)."""
+    assign = {"revisionMerged": new_revision, "mergedBy": merged_by, "mergedAt": merged_at,
+              "updatedAt": updated_at}
+    return table.named(MARK_MERGED, _status_op(change_request, "merged", assign, at_revision=True))
+
+
 def advance_op(change_request: ChangeRequest, expected_revision: str, new_revision: str,
-               assign: dict[str, Any], contributor: str | None = None) -> dict[str, Any]:
+               assign: dict[str, Any], contributor: str | None = None) -> table.Op:
     """Point a draft or open change request at `new_revision` if it still points at `expected_revision`
     (and add `contributor` to its contributors)."""
     op = update_op(change_request, {"revision": new_revision, **assign},
@@ -201,7 +228,7 @@ def advance_op(change_request: ChangeRequest, expected_revision: str, new_revisi
 
 
 def set_member_op(change_request: ChangeRequest, attribute: str, user_ids: set[str], *,
-                  add: bool) -> dict[str, Any]:
+                  add: bool) -> table.Op:
     """ADD to or DELETE from one of the change request's string sets (`requestedReviewers`)."""
     verb = "ADD" if add else "DELETE"
     return table.update_op(cr_keys.change_request(change_request.space_id, change_request.id),

@@ -30,6 +30,11 @@ class Collection(Node):
         return cls(**cls.node_values(item), title=item.get("title", ""), description=item.get("description"))
 
 
+def collection_key(collection_id: str) -> keys.Key:
+    """A collection's key, for reads batched with other kinds (`batch_reads.items_by_key`)."""
+    return keys.collection(collection_id)
+
+
 def get_collection(collection_id: str) -> Collection | None:
     item = table.get(keys.collection(collection_id))
     return Collection.from_item(item) if item else None
@@ -53,7 +58,7 @@ def org_collections_page(org_id: str, limit: int, start_key: dict[str, Any] | No
 
 
 # --- writes -------------------------------------------------------------------------------------
-def create_collection_ops(collection: Collection) -> list[dict[str, Any]]:
+def create_collection_ops(collection: Collection) -> list[table.Op]:
     """The collection, and a check that its parent is still in the organization, on the path it was read
     with (a parent deleted or moved meanwhile fails the transaction)."""
     ops = [table.put_op(collection.to_item(), "attribute_not_exists(PK)")]
@@ -66,7 +71,7 @@ def create_collection_ops(collection: Collection) -> list[dict[str, Any]]:
 
 
 def update_collection_op(collection: Collection, changes: dict[str, Any], removes: list[str],
-                         updated_at: str) -> dict[str, Any]:
+                         updated_at: str) -> table.Op:
     """Set the named attributes (and remove `removes`) if the collection is unchanged since it was read;
     only those attributes are written, so the grants map and the tree attributes are never put back."""
     names = {f"#s{index}": name for index, name in enumerate(changes)}
@@ -80,7 +85,7 @@ def update_collection_op(collection: Collection, changes: dict[str, Any], remove
                            "attribute_exists(PK) AND updatedAt = :seen", names or None)
 
 
-def delete_collection_ops(collection: Collection) -> list[dict[str, Any]]:
+def delete_collection_ops(collection: Collection) -> list[table.Op]:
     """The collection and its grant items, if it is unchanged since it was read (grant changes move
     `updatedAt` too, so the grant items deleted are exactly those that exist)."""
     delete = table.delete_op(keys.collection(collection.id), "updatedAt = :seen")

@@ -65,7 +65,7 @@ def _replier_counts(change: Change, counts: Counter[str], at: str | None) -> Non
     change.adds.append(f"{change.name('replies')} {change.value(total)}")
 
 
-def post_reply_ops(reply: Reply) -> list[dict[str, Any]]:
+def post_reply_ops(reply: Reply) -> list[table.Op]:
     """The reply, its comment's counts (the comment must still exist) and the commenter count."""
     change = Change(comment_keys.comment(reply.space_id, reply.target, reply.comment_id))
     _replier_counts(change, Counter({reply.posted_by: 1}), reply.posted_at)
@@ -73,7 +73,7 @@ def post_reply_ops(reply: Reply) -> list[dict[str, Any]]:
             commenter_op(reply.space_id, reply.target, reply.posted_by, 1, reply.posted_at)]
 
 
-def delete_replies_ops(comment: Comment, replies: list[Reply]) -> list[dict[str, Any]]:
+def delete_replies_ops(comment: Comment, replies: list[Reply]) -> list[table.Op]:
     """Delete `replies` (each must still exist) and take them out of their comment's counts and out of
     the commenter counts (at most 2 * len(replies) + 1 operations)."""
     counts = Counter(reply.posted_by for reply in replies)
@@ -85,15 +85,13 @@ def delete_replies_ops(comment: Comment, replies: list[Reply]) -> list[dict[str,
     return ops
 
 
-def delete_comment_ops(comment: Comment, replies: list[Reply], target_counter: dict[str, Any] | None,
-                       ) -> list[dict[str, Any]]:
+def delete_comment_ops(comment: Comment, replies: list[Reply], target_counter: table.Op | None,
+                       ) -> list[table.Op]:
     """Delete the comment as read (same status, same number of replies: `replies` are all of them) with
     its replies, the target's open counter (`target_counter`, for an open comment) and commenter counts."""
     ops = [table.delete_op(reply.key, "attribute_exists(PK)") for reply in replies]
-    ops.append({"Delete": {**table.delete_op(comment.key)["Delete"],
-                           "ConditionExpression": "#st = :st AND replies = :n",
-                           "ExpressionAttributeNames": {"#st": "status"},
-                           "ExpressionAttributeValues": {":st": comment.status, ":n": comment.replies}}})
+    ops.append(table.delete_op(comment.key, "#st = :st AND replies = :n",
+                               {":st": comment.status, ":n": comment.replies}, {"#st": "status"}))
     if target_counter is not None:
         ops.append(target_counter)
     counts = Counter(reply.posted_by for reply in replies)

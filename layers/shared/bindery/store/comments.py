@@ -19,7 +19,9 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Attr, ConditionBase
 
+from bindery import keys
 from bindery.keys import Key
+from bindery.keys import change_requests as cr_keys
 from bindery.keys import comments as comment_keys
 from bindery.store import table
 from bindery.store.table import Item
@@ -151,7 +153,7 @@ class Change:
     def empty(self) -> bool:
         return not (self.sets or self.removes or self.adds)
 
-    def op(self) -> dict[str, Any]:
+    def op(self) -> table.Op:
         clauses = []
         if self.sets:
             clauses.append("SET " + ", ".join(self.sets))
@@ -191,14 +193,38 @@ def set_status(change: Change, comment: Comment, status: str, user_id: str, at: 
         change.removes += [change.name("resolvedAt"), change.name("resolvedBy")]
 
 
-def counter_op(target_key: Key, delta: int, *, space: bool) -> dict[str, Any]:
+def target_token(change_request_id: str | None) -> str:
+    """What names a comment's target inside its space (the space itself, or one change request)."""
+    return comment_keys.target(change_request_id)
+
+
+def post_comment_op(comment: Comment) -> table.Op:
+    return table.put_op(comment.to_item(), "attribute_not_exists(PK)")
+
+
+def comment_items(space_id: str, target: str, comment_ids: list[str]) -> list[Item]:
+    """The comments (or whatever is left of them) of one target by id: one BatchGetItem (up to 100)."""
+    return table.batch_get([comment_keys.comment(space_id, target, cid) for cid in comment_ids])
+
+
+def space_counter_op(space_id: str, delta: int) -> table.Op:
+    """The space's open-comments counter (the space must still be live)."""
+    return counter_op(keys.space(space_id), delta, space=True)
+
+
+def change_request_counter_op(space_id: str, change_request_id: str, delta: int) -> table.Op:
+    """A change request's open-comments counter."""
+    return counter_op(cr_keys.change_request(space_id, change_request_id), delta, space=False)
+
+
+def counter_op(target_key: Key, delta: int, *, space: bool) -> table.Op:
     """The target's `comments` (open comments) counter; a space must still be live."""
     condition = "attribute_exists(PK)" + (" AND attribute_not_exists(deletedAt)" if space else "")
     return table.update_op(target_key, "ADD comments :d", {":d": delta}, condition)
 
 
 # --- commenters ------------------------------------------------------------------------------------------
-def commenter_op(space_id: str, target: str, user_id: str, delta: int, at: str) -> dict[str, Any]:
+def commenter_op(space_id: str, target: str, user_id: str, delta: int, at: str) -> table.Op:
     """Upsert the (target, user) commenter item: `count` is their comments and replies there."""
     key = comment_keys.commenter(space_id, target, user_id)
     if delta > 0:

@@ -132,9 +132,12 @@ def release(space_id: str, run_id: str, claimed_at: str, now: str, error: str) -
                     ":error": error})
 
 
+RUN_CLAIM = "run-claim"  # the name of `finish_op` in a transaction: it fails once the claim is lost
+
+
 def finish_op(space_id: str, run_id: str, claimed_at: str, now: str, *, status: str,
               error: str | None = None, revision: str | None = None, commit: str | None = None,
-              warnings: list[str] | None = None) -> dict[str, Any]:
+              warnings: list[str] | None = None) -> table.Op:
     """running → succeeded | failed, for a transaction; only the claim that is still current may finish
     the run (a worker that lost its claim to a takeover cannot overwrite the outcome). `warnings` are
     kept bounded: the first MAX_WARNINGS, each cut at MAX_WARNING_CHARS, and a last line saying how many
@@ -156,7 +159,7 @@ def finish_op(space_id: str, run_id: str, claimed_at: str, now: str, *, status: 
             values[f":{name}"] = value
             names[f"#{name}"] = name
     return table.update_op(git_keys.git_run(space_id, run_id), "SET " + ", ".join(assign), values,
-                           "#status = :running AND claimedAt = :claimed", names)
+                           "#status = :running AND claimedAt = :claimed", names, name=RUN_CLAIM)
 
 
 

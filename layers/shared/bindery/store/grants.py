@@ -33,7 +33,7 @@ from bindery.store.content_nodes import Node
 from bindery.store.table import Item
 
 EXISTS = "attribute_exists(PK)"
-Ops = list[dict[str, Any]]
+Ops = list[table.Op]
 
 
 def map_key(principal: str, principal_id: str) -> str:
@@ -51,6 +51,10 @@ def grants_partition(org_id: str, principal: str, principal_id: str) -> str:
     if principal == "user":
         return keys.user_grants_partition(org_id, principal_id)
     return keys.team_grants_partition(org_id, principal_id)
+
+
+def grant_key(kind: str, content_id: str, principal: str, principal_id: str) -> keys.Key:
+    return keys.grant(kind, content_id, principal, principal_id)
 
 
 def principal_key(org_id: str, principal: str, principal_id: str) -> keys.Key:
@@ -124,7 +128,7 @@ def next_updated_at(seen: str) -> str:
     return iso(previous + timedelta(milliseconds=1))
 
 
-def node_grants_op(node: Node, changes: dict[str, str | None], updated_at: str) -> dict[str, Any]:
+def node_grants_op(node: Node, changes: dict[str, str | None], updated_at: str) -> table.Op:
     """Set (role) or remove (None) entries of the node's `grants` map, if the node is still the one read.
     A deleted space is refused too: its grants are frozen until it is restored."""
     names: dict[str, str] = {"#g": "grants"}
@@ -142,35 +146,46 @@ def node_grants_op(node: Node, changes: dict[str, str | None], updated_at: str) 
                            f"{EXISTS} AND attribute_not_exists(deletedAt) AND updatedAt = :seen", names)
 
 
-def put_grant_op(grant: Grant, *, new: bool) -> dict[str, Any]:
+def put_grant_op(grant: Grant, *, new: bool) -> table.Op:
     return table.put_op(grant.to_item(), "attribute_not_exists(PK)" if new else EXISTS)
 
 
-def delete_grant_op(grant_key: keys.Key) -> dict[str, Any]:
+def delete_grant_op(grant_key: keys.Key) -> table.Op:
     return table.delete_op(grant_key, EXISTS)
 
 
 # `spaces` is a DynamoDB reserved word: it is always named through a placeholder.
-def member_spaces_op(org_id: str, user_id: str, delta: int) -> dict[str, Any]:
+def member_spaces_op(org_id: str, user_id: str, delta: int) -> table.Op:
     return table.update_op(keys.member(org_id, user_id), "ADD #n :d", {":d": delta}, EXISTS, {"#n": "spaces"})
 
 
-def team_spaces_op(org_id: str, team_id: str, delta: int) -> dict[str, Any]:
+def team_spaces_op(org_id: str, team_id: str, delta: int) -> table.Op:
     return table.update_op(keys.team(org_id, team_id), "ADD #n :d", {":d": delta}, EXISTS, {"#n": "spaces"})
 
 
-def spaces_counter_op(org_id: str, principal: str, principal_id: str, delta: int) -> dict[str, Any]:
+def spaces_counter_op(org_id: str, principal: str, principal_id: str, delta: int) -> table.Op:
     """The `spaces` counter of the member or team a grant names."""
     counter = member_spaces_op if principal == "user" else team_spaces_op
     return counter(org_id, principal_id, delta)
 
 
-def exists_op(key: keys.Key) -> dict[str, Any]:
+def add_member_count_op(org_id: str, joined: int) -> table.Op:
+    """The organization's member count, for guests a grant brings in (the organization must exist)."""
+    return table.update_op(keys.org(org_id), "ADD memberCount :n", {":n": joined}, EXISTS,
+                           name="member-count")
+
+
+def principal_exists(org_id: str, principal: str, principal_id: str) -> bool:
+    """Whether the member or team still exists (one GetItem)."""
+    return table.get(principal_key(org_id, principal, principal_id)) is not None
+
+
+def exists_op(key: keys.Key) -> table.Op:
     """The member or team a grant names must still exist when the grant is written."""
     return table.condition_op(key, EXISTS)
 
 
-def principal_ops(node: Node, principal: str, principal_id: str, delta: int) -> list[dict[str, Any]]:
+def principal_ops(node: Node, principal: str, principal_id: str, delta: int) -> list[table.Op]:
     """What a grant change does to the member or team it names: on a space, its `spaces` counter moves
     by `delta` (an added or removed grant); otherwise it is only checked to still exist."""
     if node.kind == "space" and delta:
@@ -191,7 +206,7 @@ class GrantRemoval:
     spaces: int  # how many of the grants were on live spaces: what the `spaces` counter loses
 
 
-def _entry_removal_op(node: Item, entry: str) -> dict[str, Any]:
+def _entry_removal_op(node: Item, entry: str) -> table.Op:
     """Take `entry` out of the node's `grants` map (a deleted space too: restoring it must not bring the
     grant back), if the node is unchanged since it was read; `updatedAt` moves, as for every grant change.
     A node that no longer holds the entry (GSI1 lags a removal) is only checked to be as read."""

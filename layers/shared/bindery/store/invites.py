@@ -185,7 +185,7 @@ def add_invited_members(org_id: str, new_users: list[User], members: list[Member
     """
     if not members:
         return
-    ops: list[dict[str, Any]] = [op for user in new_users for op in user_put_ops(user)]
+    ops: list[table.Op] = [op for user in new_users for op in user_put_ops(user)]
     ops.extend(table.put_op(member.to_item(), "attribute_not_exists(PK)") for member in members)
     admins = sum(1 for member in members if member.role == "admin")
     ops.append(table.update_op(keys.org(org_id), "ADD memberCount :members, adminCount :admins",

@@ -70,16 +70,26 @@ class Member:
                    teams=int(item.get("teams", 0)), spaces=int(item.get("spaces", 0)))
 
 
+def member_key(org_id: str, user_id: str) -> keys.Key:
+    """A membership's key, for reads batched with other kinds (`batch_reads.items_by_key`)."""
+    return keys.member(org_id, user_id)
+
+
 def get_member(org_id: str, user_id: str) -> Member | None:
     item = table.get(keys.member(org_id, user_id))
     return Member.from_item(item) if item else None
 
 
-def add_member_ops(member: Member) -> list[dict[str, Any]]:
+def new_member_op(member: Member) -> table.Op:
+    """A membership that must not exist yet, without the organization's counters (the caller moves them)."""
+    return table.put_op(member.to_item(), "attribute_not_exists(PK)", name="new-member")
+
+
+def add_member_ops(member: Member) -> list[table.Op]:
     """A new membership and the organization's counters (members, admins), for one transaction."""
     admins = 1 if member.role == "admin" else 0
     return [
-        table.put_op(member.to_item(), "attribute_not_exists(PK)"),
+        new_member_op(member),
         table.update_op(keys.org(member.org_id), "ADD memberCount :one, adminCount :admins",
                         {":one": 1, ":admins": admins}, "attribute_exists(PK)"),
     ]
@@ -137,23 +147,26 @@ def _holds_role(role: str | None) -> tuple[str, dict[str, Any]]:
     return "#r = :was", {":was": role}
 
 
-def _admins_op(org_id: str, admins: int, members: int = 0) -> dict[str, Any]:
+ADMIN_COUNT = "admin-count"  # the name of `_admins_op` in a transaction
+
+
+def _admins_op(org_id: str, admins: int, members: int = 0) -> table.Op:
     """The organization's counters; taking an admin away requires another admin to remain."""
     if admins < 0:
         return table.update_op(keys.org(org_id), "ADD memberCount :m, adminCount :a",
-                               {":m": members, ":a": admins, ":one": 1}, "adminCount > :one")
+                               {":m": members, ":a": admins, ":one": 1}, "adminCount > :one",
+                               name=ADMIN_COUNT)
     return table.update_op(keys.org(org_id), "ADD memberCount :m, adminCount :a",
-                           {":m": members, ":a": admins}, "attribute_exists(PK)")
+                           {":m": members, ":a": admins}, "attribute_exists(PK)", name=ADMIN_COUNT)
 
 
 def _admin_delta(before: str | None, after: str | None) -> int:
     return (after == "admin") - (before == "admin")
 
 
-def _raise_for(error: table.TransactionConflict, org_op_index: int | None = None) -> NoReturn:
+def _raise_for(error: table.TransactionConflict) -> NoReturn:
     """The organization's counter condition failing means the last admin; anything else is a race."""
-    reasons = error.reasons
-    if org_op_index is not None and reasons[org_op_index:org_op_index + 1] == ["ConditionalCheckFailed"]:
+    if error.failed(ADMIN_COUNT):
         raise BadRequest(LAST_ADMIN) from error
     raise Conflict("The member changed while this request ran; nothing was changed, try again.") from error
 
@@ -170,7 +183,7 @@ def change_role(member: Member, role: str | None) -> None:
     try:
         table.transact(ops)
     except table.TransactionConflict as error:
-        _raise_for(error, 1)
+        _raise_for(error)
     member.role = role
 
 
@@ -180,7 +193,7 @@ def set_sso(member: Member) -> None:
     member.sso = True
 
 
-def _leave_team_ops(link: team_store.TeamLink) -> list[dict[str, Any]]:
+def _leave_team_ops(link: team_store.TeamLink) -> list[table.Op]:
     """A team membership and its team's counter (the member's is moved once per transaction)."""
     return [team_store.remove_link_op(link), team_store.team_members_op(link.org_id, link.team_id, -1)]
 
@@ -209,7 +222,7 @@ def remove_member(member: Member) -> None:
         _raise_for(error)
     holds, values = _holds_role(member.role)
 
-    def last_step() -> list[dict[str, Any]]:
+    def last_step() -> list[table.Op]:
         removal = grant_store.grant_removal(org_id, "user", user_id, grants)
         ops = [
             team_store.delete_if_op(keys.member(org_id, user_id),
@@ -223,4 +236,4 @@ def remove_member(member: Member) -> None:
     try:
         grant_store.transact_step(last_step)
     except table.TransactionConflict as error:
-        _raise_for(error, 1)
+        _raise_for(error)

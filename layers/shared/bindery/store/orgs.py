@@ -60,6 +60,15 @@ class Organization:
         return cls(id=item["id"], **values)
 
 
+def org_key(org_id: str) -> keys.Key:
+    """An organization's key, for reads batched with other kinds (`batch_reads.items_by_key`)."""
+    return keys.org(org_id)
+
+
+def site_exists(org_id: str, site_id: str) -> bool:
+    return table.get(keys.site(org_id, site_id)) is not None
+
+
 def get_org(org_id: str) -> Organization | None:
     item = table.get(keys.org(org_id))
     return Organization.from_item(item) if item else None
@@ -97,7 +106,7 @@ def create_org(org: Organization, founder: Member) -> None:
 
 def update_org(org: Organization, previous_domains: list[str]) -> None:
     """Write the organization and bring the email-domain index in line with it, atomically."""
-    ops: list[dict[str, Any]] = [table.put_op(org.to_item(), "attribute_exists(PK)")]
+    ops: list[table.Op] = [table.put_op(org.to_item(), "attribute_exists(PK)")]
     for domain in set(previous_domains) - set(org.email_domains):
         ops.append(table.delete_op(keys.email_domain(domain, org.id)))
     for domain in set(org.email_domains) - set(previous_domains):

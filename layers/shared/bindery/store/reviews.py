@@ -114,8 +114,23 @@ def all_reviews(space_id: str, change_request_id: str) -> list[Review]:
     return [Review.from_item(item) for item in _all(space_id, cr_keys.review_prefix(change_request_id))]
 
 
-def put_review_op(review: Review) -> dict[str, Any]:
+def put_review_op(review: Review) -> table.Op:
     return table.put_op(review.to_item(), "attribute_not_exists(PK)")
+
+
+def record_review_op(review: Review) -> table.Op:
+    """On the change request: the review is the reviewer's latest, their pending request is fulfilled,
+    its comment counts (one operation per item in a transaction); if it is still draft or open."""
+    key = cr_keys.change_request(review.space_id, review.change_request_id)
+    latest = {"id": review.id, "status": review.status, "revision": review.revision}
+    values: dict[str, Any] = {":latest": latest, ":reviewers": {review.reviewer_id}, ":open": "open",
+                              ":draft": "draft"}
+    expression = "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers"
+    if review.comment_id is not None:
+        expression += " ADD comments :one"
+        values[":one"] = 1
+    return table.update_op(key, expression, values, "attribute_exists(PK) AND #st IN (:open, :draft)",
+                           {"#reviewer": review.reviewer_id, "#st": "status"})
 
 
 # --- requested reviewers --------------------------------------------------------------------------------
@@ -129,13 +144,50 @@ def all_requested_reviewers(space_id: str, change_request_id: str) -> list[Reque
     return [RequestedReviewer.from_item(item) for item in _all(space_id, prefix)]
 
 
-def put_requested_reviewer_op(request: RequestedReviewer) -> dict[str, Any]:
+def get_requested_reviewer(space_id: str, change_request_id: str, user_id: str) -> Item | None:
+    return table.get(cr_keys.requested_reviewer(space_id, change_request_id, "user", user_id))
+
+
+def request_reviews_op(space_id: str, change_request_id: str, user_ids: list[str], updated_at: str,
+                       assign: dict[str, Any]) -> table.Op:
+    """On a draft or open change request: `user_ids` join its requested reviewers and their latest
+    reviews are forgotten (a new request supersedes them); `assign` sets `subject`/`description` too."""
+    names = {"#st": "status", "#updated": "updatedAt"}
+    values: dict[str, Any] = {":users": set(user_ids), ":open": "open", ":draft": "draft",
+                              ":now": updated_at}
+    sets = ["#updated = :now"]
+    for attribute, value in assign.items():
+        names[f"#{attribute}"], values[f":{attribute}"] = attribute, value
+        sets.append(f"#{attribute} = :{attribute}")
+    removes = []
+    for index, user_id in enumerate(user_ids):
+        names[f"#u{index}"] = user_id
+        removes.append(f"latestReviews.#u{index}")
+    expression = f"SET {', '.join(sets)} ADD requestedReviewers :users REMOVE {', '.join(removes)}"
+    return table.update_op(cr_keys.change_request(space_id, change_request_id), expression,
+                           values, "attribute_exists(PK) AND #st IN (:open, :draft)", names)
+
+
+REQUEST = "requested-reviewer"  # the name of the request's own delete in `withdraw_request_ops`
+
+
+def withdraw_request_ops(space_id: str, change_request_id: str, user_id: str) -> list[table.Op]:
+    """Delete the pending request (it must exist: `TransactionConflict.failed(REQUEST)` when it did not)
+    and take the user out of the change request's requested reviewers."""
+    request = delete_requested_reviewer_op(space_id, change_request_id, user_id, must_exist=True)
+    return [table.named(REQUEST, request),
+            table.update_op(cr_keys.change_request(space_id, change_request_id),
+                            "DELETE requestedReviewers :users", {":users": {user_id}},
+                            "attribute_exists(PK)")]
+
+
+def put_requested_reviewer_op(request: RequestedReviewer) -> table.Op:
     """Put (or renew) a request: a renewed one supersedes the reviewer's earlier reviews."""
     return table.put_op(request.to_item())
 
 
 def delete_requested_reviewer_op(space_id: str, change_request_id: str, user_id: str, *,
-                                 must_exist: bool) -> dict[str, Any]:
+                                 must_exist: bool) -> table.Op:
     key = cr_keys.requested_reviewer(space_id, change_request_id, "user", user_id)
     return table.delete_op(key, "attribute_exists(PK)" if must_exist else None)
 
@@ -149,7 +201,7 @@ def contributors_page(space_id: str, change_request_id: str, limit: int,
     return contributors, page.last_key
 
 
-def contribution_op(space_id: str, change_request_id: str, user_id: str, at: str) -> dict[str, Any]:
+def contribution_op(space_id: str, change_request_id: str, user_id: str, at: str) -> table.Op:
     """Count one more edit by `user_id` (creating the contributor on their first)."""
     return table.update_op(cr_keys.contributor(space_id, change_request_id, user_id),
                            "SET userId = :user, updatedAt = :at, #type = :type ADD #count :one",

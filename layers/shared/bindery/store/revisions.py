@@ -117,7 +117,7 @@ def get_revision(space_id: str, revision_id: str) -> Revision | None:
     return revision
 
 
-def put_revision_op(revision: Revision) -> dict[str, Any]:
+def put_revision_op(revision: Revision) -> table.Op:
     return table.put_op(revision.to_item(), "attribute_not_exists(PK)")
 
 
@@ -187,11 +187,27 @@ ADVANCE_CONDITION = ("attribute_exists(PK) AND #revision = :expected AND attribu
                      "AND (attribute_not_exists(editMode) OR editMode <> :locked)")
 
 
-def advance_op(space_id: str, expected: str, new: str, updated_at: str) -> dict[str, Any]:
-    """Point a live, unlocked space at `new` if it still points at `expected` (for a transaction)."""
-    return table.update_op(keys.space(space_id), "SET #revision = :new, updatedAt = :now",
-                           {":new": new, ":now": updated_at, ":expected": expected, ":locked": "locked"},
-                           ADVANCE_CONDITION, {"#revision": "revision"})
+SPACE_POINTER = "space-pointer"  # the name of `advance_op` in a transaction
+
+
+def advance_op(space_id: str, expected: str, new: str, updated_at: str, *,
+               counters: dict[str, int] | None = None, git_sync: dict[str, Any] | None = None) -> table.Op:
+    """Point a live, unlocked space at `new` if it still points at `expected` (for a transaction), and
+    in the same update (a transaction may touch the space item only once) set its `gitSync` state and
+    ADD `counters` (attribute: delta)."""
+    expression = "SET #revision = :new, updatedAt = :now"
+    names = {"#revision": "revision"}
+    values: dict[str, Any] = {":new": new, ":now": updated_at, ":expected": expected, ":locked": "locked"}
+    if git_sync is not None:
+        expression += ", gitSync = :git"
+        values[":git"] = git_sync
+    if counters:
+        expression += " ADD " + ", ".join(f"#c{i} :c{i}" for i in range(len(counters)))
+        for index, (name, delta) in enumerate(counters.items()):
+            names[f"#c{index}"] = name
+            values[f":c{index}"] = delta
+    return table.update_op(keys.space(space_id), expression, values, ADVANCE_CONDITION, names,
+                           name=SPACE_POINTER)
 
 
 def advance(space_id: str, expected: str, new: str, updated_at: str) -> bool:

@@ -59,6 +59,11 @@ class Space(Node):
         return cls(**cls.node_values(item), **values)
 
 
+def space_key(space_id: str) -> keys.Key:
+    """A space's key, for reads batched with other kinds (`batch_reads.items_by_key`)."""
+    return keys.space(space_id)
+
+
 def get_space(space_id: str) -> Space | None:
     """The space, deleted ones included while they can be restored (expired ones read as gone)."""
     item = table.get(keys.space(space_id))
@@ -81,7 +86,7 @@ def empty_revision_item(space_id: str, revision_id: str, created_at: str) -> Ite
             "variables": {}, "createdAt": created_at, "revisionType": "edits"}
 
 
-def create_space_ops(space: Space) -> list[dict[str, Any]]:
+def create_space_ops(space: Space) -> list[table.Op]:
     """The space and its first (empty) revision (and the check that its parent is still where it was)."""
     return [
         table.put_op(space.to_item(), "attribute_not_exists(PK)"),
@@ -91,7 +96,7 @@ def create_space_ops(space: Space) -> list[dict[str, Any]]:
     ]
 
 
-def parent_check_ops(space: Space) -> list[dict[str, Any]]:
+def parent_check_ops(space: Space) -> list[table.Op]:
     """A space placed in a collection needs that collection to still be in the organization on the path
     it was read with: a parent deleted or moved meanwhile fails the transaction."""
     if not space.parent:
@@ -100,7 +105,7 @@ def parent_check_ops(space: Space) -> list[dict[str, Any]]:
                                {":org": space.org_id, ":seen": space.ancestors[1:]})]
 
 
-def put_space_op(space: Space, expected_updated_at: str) -> dict[str, Any]:
+def put_space_op(space: Space, expected_updated_at: str) -> table.Op:
     """Replace the space item if nobody changed it since it was read (optimistic concurrency)."""
     return table.put_op(space.to_item(), "updatedAt = :seen",
                         ExpressionAttributeValues={":seen": expected_updated_at})
@@ -130,7 +135,7 @@ def next_sibling_position(space: Space) -> str | None:
 
 # --- writes (every attribute is named through a placeholder: `position` is a reserved word) -------
 def update_space_op(space_id: str, assign: dict[str, Any], remove: list[str],
-                    expected_updated_at: str) -> dict[str, Any]:
+                    expected_updated_at: str) -> table.Op:
     """Change some attributes of a live space if nobody changed it since it was read. Only the named
     attributes are written, so counters kept on the item by other requests are never overwritten.
     Callers put a new `updatedAt` in `assign` (store.grants.next_updated_at) so that the next writer's
@@ -141,7 +146,18 @@ def update_space_op(space_id: str, assign: dict[str, Any], remove: list[str],
                            tuple(name for name in remove if name not in assign))
 
 
-def delete_space_op(space: Space, *, deleted_at: str, expires_at: int, updated_at: str) -> dict[str, Any]:
+def exists_op(space_id: str) -> table.Op:
+    """A check that the space item is still there (deleted or not), for a transaction."""
+    return table.condition_op(keys.space(space_id), "attribute_exists(PK)")
+
+
+def git_sync_op(space_id: str, state: dict[str, Any]) -> table.Op:
+    """Set a live space's `gitSync` (GitSyncState), for a transaction."""
+    return table.update_op(keys.space(space_id), "SET gitSync = :git", {":git": state},
+                           "attribute_exists(PK) AND attribute_not_exists(deletedAt)")
+
+
+def delete_space_op(space: Space, *, deleted_at: str, expires_at: int, updated_at: str) -> table.Op:
     """Mark a live space deleted, start its TTL and take it out of every listing, in one write, if it is
     unchanged since it was read (its grants map decides which counters the deletion moves)."""
     return named_update_op(keys.space(space.id),
@@ -150,7 +166,7 @@ def delete_space_op(space: Space, *, deleted_at: str, expires_at: int, updated_a
                            {":seen": space.updated_at}, LISTING_ATTRIBUTES)
 
 
-def restore_space_op(space: Space, *, restored_at: str, now_epoch: int) -> dict[str, Any]:
+def restore_space_op(space: Space, *, restored_at: str, now_epoch: int) -> table.Op:
     """Bring a deleted space back into the listings under `space.parent` at `space.position`, if it is
     still the same deletion, unchanged since it was read (`space.updated_at`: its grants decide which
     counters the restore moves), and its restore window has not closed."""
@@ -171,7 +187,7 @@ def restore_space_op(space: Space, *, restored_at: str, now_epoch: int) -> dict[
 # --- grants and the counters they move -------------------------------------------------------------
 # The member's and the team's `spaces` counters count their direct grants on live spaces (store.grants):
 # deleting a space takes its grants out of the counts, restoring puts them back, duplicating adds them.
-def counter_ops(space: Space, entries: list[str], delta: int) -> list[dict[str, Any]]:
+def counter_ops(space: Space, entries: list[str], delta: int) -> list[table.Op]:
     """The `spaces` counters of the members and teams that `grants` map entries name."""
     return [grants.spaces_counter_op(space.org_id, *grants.split_map_key(entry), delta) for entry in entries]
 
@@ -192,7 +208,7 @@ def copied_revision_item(source: Item | None, space_id: str, revision_id: str, c
     return copied
 
 
-def duplicate_space_ops(copy: Space, revision: Item) -> list[dict[str, Any]]:
+def duplicate_space_ops(copy: Space, revision: Item) -> list[table.Op]:
     """The new space, its revision, its grant items and the counters they move, all written or none."""
     ops = [table.put_op(copy.to_item(), "attribute_not_exists(PK)"),
            table.put_op(revision, "attribute_not_exists(PK)"), *parent_check_ops(copy)]

@@ -5,6 +5,7 @@ There is deliberately no Scan here: every access pattern names its partition.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -14,7 +15,9 @@ from botocore.exceptions import ClientError
 from bindery import clock
 from bindery.aws import dynamodb_client, dynamodb_table
 from bindery.config import settings
-from bindery.errors import Conflict
+
+# Re-exported: the store's callers catch the conflict its transactions raise under this name too.
+from bindery.errors import TransactionConflict as TransactionConflict  # noqa: PLC0414
 from bindery.keys import Key
 
 Item = dict[str, Any]
@@ -104,16 +107,27 @@ class Query:
         return QueryPage(items=items, last_key=response.get("LastEvaluatedKey"))
 
 
-def put_op(item: Item, condition: str | None = None, **extra: Any) -> dict[str, Any]:
+class Op(dict[str, Any]):
+    """One write of a transaction: exactly the TransactItem DynamoDB takes (`{"Put": {...}}` and so on),
+    plus a `name` saying what it is for, so that a cancelled transaction can say which write was refused
+    (`TransactionConflict.failed(name)`) instead of the caller counting positions."""
+
+    def __init__(self, name: str, kind: str, request: dict[str, Any]) -> None:
+        super().__init__({kind: request})
+        self.name = name
+
+
+def put_op(item: Item, condition: str | None = None, *, name: str = "put", **extra: Any) -> Op:
     op: dict[str, Any] = {"TableName": settings().table_name, "Item": item}
     if condition:
         op["ConditionExpression"] = condition
     op.update(extra)
-    return {"Put": op}
+    return Op(name, "Put", op)
 
 
 def update_op(key: Key, expression: str, values: dict[str, Any] | None = None,
-              condition: str | None = None, names: dict[str, str] | None = None) -> dict[str, Any]:
+              condition: str | None = None, names: dict[str, str] | None = None, *,
+              name: str = "update") -> Op:
     op: dict[str, Any] = {"TableName": settings().table_name, "Key": key, "UpdateExpression": expression}
     if values:
         op["ExpressionAttributeValues"] = values
@@ -121,37 +135,66 @@ def update_op(key: Key, expression: str, values: dict[str, Any] | None = None,
         op["ExpressionAttributeNames"] = names
     if condition:
         op["ConditionExpression"] = condition
-    return {"Update": op}
+    return Op(name, "Update", op)
 
 
-def delete_op(key: Key, condition: str | None = None) -> dict[str, Any]:
+def delete_op(key: Key, condition: str | None = None, values: dict[str, Any] | None = None,
+              names: dict[str, str] | None = None, *, name: str = "delete") -> Op:
     op: dict[str, Any] = {"TableName": settings().table_name, "Key": key}
     if condition:
         op["ConditionExpression"] = condition
-    return {"Delete": op}
+    if names:
+        op["ExpressionAttributeNames"] = names
+    if values:
+        op["ExpressionAttributeValues"] = values
+    return Op(name, "Delete", op)
 
 
-def condition_op(key: Key, condition: str, values: dict[str, Any] | None = None) -> dict[str, Any]:
+def condition_op(key: Key, condition: str, values: dict[str, Any] | None = None, *,
+                 name: str = "check") -> Op:
     op: dict[str, Any] = {"TableName": settings().table_name, "Key": key, "ConditionExpression": condition}
     if values:
         op["ExpressionAttributeValues"] = values
-    return {"ConditionCheck": op}
+    return Op(name, "ConditionCheck", op)
 
 
-class TransactionConflict(Conflict):
-    """A condition in a transaction failed; `reasons` holds DynamoDB's code per operation, in order."""
-
-    def __init__(self, reasons: list[str]) -> None:
-        super().__init__("The request conflicts with the current state; nothing was changed.")
-        self.reasons = reasons
+def named(name: str, op: Op) -> Op:
+    """`op` under another name: how a caller tells apart two writes a store function built alike."""
+    ((kind, request),) = op.items()
+    return Op(name, kind, request)
 
 
-def transact(operations: list[dict[str, Any]]) -> None:
-    """All-or-nothing write of up to 100 operations."""
+class Transaction:
+    """The one way Bindery writes several items at once: collect named operations (each built by a
+    `store/` function), then `commit()` them all-or-nothing in one TransactWriteItems. When DynamoDB
+    cancels it, the `TransactionConflict` raised names the refused operations."""
+
+    def __init__(self, *ops: Op | Iterable[Op]) -> None:
+        self.ops: list[Op] = []
+        self.add(*ops)
+
+    def add(self, *ops: Op | Iterable[Op]) -> Transaction:
+        for op in ops:
+            if isinstance(op, Op):
+                self.ops.append(op)
+            else:
+                self.ops.extend(op)
+        return self
+
+    def __len__(self) -> int:
+        return len(self.ops)
+
+    def commit(self) -> None:
+        transact(self.ops)
+
+
+def transact(operations: Iterable[Op]) -> None:
+    """The one TransactWriteItems call: all or nothing, up to 100 operations (`Transaction.commit`)."""
+    ops = list(operations)
     try:
-        dynamodb_client().transact_write_items(TransactItems=operations)  # type: ignore[arg-type]
+        dynamodb_client().transact_write_items(TransactItems=ops)  # type: ignore[arg-type]
     except ClientError as error:
         if error.response["Error"]["Code"] != "TransactionCanceledException":
             raise
         reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
-        raise TransactionConflict(reasons) from error
+        raise TransactionConflict(reasons, [op.name for op in ops]) from error

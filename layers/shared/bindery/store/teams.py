@@ -76,6 +76,16 @@ class TeamLink:
 
 
 # --- reads ------------------------------------------------------------------------------------
+def team_key(org_id: str, team_id: str) -> keys.Key:
+    """A team's key, for reads batched with other kinds (`batch_reads.items_by_key`)."""
+    return keys.team(org_id, team_id)
+
+
+def link_key(org_id: str, team_id: str, user_id: str) -> keys.Key:
+    """A team membership's key, for reads batched with other kinds."""
+    return keys.team_member(org_id, team_id, user_id)
+
+
 def get_team(org_id: str, team_id: str) -> Team | None:
     item = table.get(keys.team(org_id, team_id))
     return Team.from_item(item) if item else None
@@ -127,22 +137,22 @@ def all_links_of_member(org_id: str, user_id: str) -> list[TeamLink]:
 
 
 # --- operations for transactions ----------------------------------------------------------------
-def member_teams_op(org_id: str, user_id: str, delta: int) -> dict[str, Any]:
+def member_teams_op(org_id: str, user_id: str, delta: int) -> table.Op:
     return table.update_op(keys.member(org_id, user_id), "ADD teams :d", {":d": delta}, EXISTS)
 
 
-def team_members_op(org_id: str, team_id: str, delta: int) -> dict[str, Any]:
+def team_members_op(org_id: str, team_id: str, delta: int) -> table.Op:
     return table.update_op(keys.team(org_id, team_id), "ADD members :d", {":d": delta}, EXISTS)
 
 
-def add_link_ops(link: TeamLink) -> list[dict[str, Any]]:
+def add_link_ops(link: TeamLink) -> list[table.Op]:
     """The link and its member's counter; the team's counter is the caller's (one op per team)."""
     return [table.put_op(link.to_item(), "attribute_not_exists(PK)"),
             member_teams_op(link.org_id, link.user_id, 1)]
 
 
 def delete_if_op(key: keys.Key, condition: str, values: dict[str, Any],
-                 names: dict[str, str] | None = None) -> dict[str, Any]:
+                 names: dict[str, str] | None = None) -> table.Op:
     """A Delete whose condition compares with values (`table.delete_op` takes a bare condition only)."""
     op = table.delete_op(key, condition)
     op["Delete"]["ExpressionAttributeValues"] = values
@@ -151,11 +161,11 @@ def delete_if_op(key: keys.Key, condition: str, values: dict[str, Any],
     return op
 
 
-def remove_link_op(link: TeamLink) -> dict[str, Any]:
+def remove_link_op(link: TeamLink) -> table.Op:
     return table.delete_op(link.key, EXISTS)
 
 
-def set_role_op(link: TeamLink, role: str) -> dict[str, Any]:
+def set_role_op(link: TeamLink, role: str) -> table.Op:
     return table.update_op(link.key, "SET #r = :r", {":r": role}, EXISTS, names={"#r": "role"})
 
 
@@ -196,7 +206,7 @@ def delete_team(team: Team) -> None:
         table.transact([*(op for link in chunk for op in _drop_member_ops(link)),
                         team_members_op(org_id, team.id, -len(chunk))])
 
-    def last_step() -> list[dict[str, Any]]:
+    def last_step() -> list[table.Op]:
         removal = grant_store.grant_removal(org_id, "team", team.id, grants)
         ops = [
             delete_if_op(keys.team(org_id, team.id), "members = :n AND #s = :s",
@@ -208,6 +218,6 @@ def delete_team(team: Team) -> None:
     grant_store.transact_step(last_step)
 
 
-def _drop_member_ops(link: TeamLink) -> list[dict[str, Any]]:
+def _drop_member_ops(link: TeamLink) -> list[table.Op]:
     """A membership of a team being deleted and its member's counter (the team's moves once per step)."""
     return [remove_link_op(link), member_teams_op(link.org_id, link.user_id, -1)]

@@ -73,6 +73,11 @@ def _first_other(items: list[Item], skip_id: str) -> Item | None:
     return next((item for item in items if item["id"] != skip_id), None)
 
 
+def get_node_item(kind: str, content_id: str) -> Item | None:
+    """A space or collection as stored (deleted ones included), by its kind and id."""
+    return table.get(keys.content(kind, content_id))
+
+
 def sibling_before(org_id: str, parent_id: str | None, key: str, skip_id: str) -> Item | None:
     """The sibling just before sort key `key`, the node `skip_id` (the one moving) aside."""
     partition = keys.children_partition(org_id, parent_id)
@@ -128,7 +133,7 @@ def subtree(org_id: str, root_id: str, max_items: int) -> Subtree:
 
 # --- operations for transactions ----------------------------------------------------------------
 def named_update_op(key: keys.Key, sets: dict[str, Any], condition: str, seen: dict[str, Any],
-                    removes: tuple[str, ...] = ()) -> dict[str, Any]:
+                    removes: tuple[str, ...] = ()) -> table.Op:
     """An Update setting `sets` and removing `removes`, every attribute named through a placeholder (so
     reserved words such as `position` are fine), if `condition` (with the values `seen`) holds."""
     names = {f"#s{i}": name for i, name in enumerate(sets)}
@@ -154,7 +159,7 @@ class Placement:
 
 
 def place_op(node: Node, placement: Placement, now: str,
-             extra: dict[str, Any] | None = None) -> dict[str, Any]:
+             extra: dict[str, Any] | None = None) -> table.Op:
     """Move `node` within its organization, if it is unchanged since it was read (and still live)."""
     gsi = placement.gsi(node, node.org_id)
     sets: dict[str, Any] = {"position": placement.position, "ancestors": placement.ancestors,
@@ -167,7 +172,7 @@ def place_op(node: Node, placement: Placement, now: str,
                            () if placement.parent else ("parent",))
 
 
-def reposition_op(item: Item, position: str) -> dict[str, Any]:
+def reposition_op(item: Item, position: str) -> table.Op:
     """A sibling given another position (to make room), if it is still where it was read."""
     gsi = keys.content_gsi(item["type"], item["orgId"], item["id"], item.get("parent"), position)
     return named_update_op(keys.content(item["type"], item["id"]),
@@ -175,13 +180,13 @@ def reposition_op(item: Item, position: str) -> dict[str, Any]:
                            {":seen": item["GSI2SK"]})
 
 
-def rebase_op(item: Item, ancestors: list[str]) -> dict[str, Any]:
+def rebase_op(item: Item, ancestors: list[str]) -> table.Op:
     """A descendant's new path to the top, if the path it had is still the one that was read."""
     return named_update_op(keys.content(item["type"], item["id"]), {"ancestors": ancestors},
                            "ancestors = :seen", {":seen": item.get("ancestors") or []})
 
 
-def parent_unmoved_op(org_id: str, collection_id: str, ancestors: list[str]) -> dict[str, Any]:
+def parent_unmoved_op(org_id: str, collection_id: str, ancestors: list[str]) -> table.Op:
     """The destination collection still exists, in the organization, where it was: a concurrent move of
     it under the node being moved (which would make a cycle) fails one of the two transactions."""
     return table.condition_op(keys.collection(collection_id), "orgId = :org AND ancestors = :seen",
@@ -200,7 +205,7 @@ class TransferredNode:
     grants: dict[str, str]
 
 
-def transfer_op(moved: TransferredNode, now: str, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+def transfer_op(moved: TransferredNode, now: str, extra: dict[str, Any] | None = None) -> table.Op:
     """Rewrite a node for its new organization, if nobody changed it (or its grants) since it was read."""
     item = moved.item
     gsi = keys.content_gsi(item["type"], moved.org_id, item["id"], moved.parent, moved.position)
@@ -217,12 +222,12 @@ def transfer_op(moved: TransferredNode, now: str, extra: dict[str, Any] | None =
     return named_update_op(keys.content(item["type"], item["id"]), sets, condition, seen, removes)
 
 
-def kept_grant_op(kind: str, content_id: str, user_id: str, org_id: str) -> dict[str, Any]:
+def kept_grant_op(kind: str, content_id: str, user_id: str, org_id: str) -> table.Op:
     """A user grant that follows its node: it now lists under the user's grants in the new organization."""
     return named_update_op(keys.grant(kind, content_id, "user", user_id),
                            {"orgId": org_id, "GSI1PK": keys.user_grants_partition(org_id, user_id)},
                            "attribute_exists(PK)", {})
 
 
-def dropped_grant_op(kind: str, content_id: str, principal: str, principal_id: str) -> dict[str, Any]:
+def dropped_grant_op(kind: str, content_id: str, principal: str, principal_id: str) -> table.Op:
     return table.delete_op(keys.grant(kind, content_id, principal, principal_id))

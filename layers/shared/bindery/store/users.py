@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from bindery import keys
 from bindery.clock import now_iso
@@ -41,13 +40,23 @@ class User:
                    created_at=item.get("createdAt", ""))
 
 
-def user_put_ops(user: User) -> list[dict[str, Any]]:
+def user_put_ops(user: User) -> list[table.Op]:
     """A new user and its email guard; the guard makes a second user with the same email fail."""
     ops = [table.put_op(user.to_item(), "attribute_not_exists(PK)")]
     if user.email:
         guard = {**keys.user_email(user.email), "type": "user-email", "userId": user.id}
         ops.append(table.put_op(guard, "attribute_not_exists(PK)"))
     return ops
+
+
+def user_key(user_id: str) -> keys.Key:
+    """A user's key, for reads batched with other kinds (`batch_reads.items_by_key`)."""
+    return keys.user(user_id)
+
+
+def email_key(email: str) -> keys.Key:
+    """The key of an email's uniqueness guard (its item holds `userId`), for batched reads."""
+    return keys.user_email(email)
 
 
 def create_user(user: User) -> User:
