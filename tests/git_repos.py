@@ -12,7 +12,7 @@ from dulwich.objects import Blob, Commit
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from bindery.gitsync.transport import read_tree
+from bindery.gitsync.transport import tree_blobs
 
 
 def bare_repo(path: Path, files: Mapping[str, bytes] | None = None, *, branch: str = "main") -> str:
@@ -59,4 +59,5 @@ def branch_files(path: Path, branch: str = "main") -> dict[str, bytes]:
     """The files at the head of `branch`."""
     head = branch_head(path, branch)
     with Repo(str(path)) as repo:
-        return read_tree(repo, head.tree)
+        return {name: repo.object_store[sha].as_raw_string()
+                for name, sha in tree_blobs(repo.object_store, head.tree).items()}
