@@ -56,6 +56,10 @@ class ChunksReader(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
+    def close(self) -> None:
+        self._chunks = []  # a closed stream must not keep a large file alive
+        super().close()
+
     def readinto(self, buffer: bytearray | memoryview) -> int:  # type: ignore[override]
         target = memoryview(buffer).cast("B")
         written = 0

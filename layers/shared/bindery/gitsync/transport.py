@@ -139,6 +139,14 @@ def workspace() -> Iterator[Repo]:
     removed on leaving, whatever happened."""
     with tempfile.TemporaryDirectory(prefix="bindery-git-") as directory:
         repo = Repo.init_bare(directory)
+        config = repo.get_config()
+        # What this repository compresses itself (an export's blobs and the pack it pushes, a local
+        # fetch's pack) is mostly images and videos, which zlib cannot shrink but spends a second or more
+        # of CPU per 20 MB on, at any level; the Markdown is small. So zlib only stores (level 0).
+        config.set((b"core",), b"compression", b"0")
+        config.write_to_path()
+        repo.close()
+        repo = Repo(directory)  # the object store reads the levels when it opens
         try:
             yield repo
         finally:
