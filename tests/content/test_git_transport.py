@@ -3,6 +3,7 @@ file:// URLs."""
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 
 import pytest
@@ -102,3 +103,15 @@ def test_push_never_rewinds_a_branch_that_moved(tmp_path: Path, monkeypatch: pyt
 def test_merged_files_with_the_whole_repository_as_project() -> None:
     merged = transport.merged_files({"a.md": b"a", "b/c.md": b"c"}, "", {"x.md": b"x"})
     assert merged == {"x.md": b"x"}
+
+
+def test_a_repository_that_fills_the_disk_fails_saying_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    class FullDisk:
+        def fetch(self, *args: object, **kwargs: object) -> object:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(transport, "_transport", lambda url: (FullDisk(), "/repo.git"))
+    with pytest.raises(GitTransportError, match="too large to fetch: the worker's storage is full") as caught:
+        fetch("https://user:secret@git.example.com/repo.git", "main")
+    assert not caught.value.retryable
+    assert "secret" not in caught.value.message
