@@ -4,9 +4,10 @@ outcome. A failed import changes nothing."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import pytest
 
@@ -255,13 +256,14 @@ def test_reimporting_unchanged_files_uploads_nothing_again(
     from bindery.store import blobs
 
     stored: list[bytes] = []
-    put_file = blobs.put_file
+    put_file_stream = blobs.put_file_stream
 
-    def recording(space_id: str, data: bytes) -> str:
+    def recording(space_id: str, digest: str, stream: BinaryIO) -> None:
+        data = stream.read()
         stored.append(data)
-        return put_file(space_id, data)
+        put_file_stream(space_id, digest, io.BytesIO(data))
 
-    monkeypatch.setattr(blobs, "put_file", recording)
+    monkeypatch.setattr(blobs, "put_file_stream", recording)
     ada, space = space_with_admin(api)
     url = bare_repo(tmp_path / "docs.git", SIMPLE)
     start(api, ada, space["id"], "import", url=url, ref="refs/heads/main")

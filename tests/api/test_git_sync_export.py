@@ -147,7 +147,7 @@ def test_a_retryable_failure_is_a_batch_item_failure_until_the_last_attempt(
     ada, space = space_with_admin(api)
     path = start(api, ada, space["id"], "import", url=bare_repo(tmp_path / "d.git", SIMPLE), ref="main")
 
-    def unreachable(url: str, ref: str) -> Any:
+    def unreachable(url: str, ref: str, repo: Any) -> Any:
         raise transport.TransientGitError("the host could not be reached")
 
     monkeypatch.setattr(transport, "fetch_snapshot", unreachable)

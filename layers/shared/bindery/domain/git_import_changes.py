@@ -6,6 +6,10 @@ byte-for-byte what the previous revision had under the same id keeps its stored 
 tree (`digest`/`size`, `documentId`, a reusable content's `document`) and is left out of what
 commit_revision writes. A re-import of an unchanged repository thus uploads no file and rewrites no
 document: it writes the new tree and the revision.
+
+`store_files` then uploads the new and changed files one at a time, streamed from the fetched repository
+(store.blobs.put_file_stream), and fills in their digests: however large the repository, the import holds
+one file's bytes at a time.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 
 from bindery.content.tree import Tree
 from bindery.gitsync.importer import ImportedContent
+from bindery.gitsync.repository_files import FilesById
 from bindery.store import blobs
 
 
@@ -24,7 +29,7 @@ class Changes:
     tree: dict[str, Any]  # the imported tree, unchanged entries carrying their stored digests
     documents: dict[str, Any]  # page id -> document to store
     reusable_documents: dict[str, Any]  # reusable content id -> document to store
-    files: dict[str, bytes]  # file id -> bytes to store
+    files: FilesById  # file id -> bytes to store (read on access)
 
 
 def _pages(entries: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
@@ -35,17 +40,17 @@ def _pages(entries: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 def changes(imported: ImportedContent, previous: Tree) -> Changes:
     tree = imported.tree
-    files = {}
+    changed = []
     for entry in tree["files"]:
-        data = imported.files.get(entry["id"])
-        if data is None:
+        if entry["id"] not in imported.files:
             continue
         before = previous.file(entry["id"])
-        digest = blobs.file_digest(data)
-        if before is not None and before.get("digest") == digest:
-            entry.update(digest=digest, size=len(data))
+        facts = imported.files.describe(entry["id"])
+        if before is not None and before.get("digest") == facts.sha256:
+            entry.update(digest=facts.sha256, size=facts.size)
         else:
-            files[entry["id"]] = data
+            changed.append(entry["id"])
+    files = imported.files.only(changed)
     documents = dict(imported.documents)
     for entry in _pages(tree["pages"]):
         located = previous.page(entry["id"])
@@ -67,3 +72,15 @@ def changes(imported: ImportedContent, previous: Tree) -> Changes:
             entry["document"] = digest
             del reusable[entry["id"]]
     return Changes(tree, documents, reusable, files)
+
+
+def store_files(space_id: str, stored: Changes) -> Changes:
+    """Upload `stored.files` (each streamed, never whole in a request body) and give their tree entries
+    `digest` and `size`: what is left for commit_revision has no file bytes."""
+    for entry in stored.tree["files"]:
+        if entry["id"] in stored.files:
+            facts = stored.files.describe(entry["id"])
+            with stored.files.open(entry["id"]) as stream:
+                blobs.put_file_stream(space_id, facts.sha256, stream)
+            entry.update(digest=facts.sha256, size=facts.size)
+    return Changes(stored.tree, stored.documents, stored.reusable_documents, stored.files.only([]))

@@ -1,13 +1,16 @@
 """Performing a Git Sync run (the worker's side; bindery.domain.git_sync starts them).
 
-Import: fetch the ref (bindery.gitsync.transport), turn the files into a tree and documents
-(bindery.gitsync.importer), commit a revision, then — in ONE transaction — move the space to it, record
-the space's `gitSync` state and finish the run. Until that transaction nothing points at the new
-revision, so a failed import changes nothing anyone can see; a space edited meanwhile fails the
-transaction's condition and the run fails saying so (the edit is never overwritten).
+Import: fetch the ref into a temporary on-disk repository (bindery.gitsync.transport), turn the project
+directory's files into a tree and documents (bindery.gitsync.importer), upload the new files one at a
+time, streamed (git_import_changes.store_files), commit a revision, then — in ONE transaction — move the
+space to it, record the space's `gitSync` state and finish the run. Until that transaction nothing
+points at the new revision, so a failed import changes nothing anyone can see (at most unreferenced file
+bytes were stored); a space edited meanwhile fails the transaction's condition and the run fails saying
+so (the edit is never overwritten).
 
-Export: read the space's current revision, turn it into files (bindery.gitsync.exporter), commit them on
-the branch (its head as parent; files outside the project directory kept) and push; then record
+Export: read the space's current revision, write its files' bytes one at a time into a temporary on-disk
+repository, turn it into files (bindery.gitsync.exporter), commit them on the branch (its head as parent;
+files outside the project directory kept by their blob ids, unread) and push from there; then record
 `gitSync` and finish the run (one transaction).
 
 Idempotency: the run is claimed first (pending → running, a conditional write); a message for a run
@@ -164,15 +167,17 @@ def _import(claimed: Claimed, url: str) -> None:
     current = revision_store.get_revision(space.id, space.revision)
     if current is None:
         raise RunFailed("The space's current revision cannot be read")
-    snapshot = transport.fetch_snapshot(url, run.ref)
     previous = revision_store.load_tree(current)
-    imported = importer.import_repository(snapshot.files, project_directory=run.project_directory,
-                                          previous=previous)
+    with transport.workspace() as repo:  # the repository on disk, removed once its files are stored
+        snapshot = transport.fetch_snapshot(url, run.ref, repo)
+        imported = importer.import_repository(snapshot.files, project_directory=run.project_directory,
+                                              previous=previous)
+        stored = git_import_changes.changes(imported, previous)  # only what the space does not hold yet
+        stored = git_import_changes.store_files(space.id, stored)
     git: dict[str, Any] = {"oid": snapshot.commit, "message": snapshot.message, "createdByGitBook": False,
                            "ref": snapshot.ref}
     if run.git_info.get("commitUrl"):
         git["url"] = run.git_info["commitUrl"].rstrip("/") + "/" + snapshot.commit
-    stored = git_import_changes.changes(imported, previous)  # only what the space does not hold yet
     new = commit_revision(space.id, [current.id], stored.tree, stored.documents,
                           reusable_documents=stored.reusable_documents, files=stored.files, git=git)
     now = clock.now_iso()
@@ -204,16 +209,18 @@ def _export(claimed: Claimed, url: str) -> None:
         raise RunFailed("The space's current revision cannot be read")
     tree = revision_store.load_tree(revision)
     documents = revision_store.revision_documents(space.id, tree)  # one BatchGetItem per 100
-    files: dict[str, bytes] = {}
-    for entry in tree.files:
-        data = blobs.read_file(space.id, entry["digest"])
-        if data is None:
-            raise RunFailed(f"The bytes of file {entry['id']} are missing")
-        files[entry["id"]] = data
-    exported = exporter.export_repository(tree, documents.pages, documents.contents, files)
-    pushed = transport.push_files(url, run.ref, project_directory=run.project_directory, files=exported,
-                                  message=run.commit_message or "Export from Bindery",
-                                  author=_author(run.created_by))
+    with transport.workspace() as repo:  # file bytes go to disk one at a time, and are pushed from there
+        files: dict[str, transport.StoredBlob] = {}
+        for entry in tree.files:
+            data = blobs.read_file(space.id, entry["digest"])
+            if data is None:
+                raise RunFailed(f"The bytes of file {entry['id']} are missing")
+            files[entry["id"]] = transport.store_blob(repo, data)
+            del data
+        exported = exporter.export_repository(tree, documents.pages, documents.contents, files)
+        pushed = transport.push_files(url, run.ref, project_directory=run.project_directory,
+                                      files=exported, message=run.commit_message or "Export from Bindery",
+                                      author=_author(run.created_by), repo=repo)
     # The push is done: the run succeeds whatever happens to the space meanwhile (a deleted space just
     # gets no `gitSync`).
     state_op = space_store.git_sync_op(space.id, _git_state(run, clock.now_iso()))

@@ -8,7 +8,7 @@ each goes is `placement.place`. Importing the result gives the same tree and doc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bindery.content.markdown import document_to_markdown
 from bindery.content.tree import Tree
@@ -19,6 +19,7 @@ from bindery.gitsync.summary import Entry, Part, render_summary
 
 BROKEN = "broken-reference"  # GitBook's URL for a reference it cannot write
 EMPTY: Mapping[str, Any] = {"object": "document", "data": {}, "nodes": []}
+FileValue = TypeVar("FileValue")  # a file's bytes, or whatever stands for them (transport.StoredBlob)
 
 
 def _git_path(entry: Mapping[str, Any]) -> str | None:
@@ -26,14 +27,14 @@ def _git_path(entry: Mapping[str, Any]) -> str | None:
     return str(git["path"]) if isinstance(git, Mapping) and git.get("path") else None
 
 
-class _Exporter:
+class _Exporter(Generic[FileValue]):
     def __init__(self, tree: Tree, documents: Mapping[str, Any], reusable_documents: Mapping[str, Any],
-                 files: Mapping[str, bytes]) -> None:
+                 files: Mapping[str, FileValue]) -> None:
         self.tree, self.documents = tree, documents
         self.reusable_documents, self.files = reusable_documents, files
         self.placement: Placement = place(tree)
         self.base = layout.directory(self.placement.summary)
-        self.out: dict[str, bytes] = {}
+        self.out: dict[str, bytes | FileValue] = {}
         self.readme: str | None = None
 
     def _ref_url(self, paths: PagePaths, ref: Mapping[str, Any]) -> str | None:
@@ -97,7 +98,7 @@ class _Exporter:
             out[str(source)] = new[len(root) :] if new is not None else str(target)
         return out
 
-    def run(self) -> dict[str, bytes]:
+    def run(self) -> dict[str, bytes | FileValue]:
         root = self.placement.root
         self.out[self.placement.summary] = render_summary(self._summary()).encode()
         for entry in self.tree.files:
@@ -116,8 +117,9 @@ class _Exporter:
 
 
 def export_repository(tree: Tree, documents: Mapping[str, Any], reusable_documents: Mapping[str, Any],
-                      files: Mapping[str, bytes]) -> dict[str, bytes]:
+                      files: Mapping[str, FileValue]) -> dict[str, bytes | FileValue]:
     """Every file of the project directory for this content (paths relative to it). `documents` by page
     id (a page missing from it is written empty), `reusable_documents` by content id, `files` (the bytes
-    of every file of the tree) by file id."""
+    of every file of the tree, or what stands for them: they are passed through as they are) by file
+    id."""
     return _Exporter(tree, documents, reusable_documents, files).run()

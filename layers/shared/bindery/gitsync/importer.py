@@ -11,7 +11,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from hashlib import sha256
 from typing import Any
 
 from bindery.content.markdown import markdown_to_document
@@ -20,6 +19,7 @@ from bindery.gitsync import folders, layout, page_fields
 from bindery.gitsync.identity import Identities
 from bindery.gitsync.layout import Config, InvalidRepository
 from bindery.gitsync.references import PageResolvers, RepositoryIndex
+from bindery.gitsync.repository_files import FilesById, MemoryFiles, RepositoryFiles
 from bindery.gitsync.summary import Entry, Part, parse_summary
 
 __all__ = ["ImportedContent", "InvalidRepository", "import_repository"]
@@ -36,7 +36,7 @@ class ImportedContent:
     tree: dict[str, Any]  # a complete content.tree value (no digests: commit_revision fills them)
     documents: dict[str, Any]  # page id -> JSON document (every document page)
     reusable_documents: dict[str, Any]  # reusable content id -> document
-    files: dict[str, bytes]  # file id -> bytes (every file of the tree)
+    files: FilesById  # file id -> bytes (every file of the tree), read from the repository on access
     warnings: list[str] = field(default_factory=list)  # what was read approximately, by file
 
 
@@ -54,7 +54,7 @@ def _walk(entries: list[Entry]) -> list[Entry]:
 
 
 class _Importer:
-    def __init__(self, repo: Mapping[str, bytes], config: Config, previous: Tree | None) -> None:
+    def __init__(self, repo: RepositoryFiles, config: Config, previous: Tree | None) -> None:
         self.repo, self.config, self.previous = repo, config, previous
         self.root = config.root
         self.ids = Identities(previous)
@@ -73,13 +73,14 @@ class _Importer:
     def _add_file(self, path: str) -> str:
         if path in self.index.assets:
             return self.index.assets[path]
-        name, data = posixpath.basename(path), self.repo[path]
+        name = posixpath.basename(path)
         entry: Page = {"id": self.ids.file(path), "name": name, "contentType": layout.content_type(name)}
         before = self.previous.file(entry["id"]) if self.previous else None
-        if before and before["name"] == name and before.get("digest", sha256(data).hexdigest()) == sha256(
-                data).hexdigest():  # the same file: what Bindery knew of it stays (an uploaded type…)
+        digest = self.repo.describe(path).sha256  # read once, a file at a time (repository_files)
+        if before and before["name"] == name and before.get("digest", digest) == digest:
+            # the same file: what Bindery knew of it stays (an uploaded type…)
             entry.update({key: before[key] for key in ("contentType", "dimensions") if key in before})
-        entry["git"] = layout.git_blob(path, data)
+        entry["git"] = {"oid": self.repo.oid(path), "path": path}
         self.files.append(entry)
         self.index.assets[path] = entry["id"]
         return str(entry["id"])
@@ -209,7 +210,7 @@ class _Importer:
             if page["id"] in self.untitled:
                 page["title"] = parsed.title or stem
             page.update(page_fields.from_front_matter(parsed.front_matter, resolvers.file))
-            page["git"] = layout.git_blob(path, self.repo[path])
+            page["git"] = {"oid": self.repo.oid(path), "path": path}
             self.documents[page["id"]] = parsed.document
         for page, path, anchor in self.deferred:
             target = self.index.pages[path]
@@ -220,7 +221,7 @@ class _Importer:
             title = parsed.front_matter.get("title")
             stem = posixpath.basename(path).removesuffix(".md")
             content["title"] = str(title) if title else parsed.title or stem
-            content["git"] = layout.git_blob(path, self.repo[path])
+            content["git"] = {"oid": self.repo.oid(path), "path": path}
             self.reusable_documents[content["id"]] = parsed.document
 
     def _order(self, entries: list[Page], previous: list[Mapping[str, Any]]) -> list[Page]:
@@ -254,7 +255,7 @@ class _Importer:
             sync["redirects"] = self.config.redirects
         if sync:
             tree["gitSync"] = sync
-        files = {entry["id"]: self.repo[entry["git"]["path"]] for entry in self.files}
+        files = FilesById(self.repo, {entry["id"]: entry["git"]["path"] for entry in self.files})
         try:
             validate(tree, new_files=files)
         except InvalidTree as error:
@@ -264,12 +265,15 @@ class _Importer:
 
 def import_repository(files: Mapping[str, bytes], *, project_directory: str = "",
                       previous: Tree | None = None) -> ImportedContent:
-    """Read every file of a commit (repository-relative POSIX paths -> bytes) as a revision's content.
-    `previous` (the space's current tree) gives pages, files and reusable contents at the same paths
-    their ids back. Raises InvalidRepository (400) for what cannot be read at all."""
+    """Read the files of a commit (repository-relative POSIX paths -> bytes) as a revision's content.
+    Only the project directory's files are read, and only those the content needs (pages, includes,
+    assets and the files pages reference): given `RepositoryFiles`, nothing else is ever read, and the
+    result's `files` are read again only when asked for. `previous` (the space's current tree) gives
+    pages, files and reusable contents at the same paths their ids back. Raises InvalidRepository (400)
+    for what cannot be read at all."""
     prefix = layout.normalize(project_directory, what="the project directory")
     prefix = f"{prefix}/" if prefix else ""
-    repo = {path.lstrip("/")[len(prefix) :]: data for path, data in files.items()
-            if path.lstrip("/").startswith(prefix)}
+    source = files if isinstance(files, RepositoryFiles) else MemoryFiles(files)
+    repo = source.within(prefix)
     config = layout.read_config(repo.get(layout.CONFIG_FILE))
     return _Importer(repo, config, previous).run()

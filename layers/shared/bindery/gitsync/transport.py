@@ -1,34 +1,41 @@
-"""Git over the wire with dulwich, in memory: no working copy, no git binary, nothing on disk.
+"""Git over the wire with dulwich, into an on-disk repository: no working copy, no git binary.
 
-`fetch_snapshot` reads the files of one ref (a shallow fetch of that ref only, into a MemoryRepo);
-`push_files` commits a set of files on top of a branch and pushes that one commit. URLs must have passed
-`url_policy.check_url` first: `get_transport_and_path` would otherwise also accept SSH and local paths.
-Over HTTP, redirects are followed here, each only after its target passed `check_url` too (urllib3 alone
-would follow a public host's redirect onto the deployment's own network).
+Everything is fetched into a bare repository in a temporary directory (`workspace()`, in the function's
+ephemeral storage, removed afterwards whatever happens), so a repository's size costs disk, not memory.
+`fetch_snapshot` reads one ref (a shallow fetch of that ref only): its files are a
+`repository_files.StoredFiles`, read one at a time when the importer asks. `push_files` commits a set of
+files on top of a branch and pushes that one commit; files outside the project directory are kept by
+their blob ids, never read. URLs must have passed `url_policy.check_url` first: `get_transport_and_path`
+would otherwise also accept SSH and local paths. Over HTTP, redirects are followed here, each only after
+its target passed `check_url` too (urllib3 alone would follow a public host's redirect onto the
+deployment's own network).
 Errors carry messages with the URL's credentials removed (`url_policy.redact_text`); `retryable` tells
 whether trying again later may help (the network) or not (a missing ref, a damaged repository).
 """
 
 from __future__ import annotations
 
+import errno
 import stat
+import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urljoin
 
 import urllib3
 from dulwich.client import default_urllib3_manager, get_transport_and_path
 from dulwich.errors import GitProtocolError, HangupException, NotGitRepository, SendPackError
+from dulwich.object_store import BaseObjectStore
 from dulwich.objects import Blob, Commit, ObjectID, Tree
 from dulwich.refs import Ref
-from dulwich.repo import BaseRepo, MemoryRepo
+from dulwich.repo import Repo
 
+from bindery.gitsync.repository_files import RepositoryFiles, StoredFiles
 from bindery.url_policy import check_url, redact, redact_text
 
-MAX_FILES = 20_000
-MAX_BYTES = 256 * 1024 * 1024  # the worker has 1 GB; the repository's files are held in memory twice
 FILE_MODE = 0o100644
 COMMITTER = b"Bindery <git-sync@bindery.invalid>"
 MAX_REDIRECTS = 5
@@ -53,7 +60,17 @@ class Snapshot:
     commit: str  # hex object id
     message: str
     ref: str  # the full ref name read
-    files: dict[str, bytes]  # by path, "/"-separated, from the repository's root
+    files: RepositoryFiles  # by path, "/"-separated, from the repository's root; read on access
+
+
+@dataclass(frozen=True)
+class StoredBlob:
+    """A file already written to the workspace's object store (an export's file bytes)."""
+
+    id: ObjectID
+
+
+FileValue = TypeVar("FileValue")
 
 
 @dataclass(frozen=True)
@@ -116,9 +133,29 @@ def _failure(url: str, error: Exception) -> GitTransportError:
     return GitTransportError(f"{redact(url)}: {text}")
 
 
-def _fetch(url: str, wanted: list[Ref]) -> tuple[MemoryRepo, dict[Ref, ObjectID]]:
-    """A shallow fetch of the first of `wanted` the remote has (none: no objects, refs only)."""
-    repo = MemoryRepo()
+@contextmanager
+def workspace() -> Iterator[Repo]:
+    """A bare repository in a new temporary directory (TMPDIR: the function's ephemeral storage),
+    removed on leaving, whatever happened."""
+    with tempfile.TemporaryDirectory(prefix="bindery-git-") as directory:
+        repo = Repo.init_bare(directory)
+        config = repo.get_config()
+        # What this repository compresses itself (an export's blobs and the pack it pushes, a local
+        # fetch's pack) is mostly images and videos, which zlib cannot shrink but spends a second or more
+        # of CPU per 20 MB on, at any level; the Markdown is small. So zlib only stores (level 0).
+        config.set((b"core",), b"compression", b"0")
+        config.write_to_path()
+        repo.close()
+        repo = Repo(directory)  # the object store reads the levels when it opens
+        try:
+            yield repo
+        finally:
+            repo.close()
+
+
+def _fetch(url: str, wanted: list[Ref], repo: Repo) -> dict[Ref, ObjectID]:
+    """A shallow fetch into `repo` of the first of `wanted` the remote has (none: no objects, refs
+    only)."""
     chosen: list[Ref] = []
 
     def determine_wants(refs: Mapping[Ref, ObjectID], depth: int | None = None) -> list[ObjectID]:
@@ -133,34 +170,32 @@ def _fetch(url: str, wanted: list[Ref]) -> tuple[MemoryRepo, dict[Ref, ObjectID]
         result = client.fetch(path, repo, determine_wants=determine_wants, depth=1)
     except GitTransportError:
         raise
+    except OSError as error:
+        if error.errno == errno.ENOSPC:
+            raise GitTransportError(f"{redact(url)} is too large to fetch: the worker's storage is full"
+                                    ) from None
+        raise _failure(url, error) from None
     except Exception as error:  # noqa: BLE001 - dulwich raises many kinds; each becomes a run's message
         raise _failure(url, error) from None
     refs = {name: sha for name, sha in (result.refs or {}).items() if sha is not None}
-    return repo, {name: refs[name] for name in chosen}
+    return {name: refs[name] for name in chosen}
 
 
-def read_tree(repo: BaseRepo, tree_id: ObjectID) -> dict[str, bytes]:
-    """Every regular file under the tree, by path. Symbolic links and submodules have no place in a
-    space and are left out."""
-    files: dict[str, bytes] = {}
-    total = 0
-    for entry in repo.object_store.iter_tree_contents(tree_id):
+def tree_blobs(store: BaseObjectStore, tree_id: ObjectID) -> dict[str, ObjectID]:
+    """The blob id of every regular file under the tree, by path; nothing is read but trees. Symbolic
+    links and submodules have no place in a space and are left out."""
+    blobs: dict[str, ObjectID] = {}
+    for entry in store.iter_tree_contents(tree_id):
         if entry.mode is None or entry.path is None or entry.sha is None or not stat.S_ISREG(entry.mode):
             continue
-        blob = repo.object_store[entry.sha]
-        assert isinstance(blob, Blob)
-        data = blob.as_raw_string()
-        total += len(data)
-        if len(files) >= MAX_FILES or total > MAX_BYTES:
-            raise GitTransportError(f"the repository is too large to import (more than {MAX_FILES} files "
-                                    f"or {MAX_BYTES // (1024 * 1024)} MB)")
-        files[entry.path.decode("utf-8", "surrogateescape")] = data
-    return files
+        blobs[entry.path.decode("utf-8", "surrogateescape")] = entry.sha
+    return blobs
 
 
-def fetch_snapshot(url: str, ref: str) -> Snapshot:
-    """The files at `ref` ("refs/heads/main", or a short branch or tag name)."""
-    repo, found = _fetch(url, candidate_refs(ref))
+def fetch_snapshot(url: str, ref: str, repo: Repo) -> Snapshot:
+    """The files at `ref` ("refs/heads/main", or a short branch or tag name), fetched into `repo` (a
+    `workspace()`): they are readable while it is."""
+    found = _fetch(url, candidate_refs(ref), repo)
     if not found:
         raise GitTransportError(f"ref: {ref} does not exist in {redact(url)}")
     name, sha = next(iter(found.items()))
@@ -169,12 +204,21 @@ def fetch_snapshot(url: str, ref: str) -> Snapshot:
         if not hasattr(commit, "object"):
             raise GitTransportError(f"ref: {ref} does not name a commit")
         commit = repo.object_store[commit.object[1]]
+    files = StoredFiles(repo.object_store, tree_blobs(repo.object_store, commit.tree))
     return Snapshot(commit=commit.id.decode(), message=commit.message.decode("utf-8", "replace").strip(),
-                    ref=name.decode(), files=read_tree(repo, commit.tree))
+                    ref=name.decode(), files=files)
 
 
 # --- pushing ----------------------------------------------------------------------------------------------
-def _build_tree(repo: MemoryRepo, files: Mapping[str, bytes]) -> ObjectID:
+def store_blob(repo: Repo, data: bytes) -> StoredBlob:
+    """Write a file's bytes to the workspace's object store (so that an export holds one file's bytes at
+    a time, not all of them)."""
+    blob = Blob.from_string(data)
+    repo.object_store.add_object(blob)
+    return StoredBlob(blob.id)
+
+
+def _build_tree(repo: Repo, files: Mapping[str, bytes | StoredBlob]) -> ObjectID:
     """Store blobs and trees for `files` (nested by path); the root tree's id."""
     root: dict[str, Any] = {}
     for path, data in files.items():
@@ -193,17 +237,16 @@ def _build_tree(repo: MemoryRepo, files: Mapping[str, bytes]) -> ObjectID:
             if isinstance(value, dict):
                 tree.add(name.encode(), stat.S_IFDIR, store(value))
             else:
-                blob = Blob.from_string(value)
-                repo.object_store.add_object(blob)
-                tree.add(name.encode(), FILE_MODE, blob.id)
+                stored = value if isinstance(value, StoredBlob) else store_blob(repo, value)
+                tree.add(name.encode(), FILE_MODE, stored.id)
         repo.object_store.add_object(tree)
         return tree.id
 
     return store(root)
 
 
-def merged_files(existing: Mapping[str, bytes], project_directory: str,
-                 exported: Mapping[str, bytes]) -> dict[str, bytes]:
+def merged_files(existing: Mapping[str, FileValue], project_directory: str,
+                 exported: Mapping[str, FileValue]) -> dict[str, FileValue]:
     """The branch's files outside `project_directory` as they are, and inside it exactly `exported`
     (paths relative to that directory)."""
     prefix = project_directory.strip("/")
@@ -213,21 +256,23 @@ def merged_files(existing: Mapping[str, bytes], project_directory: str,
     return kept
 
 
-def push_files(url: str, ref: str, *, project_directory: str, files: Mapping[str, bytes], message: str,
-               author: bytes) -> Pushed:
+def push_files(url: str, ref: str, *, project_directory: str, files: Mapping[str, bytes | StoredBlob],
+               message: str, author: bytes, repo: Repo) -> Pushed:
     """Commit `files` under `project_directory` on the branch `ref` (its parent: the branch's head, if
-    the branch exists) and push it. The push is refused if the branch moved since it was read: the
-    remote is never rewound."""
+    the branch exists) and push it, from `repo` (a `workspace()`, which may already hold some of the
+    files' blobs: `store_blob`). The push is refused if the branch moved since it was read: the remote
+    is never rewound."""
     target = branch_ref(ref)
-    repo, found = _fetch(url, [target])
+    found = _fetch(url, [target], repo)
     parent = found.get(target)
-    existing: dict[str, bytes] = {}
+    existing: dict[str, StoredBlob] = {}
     if parent is not None:
         head = repo.object_store[parent]
         assert isinstance(head, Commit)
-        existing = read_tree(repo, head.tree)
+        existing = {path: StoredBlob(sha) for path, sha in tree_blobs(repo.object_store, head.tree).items()}
     commit = Commit()
-    commit.tree = _build_tree(repo, merged_files(existing, project_directory, files))
+    merged: dict[str, bytes | StoredBlob] = merged_files(existing, project_directory, files)
+    commit.tree = _build_tree(repo, merged)
     commit.parents = [parent] if parent is not None else []
     commit.author, commit.committer = author, COMMITTER
     commit.author_time = commit.commit_time = int(time.time())

@@ -28,7 +28,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 from urllib.parse import quote, urlencode, urlsplit
 
 from botocore.exceptions import ClientError
@@ -329,3 +329,22 @@ def read_file(space_id: str, digest: str) -> bytes | None:
 
 def file_url(space_id: str, digest: str, *, name: str, content_type: str) -> str:
     return objects().url(file_object_key(space_id, digest), name=name, content_type=content_type)
+
+
+def put_file_stream(space_id: str, digest: str, stream: BinaryIO) -> None:
+    """Store a file's bytes read from `stream`, whose SHA-256 (`digest`) the caller computed: to S3 as
+    a multipart upload of 8 MB parts, one part in memory at a time (no thread pool: its parts would be
+    in memory together), so a large file never sits whole in a request body."""
+    key = file_object_key(space_id, digest)
+    store = objects()
+    if isinstance(store, DirectoryObjects):
+        path = store.root / key
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
+        with partial.open("wb") as out:
+            shutil.copyfileobj(stream, out)
+        partial.replace(path)
+        return
+    from boto3.s3.transfer import TransferConfig  # only Git Sync imports stream; other functions never
+
+    s3_client().upload_fileobj(stream, settings().blob_bucket, key, Config=TransferConfig(use_threads=False))
