@@ -8,8 +8,8 @@ applied to) with the caller's contribution. If another edit moved the change req
 batch — which names pages by id — is applied again on top of it (a few times at most), so concurrent
 edits never lose each other; a batch that no longer applies is a 400 like any invalid one.
 
-Editing a change request does not change the space, so a locked space still takes change-request edits;
-merging them is what `editMode: locked` refuses.
+A locked space (`editMode: locked`) takes no change-request edits, though they would not change the space:
+API.md's "locked" locks all edits (docs/change-requests.md).
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from bindery.domain.change_request_outcome import Outcome
 from bindery.domain.change_request_uploads import read_uploads
 from bindery.domain.change_requests import NO_CHANGE_REQUEST, Opened, open_change_request, to_wire
 from bindery.domain.revisions import commit_revision
+from bindery.domain.spaces import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.schemas.change_requests import UpdateContent
 from bindery.store import Transaction, TransactionConflict, blobs
@@ -103,6 +104,7 @@ def update_content(caller: Caller, space_id: str, ref: str, body: UpdateContent,
     opened: Opened = open_change_request(caller, space_id, ref, "edit", "edit this change request")
     change_request = opened.change_request
     status_flow.require_editable(change_request.status)
+    require_editable(opened.space)
     uploads = read_uploads(body.changes)  # fetched once, whatever the retries
 
     def load_document(digest: str) -> Any:

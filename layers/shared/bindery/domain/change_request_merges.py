@@ -70,6 +70,7 @@ def update_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, 
     opened = open_change_request(caller, space_id, ref, "edit", "update this change request")
     change_request, space = opened.change_request, opened.space
     status_flow.require_editable(change_request.status)
+    require_editable(space)
     for _ in range(ATTEMPTS):
         if space.revision == change_request.base:
             return {"revision": change_request.revision, "result": "update"}  # already up to date

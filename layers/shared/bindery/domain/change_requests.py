@@ -17,6 +17,7 @@ from bindery.clock import now_iso
 from bindery.domain import change_request_status as status_flow
 from bindery.domain.content_access import ContentAccess, space_access
 from bindery.domain.roles import Role
+from bindery.domain.spaces import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
@@ -112,6 +113,7 @@ def create_change_request(caller: Caller, space_id: str, body: CreateChangeReque
     access.require("edit", "create change requests")
     space = access.node
     assert isinstance(space, Space)
+    require_editable(space)
     for _ in range(CREATE_ATTEMPTS):
         now = now_iso()
         change_request = ChangeRequest(
