@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery.auth import Caller
+from bindery.domain.change_requests import NO_CHANGE_REQUEST
+from bindery.domain.change_requests import find as find_change_request
 from bindery.domain.content_access import ContentAccess, space_access
 from bindery.domain.roles import at_least
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.store import Op, blobs
-from bindery.store import change_requests as cr_store
 from bindery.store import comments as store
 from bindery.store import revisions as revision_store
 from bindery.store.change_requests import ChangeRequest
@@ -25,15 +26,13 @@ from bindery.store.comments import Post
 from bindery.store.spaces import Space
 from bindery.wire.urls import api_url
 
-NO_CHANGE_REQUEST = "No matching change request"
-
 
 @dataclass(frozen=True)
 class TargetRef:
     """The target as the path names it."""
 
     space_id: str
-    change_request_id: str | None = None
+    change_request_id: str | None = None  # the path's: an id or a number
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,8 @@ def open_target(caller: Caller, ref: TargetRef) -> Target:
     assert isinstance(access.node, Space)
     change_request = None
     if ref.change_request_id is not None:
-        change_request = cr_store.get_change_request(ref.space_id, ref.change_request_id)
+        # The path names a change request by id or by number, as every change-request route does.
+        change_request = find_change_request(ref.space_id, ref.change_request_id)
         if change_request is None:
             raise NotFound(NO_CHANGE_REQUEST)
     return Target(access=access, space=access.node, change_request=change_request, user_id=caller.user_id)
