@@ -31,8 +31,8 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):  # `python bench/run.py` as we
 
 from bench.content import ContentFixture, content_operations, seed_content  # noqa: E402
 from bindery import aws, keys  # noqa: E402
+from bindery.aws import counting_requests  # noqa: E402
 from bindery.config import settings  # noqa: E402
-from local.metering import counting_requests  # noqa: E402
 from local.template import create_table_kwargs, ttl_attribute  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 

@@ -30,9 +30,9 @@ os.environ.pop("BINDERY_S3_ENDPOINT", None)
 os.environ.pop("BINDERY_BLOB_DIR", None)  # bytes go to (mock) S3 unless a test sets it
 
 from bindery import aws
+from bindery.aws import counting_requests
 from bindery.config import settings
 from bindery.store import revisions
-from local.metering import counting_requests
 from local.template import create_table_kwargs, ttl_attribute
 from tests.client import ApiClient
 
