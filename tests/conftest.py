@@ -23,7 +23,13 @@ os.environ.update({
     "BINDERY_TABLE": "bindery-test", "BINDERY_BUCKET": "bindery-test-blobs",
     "BINDERY_CURSOR_SECRET": "test-cursor-secret-0123456789abcdef",
     "POWERTOOLS_SERVICE_NAME": "bindery-test", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
+    # No X-Ray daemon here (Powertools would also notice it is not on Lambda); metrics stay on, printed
+    # as EMF to the captured stdout, where tests/test_observability.py reads them.
+    "POWERTOOLS_TRACE_DISABLED": "true",
 })
+os.environ.pop("POWERTOOLS_METRICS_DISABLED", None)  # nor POWERTOOLS_DEV, which disables them too
+os.environ.pop("POWERTOOLS_DEV", None)
+os.environ.pop("POWERTOOLS_METRICS_NAMESPACE", None)  # the tests expect the default, "Bindery"
 os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
 os.environ.pop("BINDERY_CLOCK_OFFSET_SECONDS", None)
 os.environ.pop("BINDERY_S3_ENDPOINT", None)
