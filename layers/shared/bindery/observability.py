@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
 from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import aws
@@ -77,7 +78,9 @@ def observed(service: str, run: Callable[[Event, LambdaContext, Invocation], Any
     log, emf = logger(service), metrics(service)
 
     @log.inject_lambda_context(correlation_id_path=correlation_id_path, log_event=False, clear_state=True)
-    @emf.log_metrics(capture_cold_start_metric=True)
+    # Powertools prints the ColdStart metric even where metrics are disabled (the local runner): asked
+    # for only where the others are published.
+    @emf.log_metrics(capture_cold_start_metric=not is_metrics_disabled())
     def lambda_handler(event: Event, context: LambdaContext) -> Any:
         invocation = Invocation()
 
