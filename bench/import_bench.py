@@ -55,6 +55,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
 
     from bench.run import create_table
     from bindery import aws
+    from bindery.aws import counting_requests
     from bindery.content.markdown import markdown_to_document
     from bindery.content.tree import Tree, empty_tree
     from bindery.domain.git_import_changes import changes
@@ -62,7 +63,6 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
     from bindery.gitsync.importer import import_repository
     from bindery.store import revisions as revision_store
     from bindery.store import spaces as space_store
-    from local.metering import counting_requests
     from tests.client import ApiClient
 
     files = read_repository(args.corpus)

@@ -293,6 +293,11 @@ def main() -> None:
     # Git Sync may use repositories on this machine here (file://, localhost); deployed stacks may not.
     os.environ.setdefault("BINDERY_GIT_ALLOW_FILE_URLS", "1")
     os.environ.setdefault("BINDERY_ALLOW_PRIVATE_HOSTS", "1")
+    # No X-Ray daemon locally; the functions' per-invocation JSON lines and EMF metrics would repeat the
+    # access log above (docs/observability.md says how to see them: set these variables).
+    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
+    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "WARNING")
 
     engine = engines.start(data_dir)
     atexit.register(engine.stop)

@@ -23,16 +23,22 @@ os.environ.update({
     "BINDERY_TABLE": "bindery-test", "BINDERY_BUCKET": "bindery-test-blobs",
     "BINDERY_CURSOR_SECRET": "test-cursor-secret-0123456789abcdef",
     "POWERTOOLS_SERVICE_NAME": "bindery-test", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
+    # No X-Ray daemon here (Powertools would also notice it is not on Lambda); metrics stay on, printed
+    # as EMF to the captured stdout, where tests/test_observability.py reads them.
+    "POWERTOOLS_TRACE_DISABLED": "true",
 })
+os.environ.pop("POWERTOOLS_METRICS_DISABLED", None)  # nor POWERTOOLS_DEV, which disables them too
+os.environ.pop("POWERTOOLS_DEV", None)
+os.environ.pop("POWERTOOLS_METRICS_NAMESPACE", None)  # the tests expect the default, "Bindery"
 os.environ.pop("BINDERY_DYNAMODB_ENDPOINT", None)
 os.environ.pop("BINDERY_CLOCK_OFFSET_SECONDS", None)
 os.environ.pop("BINDERY_S3_ENDPOINT", None)
 os.environ.pop("BINDERY_BLOB_DIR", None)  # bytes go to (mock) S3 unless a test sets it
 
 from bindery import aws
+from bindery.aws import counting_requests
 from bindery.config import settings
 from bindery.store import revisions
-from local.metering import counting_requests
 from local.template import create_table_kwargs, ttl_attribute
 from tests.client import ApiClient
 

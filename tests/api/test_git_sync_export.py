@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 from bindery import aws
+from bindery.aws import counting_requests
 from bindery.domain import git_runs
 from bindery.gitsync import transport
 from bindery.store import revisions as revision_store
-from local.metering import counting_requests
 from local.queue_delivery import WorkerContext, sqs_event
 from tests.api.git_sync_support import (
     SIMPLE,

@@ -10,6 +10,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from bindery import aws, keys
+from bindery.aws import counting_requests
 from bindery.config import settings
 from bindery.content.tree import InvalidTree
 from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision, copy_content
@@ -19,7 +20,6 @@ from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
-from local.metering import counting_requests
 from tests.api.test_content_reads import doc, page, tree
 
 pytestmark = pytest.mark.repository

@@ -10,6 +10,7 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from bindery import observability
 from bindery.auth import bearer_token, hash_token
 from bindery.store.users import user_id_for_token
 
@@ -21,9 +22,11 @@ def _api_arn(method_arn: str) -> str:
     return f"{head}/{stage}/*/*"
 
 
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+def authorize(event: dict[str, Any], context: LambdaContext,
+              invocation: observability.Invocation) -> dict[str, Any]:
     token = bearer_token(event.get("authorizationToken"))
     user_id = user_id_for_token(hash_token(token)) if token else None
+    invocation.counts["Denied"] = int(user_id is None)
     if user_id is None:
         # The exact message "Unauthorized" makes API Gateway answer 401 (the UNAUTHORIZED response).
         raise Exception("Unauthorized")
@@ -36,3 +39,7 @@ def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, A
         },
         "context": {"userId": user_id},
     }
+
+
+# A TOKEN authorizer's event has no request id: its log lines carry Lambda's (function_request_id).
+lambda_handler = observability.observed("authorizer", authorize)

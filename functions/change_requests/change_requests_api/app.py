@@ -3,11 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
-from bindery.http import create_app
+from bindery.http import api_handler, create_app
 from change_requests_api.routes import change_requests, merges, org_change_requests, reviews
 
 app = create_app("change_requests")
@@ -16,6 +12,4 @@ app.include_router(reviews.router, prefix="/spaces/<spaceId>/change-requests/<ch
 app.include_router(merges.router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
 app.include_router(org_change_requests.router, prefix="/orgs/<organizationId>/change-requests")
 
-
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = api_handler(app)

@@ -5,11 +5,7 @@ One router per sub-resource, each mounted under both targets: the space and its 
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
-from bindery.http import create_app
+from bindery.http import api_handler, create_app
 from comments_api.routes import commenters, comments, replies
 
 app = create_app("comments")
@@ -18,6 +14,4 @@ for target in ("/spaces/<spaceId>", "/spaces/<spaceId>/change-requests/<changeRe
     app.include_router(replies.router, prefix=f"{target}/comments/<commentId>/replies")
     app.include_router(commenters.router, prefix=f"{target}/commenters")
 
-
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = api_handler(app)

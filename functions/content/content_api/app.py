@@ -7,9 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
-from bindery.http import create_app
+from bindery.http import api_handler, create_app
 from content_api.routes import (
     change_request_content,
     change_request_links,
@@ -36,8 +34,11 @@ DEEP_PAGE_PATH = re.compile(
     r"^(/spaces/[^/]+/(?:content|revisions/[^/]+|change-requests/[^/]+/content)/path/)([^/]+/.*)$")
 
 
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+def escape_deep_page_path(event: dict[str, Any]) -> dict[str, Any]:
     match = DEEP_PAGE_PATH.match(event.get("path") or "")
     if match:
-        event = {**event, "path": match.group(1) + match.group(2).replace("/", "%2F")}
-    return app.resolve(event, context)
+        return {**event, "path": match.group(1) + match.group(2).replace("/", "%2F")}
+    return event
+
+
+lambda_handler = api_handler(app, prepare=escape_deep_page_path)

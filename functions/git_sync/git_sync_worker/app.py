@@ -9,17 +9,15 @@ The event is never logged: its `url` may hold credentials.
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ValidationError
 
+from bindery import observability
 from bindery.domain.git_runs import perform
 
-logger = Logger(service="git-sync")
+SERVICE = "git-sync"
+logger = observability.logger(SERVICE)
 # BatchSize is 1, so a retry is always "the entire batch failed": answered as a batch item failure too
 # (rather than raised), so that every outcome has the one response shape.
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
@@ -41,7 +39,4 @@ def record_handler(record: SQSRecord) -> str | None:
     return perform(message.spaceId, message.runId, message.url, delivery=delivery)
 
 
-@logger.inject_lambda_context(log_event=False)
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return dict(process_partial_response(event=event, record_handler=record_handler, processor=processor,
-                                         context=context))
+lambda_handler = observability.sqs_worker(SERVICE, record_handler, processor)

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
-from bindery.http import create_app
+from bindery.http import api_handler, create_app
 from members_api.routes import invites, link_invites, members, team_members, teams
 
 app = create_app("members")
@@ -16,6 +12,4 @@ app.include_router(team_members.router, prefix="/orgs/<organizationId>/teams/<te
 app.include_router(invites.router, prefix="/orgs/<organizationId>/invites")
 app.include_router(link_invites.router, prefix="/orgs/<organizationId>/link-invites")
 
-
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = api_handler(app)

@@ -10,18 +10,15 @@ and dropped.
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools import Logger
-from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
-from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
+from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
+from bindery import observability
 from bindery.search.indexing import build_revision
 
-logger = Logger(service="search-indexer")
+SERVICE = "search-indexer"
+logger = observability.logger(SERVICE)
 processor = BatchProcessor(event_type=EventType.SQS)
 
 
@@ -42,7 +39,4 @@ def record_handler(record: SQSRecord) -> bool:
     return built
 
 
-@logger.inject_lambda_context(log_event=False)
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
-    return process_partial_response(event=event, record_handler=record_handler, processor=processor,
-                                    context=context)
+lambda_handler = observability.sqs_worker(SERVICE, record_handler, processor)

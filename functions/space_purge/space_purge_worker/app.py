@@ -12,18 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType, process_partial_response
-from aws_lambda_powertools.utilities.batch.types import PartialItemFailureResponse
 from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import (
     DynamoDBRecord,
     DynamoDBRecordEventName,
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from bindery import observability
 from bindery.domain.space_purge import purge_removed
 
-logger = Logger(service="space-purge")
+SERVICE = "space-purge"
+logger = observability.logger(SERVICE)
 processor = BatchProcessor(event_type=EventType.DynamoDBStreams)
 # Who DynamoDB's stream names as the remover of an item its TTL process deleted.
 TTL_SERVICE = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
@@ -46,7 +46,15 @@ def record_handler(record: DynamoDBRecord) -> None:
         "spaceStillStored": purge.space_still_stored})
 
 
-@logger.inject_lambda_context(log_event=False)
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> PartialItemFailureResponse:
-    return process_partial_response(event=event, record_handler=record_handler, processor=processor,
-                                    context=context)
+def run(event: dict[str, Any], context: LambdaContext,
+        invocation: observability.Invocation) -> dict[str, Any]:
+    records = event.get("Records") or []
+    # Until the processor answers, every record counts as failed (it raises when all of them did).
+    invocation.counts.update(Records=len(records), FailedRecords=len(records))
+    response: dict[str, Any] = dict(process_partial_response(
+        event=event, record_handler=record_handler, processor=processor, context=context))
+    invocation.counts["FailedRecords"] = len(response.get("batchItemFailures") or [])
+    return response
+
+
+lambda_handler = observability.observed(SERVICE, run)

@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
-from bindery.http import create_app
+from bindery.http import api_handler, create_app
 from spaces_api.routes import (
     collection_permissions,
     collections,
@@ -26,6 +22,4 @@ app.include_router(tree.router)
 app.include_router(space_permissions.router, prefix="/spaces/<spaceId>/permissions")
 app.include_router(collection_permissions.router, prefix="/collections/<collectionId>/permissions")
 
-
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = api_handler(app)

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aws_lambda_powertools.utilities.typing import LambdaContext
-
 from bindery.domain import users as domain
-from bindery.http import create_app
+from bindery.http import api_handler, create_app
 from bindery.route_params import Who
 
 app = create_app("users")
@@ -23,5 +21,4 @@ def get_user(userId: str, who: Who) -> dict[str, Any]:  # noqa: N803
     return domain.get_user(who, userId)
 
 
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return app.resolve(event, context)
+lambda_handler = api_handler(app)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -55,3 +57,23 @@ def reset() -> None:
     s3_client.cache_clear()
     sqs_client.cache_clear()
     settings.cache_clear()
+
+
+@contextmanager
+def counting_requests(service: str = "dynamodb") -> Iterator[dict[str, int]]:
+    """Requests by operation name, counted on the client this module hands out for `service`
+    ("dynamodb", "s3" or "sqs"): the per-invocation metric (bindery.observability), the tests' request
+    budgets and the benchmarks all count with this. Creates the client if it does not exist yet."""
+    counts: dict[str, int] = {}
+
+    def count(event_name: str, **_: Any) -> None:
+        operation = event_name.rsplit(".", 1)[-1]
+        counts[operation] = counts.get(operation, 0) + 1
+
+    clients: dict[str, Callable[[], Any]] = {"dynamodb": dynamodb_client, "s3": s3_client, "sqs": sqs_client}
+    events = clients[service]().meta.events
+    events.register(f"before-call.{service}", count)
+    try:
+        yield counts
+    finally:
+        events.unregister(f"before-call.{service}", count)

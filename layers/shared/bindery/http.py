@@ -1,17 +1,21 @@
-"""The REST resolver every function uses, with Bindery's one mapping of errors to HTTP."""
+"""The REST resolver every API function uses, with Bindery's one mapping of errors to HTTP, and the
+one Lambda handler over it (logs, trace and per-route metrics: bindery.observability)."""
 
 from __future__ import annotations
 
 import base64
 import json
+from collections.abc import Callable
 from typing import Any
 
-from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from bindery import observability
 from bindery.errors import BinderyError, error_body
 from bindery.wire.urls import remember_request_base
 
@@ -52,9 +56,31 @@ def _utf8_body(event: dict[str, Any]) -> bool:
     return True
 
 
-def create_app(service: str) -> APIGatewayRestResolver:
-    logger = Logger(service=service)
-    app = APIGatewayRestResolver(enable_validation=True)
+# The `route` dimension of an event no route matched (a 404 from the resolver).
+NO_ROUTE = "(no route)"
+_UNMATCHED = "bindery_unmatched"
+
+
+class Resolver(APIGatewayRestResolver):
+    """Powertools' REST resolver, knowing its service and the route template the last event matched."""
+
+    def __init__(self, service: str) -> None:
+        super().__init__(enable_validation=True)
+        self.service = service
+        self.matched_route: str | None = None
+
+    def clear_context(self) -> None:
+        # resolve() clears the routing context, matched route included, when it ends (whatever the
+        # outcome: validation error, domain error, crash); keep the route's template for the metrics.
+        # An unmatched event has a route too, made up by Powertools from the concrete path: not kept.
+        route = None if self.context.get(_UNMATCHED) else self.context.get("_route")
+        self.matched_route = f"{route.method} {route.path}" if route is not None else None
+        super().clear_context()  # type: ignore[no-untyped-call]  # Powertools leaves it unannotated
+
+
+def create_app(service: str) -> Resolver:
+    logger = observability.logger(service)
+    app = Resolver(service)
 
     def _request_base(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
         remember_request_base(resolver.current_event.raw_event)
@@ -72,6 +98,7 @@ def create_app(service: str) -> APIGatewayRestResolver:
 
     @app.not_found
     def _no_route(_: NotFoundError) -> Response[str]:
+        app.context[_UNMATCHED] = True
         return _error(404, f"No route for {app.current_event.http_method} {app.current_event.path}")
 
     def _internal(error: Exception) -> Response[str]:
@@ -91,3 +118,24 @@ def create_app(service: str) -> APIGatewayRestResolver:
         return _internal(error)
 
     return app
+
+
+def api_handler(app: Resolver,
+                prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> observability.Handler:
+    """The function's Lambda handler: `app.resolve` (after `prepare` rewrites the event, if given), with
+    API Gateway's request id as the correlation id and metrics per route."""
+
+    def run(event: dict[str, Any], context: LambdaContext,
+            invocation: observability.Invocation) -> dict[str, Any]:
+        app.matched_route = None
+        try:
+            response = app.resolve(prepare(event) if prepare else event, context)
+        finally:
+            # The route *template* (`GET /spaces/<spaceId>`), never the path: a dimension value is a
+            # CloudWatch metric of its own, and the routes are a fixed few dozen per function while
+            # paths (ids) are unbounded.
+            invocation.dimensions["route"] = app.matched_route or NO_ROUTE
+        invocation.log_fields["status"] = response.get("statusCode")
+        return response
+
+    return observability.observed(app.service, run, correlation_id_path=correlation_paths.API_GATEWAY_REST)
