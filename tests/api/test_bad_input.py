@@ -39,3 +39,34 @@ def test_a_cursor_that_is_not_ours_is_a_400_naming_page(api, cursor):
     ada = api.org_admin()
     for target in ("/orgs", f"/orgs/{ada.org_id}/members", f"/orgs/{ada.org_id}/spaces"):
         assert error(raw_get(api, ada, f"{target}?page={cursor}"), 400).startswith("page: ")
+
+
+def nested(depth: int) -> bytes:
+    return b'{"title":' + b"[" * depth + b"]" * depth + b"}"
+
+
+@pytest.mark.parametrize("caller", ["owner", "outsider"])
+def test_json_nested_thousands_deep_is_a_400_naming_the_body(api, caller):
+    ada = api.org_admin()
+    who = ada if caller == "owner" else api.org_admin("Olga", "Other")
+    headers = {"Authorization": f"Bearer {who.token}", "Content-Type": "application/json"}
+    for method, target in (("PATCH", f"/v1/orgs/{ada.org_id}"), ("POST", f"/v1/orgs/{ada.org_id}/spaces")):
+        reply = api.gateway.dispatch(method, target, headers, nested(10_000))
+        assert error(reply, 400) == "body: JSON nested deeper than 256 levels"
+    assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["title"] == "Acme"
+    assert api.get(f"/orgs/{ada.org_id}/spaces", token=ada.token).json()["items"] == []
+
+
+def test_moderate_nesting_is_checked_like_any_value(api):
+    ada = api.org_admin()
+    reply = api.gateway.dispatch("PATCH", f"/v1/orgs/{ada.org_id}", {
+        "Authorization": f"Bearer {ada.token}", "Content-Type": "application/json"}, nested(200))
+    assert error(reply, 400).startswith("Invalid request: title")
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    from bindery.http import _nesting_exceeds
+
+    assert not _nesting_exceeds('{"title": "' + "[" * 1000 + '\\"["}', 5)
+    assert _nesting_exceeds('{"a": [[[[[[1]]]]]]}', 5)
+    assert not _nesting_exceeds('{"a": [[[[1]]]]}', 5)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +18,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
 from bindery.errors import BinderyError, error_body
+from bindery.ids import plausible
 from bindery.wire.urls import remember_request_base
 
 
@@ -45,6 +47,41 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
     return "Invalid request: " + "; ".join(described)
 
 
+def _resource(parameter: str) -> str:
+    """`changeRequestId` → "change request"."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", parameter.removesuffix("Id")).lower()
+
+
+def _body_text(event: dict[str, Any]) -> str:
+    body = event.get("body") or ""
+    if event.get("isBase64Encoded"):
+        return base64.b64decode(body).decode("utf-8", errors="replace")
+    return str(body)
+
+
+def _nesting_exceeds(text: str, limit: int) -> bool:
+    """Do arrays and objects in `text` nest deeper than `limit`? (A scan, not a parse: parsing is what
+    overflowed.) Brackets inside strings do not count."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
 def _utf8_body(event: dict[str, Any]) -> bool:
     body = event.get("body")
     if not body or not event.get("isBase64Encoded"):
@@ -56,6 +93,8 @@ def _utf8_body(event: dict[str, Any]) -> bool:
     return True
 
 
+# How deep request JSON may nest: documents nest a few dozen levels at most.
+MAX_BODY_NESTING = 256
 # The `route` dimension of an event no route matched (a 404 from the resolver).
 NO_ROUTE = "(no route)"
 _UNMATCHED = "bindery_unmatched"
@@ -86,7 +125,21 @@ def create_app(service: str) -> Resolver:
         remember_request_base(resolver.current_event.raw_event)
         return next_middleware(resolver)
 
-    app.use(middlewares=[_request_base])
+    def _path_ids(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        # Every id the route names (`spaceId`, `commentId`…), after routing: one that cannot exist is a
+        # 404 here, before it reaches a key (DynamoDB refuses over-long keys with a 500-worthy error).
+        # Deleting what does not exist is a 204 (API.md), so an impossible id of the thing a DELETE
+        # names — the route's last id — is one too; an impossible id above it is a 404 as ever.
+        ids = [(name, value) for name, value in (resolver.context.get("_route_args") or {}).items()
+               if name.endswith("Id") and isinstance(value, str)]
+        for position, (name, value) in enumerate(ids):
+            if not plausible(value):
+                if resolver.current_event.http_method == "DELETE" and position == len(ids) - 1:
+                    return Response(status_code=204, body="")
+                return _error(404, f"No matching {_resource(name)}")
+        return next_middleware(resolver)
+
+    app.use(middlewares=[_path_ids, _request_base])
 
     @app.exception_handler(BinderyError)
     def _domain_error(error: BinderyError) -> Response[str]:
@@ -111,6 +164,14 @@ def create_app(service: str) -> Resolver:
         # caller's mistake. The same error from anywhere else is ours.
         if not _utf8_body(app.current_event.raw_event):
             return _error(400, "body: not valid UTF-8 (send JSON encoded as UTF-8)")
+        return _internal(error)
+
+    @app.exception_handler(RecursionError)
+    def _too_deep(error: RecursionError) -> Response[str]:
+        # json.loads recurses once per level: a body nested thousands deep exhausts the stack while
+        # Powertools parses it. That is the caller's mistake; a RecursionError anywhere else is ours.
+        if _nesting_exceeds(_body_text(app.current_event.raw_event), MAX_BODY_NESTING):
+            return _error(400, f"body: JSON nested deeper than {MAX_BODY_NESTING} levels")
         return _internal(error)
 
     @app.exception_handler(Exception)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import re
 import secrets
 import string
 import time
 
 _ALPHABET = string.digits + string.ascii_uppercase + string.ascii_lowercase  # ASCII order keeps sort order
+# What any id a request names may look like: Bindery's own are 20 base62 characters; ids of other origin
+# (a change request's number, ids chosen by imports or tests) stay within this. Anything else names
+# nothing, and must not reach DynamoDB (its key-size limits would make it a 500).
+MAX_ID_LENGTH = 128
+_PLAUSIBLE = re.compile(rf"[A-Za-z0-9_-]{{1,{MAX_ID_LENGTH}}}")
 
 
 def _base62(number: int, width: int) -> str:
@@ -25,3 +31,8 @@ def new_id() -> str:
 def new_token() -> str:
     """An API token as handed to a user once; only its hash is stored."""
     return "gb_api_" + secrets.token_urlsafe(32)
+
+
+def plausible(value: str) -> bool:
+    """Could `value` be an id? (One rule for every id a path names.)"""
+    return _PLAUSIBLE.fullmatch(value) is not None

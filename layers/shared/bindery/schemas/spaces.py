@@ -36,7 +36,7 @@ class CreateSpace(Body):
 
     title: SpaceTitle | None = None
     emoji: Emoji | None = None
-    parent: Annotated[str, Field(min_length=1)] | None = None
+    parent: Annotated[str, Field(min_length=1, max_length=128)] | None = None
     language: Language | None = None
     editMode: EditMode | None = None
     empty: Literal[True] | None = None

@@ -1,0 +1,68 @@
+"""An id no object can have (over-long, or with characters ids never hold) is a 404 where the request
+enters, for every route, before it reaches a DynamoDB key (whose size limits made these 500s)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.api.test_change_requests import new_cr
+from tests.api.test_members import error
+from tests.api.test_spaces import new_space
+
+LONG = "x" * 2100
+
+
+@pytest.fixture
+def where(api):
+    ada = api.org_admin()
+    space_id = new_space(api, ada)["id"]
+    cr = new_cr(api, ada, space_id)
+    return ada, space_id, cr["id"]
+
+
+@pytest.mark.parametrize(("path", "named"), [
+    ("/spaces/{LONG}", "space"),
+    ("/orgs/{org}/members/{LONG}", "user"),
+    ("/orgs/{LONG}", "organization"),
+    ("/orgs/{org}/teams/{LONG}", "team"),
+    ("/users/{LONG}", "user"),
+    ("/collections/{LONG}", "collection"),
+    ("/spaces/{space}/comments/{LONG}", "comment"),
+    ("/spaces/{space}/change-requests/{LONG}", "change request"),
+    ("/spaces/{space}/change-requests/{cr}/comments/{LONG}", "comment"),
+    ("/spaces/{space}/git/runs/{LONG}", "run"),
+    ("/spaces/{space}/revisions/{LONG}", "revision"),
+    ("/spaces/{space}/content/page/{LONG}", "page"),
+    ("/spaces/{space}/content/files/{LONG}", "file"),
+])
+def test_an_impossible_path_id_is_a_404(api, where, path, named):
+    ada, space_id, cr_id = where
+    target = path.format(LONG=LONG, org=ada.org_id, space=space_id, cr=cr_id)
+    assert error(api.get(target, token=ada.token), 404) == f"No matching {named}"
+
+
+@pytest.mark.parametrize("bad", ["a b", "a%2Fb", "x" * 129, "%C3%A9"])
+def test_ids_with_characters_ids_never_hold_are_404s(api, where, bad):
+    ada, space_id, _ = where
+    reply = api.gateway.dispatch("GET", f"/v1/spaces/{space_id}/comments/{bad}",
+                                 {"Authorization": f"Bearer {ada.token}"}, None)
+    assert error(reply, 404) == "No matching comment"
+
+
+def test_writes_with_an_impossible_id_change_nothing(api, where):
+    ada, space_id, _ = where
+    before = api.get(f"/spaces/{space_id}", token=ada.token).json()
+    assert error(api.patch(f"/spaces/{LONG}", token=ada.token, body={"title": "X"}), 404)
+    # Deleting what cannot exist is what deleting a missing resource is: a 204 (API.md).
+    deleted = api.delete(f"/spaces/{space_id}/comments/{LONG}", token=ada.token)
+    assert (deleted.status, deleted.body) == (204, b"")
+    assert api.delete(f"/spaces/{LONG}", token=ada.token).status == 204
+    # An impossible id above the deleted thing is still a 404.
+    assert error(api.delete(f"/spaces/{LONG}/comments/c1", token=ada.token), 404) == "No matching space"
+    assert api.get(f"/spaces/{space_id}", token=ada.token).json() == before
+
+
+def test_a_space_parent_is_at_most_128_characters(api):
+    ada = api.org_admin()
+    reply = api.post(f"/orgs/{ada.org_id}/spaces", token=ada.token, body={"parent": "p" * 3000})
+    assert error(reply, 400).startswith("Invalid request: parent: String should have at most 128")
