@@ -1,5 +1,6 @@
 // Change requests through the official client: create → edit → request review → approve → merge; update
-// when outdated; a conflict is a 409 that changes nothing; merge rules and roles. Content is written with
+// when outdated; conflicts answer result "conflicts" and change nothing; merge rules and roles. Content is
+// written with
 // POST CR/content (updateChangeRequestContent of spec 0.202.0), which the 0.146.0 client and spec do not
 // have: that call is a plain fetch whose answer is validated as Bindery's extension
 // `bindery:updateChangeRequestContent` (lib/schema.mjs: a ChangeRequest with compat=true, the default). Pages are read one by one (not listPages: see content.test.mjs).
@@ -94,7 +95,7 @@ describe('change requests', () => {
         assert.ok(listed.items.some((item) => item.id === cr.id));
     }
 
-    it('update when outdated, then a conflict is a 409 that changes nothing', async () => {
+    it('update when outdated, then conflicts answer result "conflicts" and change nothing', async () => {
         const other = await expectOk(owner.api.spaces.createChangeRequest(space.id, { subject: 'Outro' }), 201);
         const rival = await expectOk(owner.api.spaces.createChangeRequest(space.id, { subject: 'Rival' }), 201);
         const first = await expectOk(owner.api.spaces.createChangeRequest(space.id, { subject: 'First' }), 201);
@@ -113,12 +114,15 @@ describe('change requests', () => {
         assert.equal(inOther.title, 'First title');
 
         const before = await expectOk(owner.api.spaces.getSpaceById(space.id));
-        await expectError(owner.api.spaces.mergeChangeRequest(space.id, rival.id), 409, new RegExp(intro.id));
-        await expectError(owner.api.spaces.updateChangeRequest(space.id, rival.id), 409, /conflict/);
+        const rivalBefore = await expectOk(owner.api.spaces.getChangeRequestById(space.id, rival.id));
+        const merged = await expectOk(owner.api.spaces.mergeChangeRequest(space.id, rival.id));
+        assert.deepEqual(merged, { revision: rivalBefore.revision, result: 'conflicts' });
+        const updatedRival = await expectOk(owner.api.spaces.updateChangeRequest(space.id, rival.id));
+        assert.deepEqual(updatedRival, { revision: rivalBefore.revision, result: 'conflicts' });
         const unchanged = await expectOk(owner.api.spaces.getSpaceById(space.id));
         assert.equal(unchanged.revision, before.revision);
         const rivalNow = await expectOk(owner.api.spaces.getChangeRequestById(space.id, rival.id));
-        assert.equal(rivalNow.status, 'open');
+        assert.deepEqual([rivalNow.status, rivalNow.revision], ['open', rivalBefore.revision]);
     });
 
     it('status moves keep the space counters, listings filter, strangers see nothing', async () => {

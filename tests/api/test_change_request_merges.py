@@ -1,5 +1,5 @@
-"""Update and merge of change requests (three-way, conflicts are 409 and change nothing), merge rules,
-locked spaces, concurrent merges; the changes listing and the PDF export."""
+"""Update and merge of change requests (three-way; conflicts answer result "conflicts" and change
+nothing), merge rules, locked spaces, concurrent merges; the changes listing and the PDF export."""
 
 from __future__ import annotations
 
@@ -95,7 +95,9 @@ def test_update_when_outdated_brings_the_space_in(api, setup):
     assert space_titles(api, ada, space_id) == ["Hi", "The end"]
 
 
-def test_conflicts_are_409_listing_the_page_and_change_nothing(api, setup):
+def test_conflicts_answer_the_contracts_conflicts_result_and_change_nothing(api, setup):
+    """The official contract: 200 `{revision, result: "conflicts"}`; the conflicts are listed by
+    GET CR/changes until they are resolved."""
     ada, space_id = setup
     cr = new_cr(api, ada, space_id)
     edit(api, ada, space_id, cr["id"], {"operation": "update_page", "page": "p1", "title": "Mine"})
@@ -103,13 +105,22 @@ def test_conflicts_are_409_listing_the_page_and_change_nothing(api, setup):
     moved["pages"][0]["title"] = "Theirs"
     space_revision = publish(space_id, moved)
     before = cr_store.get_change_request(space_id, cr["id"])
-    message = error(api.post(cr_path(space_id, cr) + "/merge", token=ada.token), 409)
-    assert "p1" in message
-    assert error(api.post(cr_path(space_id, cr) + "/update", token=ada.token), 409)
+    for action in ("merge", "update"):
+        reply = api.post(cr_path(space_id, cr) + f"/{action}", token=ada.token)
+        assert reply.status == 200, reply.body
+        assert reply.json() == {"revision": before.revision, "result": "conflicts"}
     assert space_store.get_space(space_id).revision == space_revision
     after = cr_store.get_change_request(space_id, cr["id"])
-    assert (after.revision, after.status) == (before.revision, "open")
+    assert (after.revision, after.status, after.updated_at) == (before.revision, "open", before.updated_at)
     assert counters(api, ada, space_id) == (1, 1, 0)
+    listed = api.get(cr_path(space_id, cr) + "/changes", token=ada.token).json()
+    assert listed["conflicts"] == [{"kind": "page", "id": "p1", "title": "Theirs",
+                                    "reason": "both sides changed the title"}]
+    # Resolved in the change request (it takes the space's title): nothing conflicts, the merge lands.
+    edit(api, ada, space_id, cr["id"], {"operation": "update_page", "page": "p1", "title": "Theirs"})
+    assert api.get(cr_path(space_id, cr) + "/changes", token=ada.token).json()["conflicts"] == []
+    merged = api.post(cr_path(space_id, cr) + "/merge", token=ada.token)
+    assert merged.json()["result"] == "merge"
 
 
 def test_only_reviewers_merge_and_locked_spaces_refuse(api, setup):
@@ -163,7 +174,8 @@ def test_concurrent_merges_into_one_space_keep_both_changes(api, setup, monkeypa
 def test_changes_lists_what_the_change_request_changes(api, setup):
     ada, space_id = setup
     cr = new_cr(api, ada, space_id)
-    assert api.get(cr_path(space_id, cr) + "/changes", token=ada.token).json() == {"changes": []}
+    listed = api.get(cr_path(space_id, cr) + "/changes", token=ada.token).json()
+    assert listed == {"changes": [], "conflicts": []}
     edit(api, ada, space_id, cr["id"],
          {"operation": "update_page", "page": "p1", "title": "Hi"},
          {"operation": "delete_page", "page": "p2"},

@@ -15,6 +15,7 @@ from bindery.content.changes import diff_trees
 from bindery.content.pdf import render_pdf
 from bindery.content.tree import Tree
 from bindery.domain.change_request_edits import load_tree
+from bindery.domain.change_request_merges import pending_conflicts
 from bindery.domain.change_requests import open_change_request
 from bindery.errors import BadRequest, NotFound
 from bindery.store import blobs
@@ -37,6 +38,8 @@ def list_changes(caller: Caller, space_id: str, ref: str, *, limit: int | None) 
     out: dict[str, Any] = {"changes": [change.to_wire(file_url, layout) for change in shown]}
     if len(changes) > len(shown):
         out["more"] = len(changes) - len(shown)
+    out["conflicts"] = [{"kind": c.kind, "id": c.page_id, "title": c.title, "reason": c.reason}
+                        for c in pending_conflicts(change_request, opened.space)]
     return out
 
 

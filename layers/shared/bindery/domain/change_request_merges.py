@@ -1,9 +1,11 @@
 """Update (the space's content into a change request) and merge (a change request into the space).
 
 Both are three-way merges (content.merge.merge_trees) with the change request's base
-(`revisionMergedAncestor`, else `revisionInitial`) as the common ancestor; conflicts are a 409 listing
-each conflicting page, and nothing is written. The merged tree is committed as a new revision
-(commit_revision, unreferenced until the pointer moves), then the pointer moves conditionally:
+(`revisionMergedAncestor`, else `revisionInitial`) as the common ancestor. Conflicts answer the official
+contract's 200 `{revision: <the change request's revision>, result: "conflicts"}` and write nothing; the
+conflicts themselves are listed by `GET CR/changes` (`pending_conflicts`), computed again on each read.
+The merged tree is committed as a new revision (commit_revision, unreferenced until the pointer moves),
+then the pointer moves conditionally:
 
 * update: the change request's `revision` (it must still be the one merged), `revisionMergedAncestor`
   becomes the space revision merged in. Needs `edit`.
@@ -22,7 +24,7 @@ from typing import Any
 
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.content.merge import Merged, merge_trees
+from bindery.content.merge import MergeConflict, Merged, PageConflict, merge_trees
 from bindery.domain import change_request_status as status_flow
 from bindery.domain.change_request_edits import load_tree, reread
 from bindery.domain.change_request_rules import check_merge_rules
@@ -74,7 +76,10 @@ def update_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, 
     for _ in range(ATTEMPTS):
         if space.revision == change_request.base:
             return {"revision": change_request.revision, "result": "update"}  # already up to date
-        merged = _merge(space_id, change_request.base, change_request.revision, space.revision)
+        try:
+            merged = _merge(space_id, change_request.base, change_request.revision, space.revision)
+        except MergeConflict:
+            return {"revision": change_request.revision, "result": "conflicts"}  # nothing changed
         new_revision = _commit(space_id, [change_request.revision, space.revision], merged, "update")
         assign = {"updatedAt": next_updated_at(change_request.updated_at),
                   "revisionMergedAncestor": space.revision}
@@ -122,7 +127,10 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, A
     check_merge_rules(space, change_request, caller.user_id,
                       outdated=space.revision != change_request.base)
     for _ in range(ATTEMPTS):
-        merged = _merge(space_id, change_request.base, space.revision, change_request.revision)
+        try:
+            merged = _merge(space_id, change_request.base, space.revision, change_request.revision)
+        except MergeConflict:
+            return {"revision": change_request.revision, "result": "conflicts"}  # nothing merged
         new_revision = _commit(space_id, [space.revision, change_request.revision], merged, "merge",
                                change_request.id)
         try:
@@ -134,3 +142,15 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, A
         return {"revision": new_revision, "result": "merge"}
     raise Conflict("The space kept changing during the merge: nothing was merged; try again")
 
+
+
+def pending_conflicts(change_request: ChangeRequest, space: Space) -> list[PageConflict]:
+    """What a merge of the change request into the space would meet now (nothing when the change request
+    is up to date: then the merge takes its content as it is). The same merge, run dry."""
+    if change_request.status in ("merged", "archived") or space.revision == change_request.base:
+        return []
+    try:
+        _merge(space.id, change_request.base, space.revision, change_request.revision)
+    except MergeConflict as conflict:
+        return conflict.conflicts
+    return []
