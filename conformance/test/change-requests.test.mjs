@@ -1,7 +1,6 @@
 // Change requests through the official client: create → edit → request review → approve → merge; update
-// when outdated; conflicts answer result "conflicts" and change nothing; merge rules and roles. Content is
-// written with
-// POST CR/content (updateChangeRequestContent of spec 0.202.0), which the 0.146.0 client and spec do not
+// when outdated; conflicts answer result "conflicts" and change nothing; merge rules and roles. Content
+// is written with POST CR/content (updateChangeRequestContent of spec 0.202.0), which the 0.146.0 client and spec do not
 // have: that call is a plain fetch whose answer is validated as Bindery's extension
 // `bindery:updateChangeRequestContent` (lib/schema.mjs: a ChangeRequest with compat=true, the default). Pages are read one by one (not listPages: see content.test.mjs).
 // Not here: getChangeRequestChanges of an edited page (the spec's `page_edited.attributes` is a oneOf of
