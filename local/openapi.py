@@ -270,9 +270,6 @@ def summarize_diff(committed: str, generated: str, limit: int = 40) -> list[str]
     return lines
 
 
-# How many untyped success responses are still tolerated while routes move to response models (issue 13);
-# the check fails above it, and the number only goes down.
-UNTYPED_ALLOWANCE = 67
 _COMPOSITION = ("$ref", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "const")
 
 
@@ -323,15 +320,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {relative} ({len(_operations(json.loads(generated)))} operations)")
         return 0
     untyped = untyped_responses(json.loads(generated))
-    if len(untyped) > UNTYPED_ALLOWANCE:
+    if untyped:
         print(f"{len(untyped)} success responses have no declared shape (a route returns a plain dict "
-              f"instead of a response model of bindery.wire.models; at most {UNTYPED_ALLOWANCE} may):",
-              file=sys.stderr)
+              "instead of a response model of bindery.wire.models):", file=sys.stderr)
         for line in untyped:
             print(f"  {line}", file=sys.stderr)
         return 1
-    if untyped:
-        print(f"{len(untyped)} success responses still have no declared shape")
     committed = DOCUMENT.read_text(encoding="utf-8") if DOCUMENT.exists() else ""
     if committed == generated:
         print(f"{relative} is up to date")

@@ -91,7 +91,7 @@ class OrganizationAgentInstructions(WireModel):
     urls: Location
 
 
-class ContentRef(WireModel):
+class InviteTarget(WireModel):
     """A space or collection named by kind and id (invite links do not embed the full shape)."""
 
     object: Literal["space", "collection"]
@@ -110,7 +110,7 @@ class InviteLinkToSpace(WireModel):
     id: str
     level: MemberRoleOrGuest
     redundant: bool
-    space: ContentRef
+    space: InviteTarget
 
 
 class InviteLinkToCollection(WireModel):
@@ -118,7 +118,7 @@ class InviteLinkToCollection(WireModel):
     id: str
     level: MemberRoleOrGuest
     redundant: bool
-    collection: ContentRef
+    collection: InviteTarget
 
 
 InviteLink = InviteLinkToOrganization | InviteLinkToSpace | InviteLinkToCollection
