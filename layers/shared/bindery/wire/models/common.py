@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
+from bindery.schemas.common import RoleOrGuest, RoleValue
 from bindery.wire.models.base import WireModel
 
-MemberRole = Literal["admin", "create", "edit", "review", "comment", "read"]
+# The request bodies' role types, reused: Python treats Literals with the same values in another order as
+# equal and caches them, so a second spelling would make the generated document depend on import order.
+MemberRole = RoleValue
 # The spec's MemberRoleOrGuest: a role, or `null` for a guest (always sent).
-MemberRoleOrGuest = MemberRole | None
+MemberRoleOrGuest = RoleOrGuest
 Timestamp = str
 # Rich-text documents, merge rules and other nested stored structures pass through as stored: their
 # blocks are the content engine's (bindery.content), validated when written.

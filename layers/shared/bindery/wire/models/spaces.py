@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.schemas.spaces import Language
+from bindery.schemas.spaces import DefaultLevel, Language
 from bindery.wire.models.base import ListPage, Omitted, WireModel
-from bindery.wire.models.common import JSONObject, MemberRole, MemberRoleOrGuest, Timestamp
+from bindery.wire.models.common import JSONObject, MemberRole, Timestamp
 from bindery.wire.models.users import OrganizationTeam, User
 
 ContentVisibility = Literal["public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"]
-DefaultLevel = MemberRoleOrGuest | Literal["inherit"]
 
 
 class GitSyncState(WireModel):
