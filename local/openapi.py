@@ -6,7 +6,8 @@ merges them into one document. Nothing here touches AWS: the bindery package cre
 lazily, and the generator refuses to finish if an import created one anyway.
 
     python -m local.openapi --write   # (make openapi) rewrite docs/openapi.json
-    python -m local.openapi --check   # (make check-openapi) exit 1 if docs/openapi.json is stale
+    python -m local.openapi --check   # (make check-openapi) exit 1 if docs/openapi.json is stale, or if
+                                      # a success response's shape is not declared (see untyped_responses)
 """
 
 from __future__ import annotations
@@ -269,6 +270,33 @@ def summarize_diff(committed: str, generated: str, limit: int = 40) -> list[str]
     return lines
 
 
+_COMPOSITION = ("$ref", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "const")
+
+
+def _untyped(schema: Any) -> bool:
+    """A bare object (`{"type": "object"}`, whatever its title or `additionalProperties`) or `{}` says
+    nothing of the answer's shape: what a route annotated `-> dict[str, Any]` renders."""
+    if not isinstance(schema, dict):
+        return True
+    if any(key in schema for key in _COMPOSITION):
+        return False
+    return schema.get("type") in (None, "object")
+
+
+def untyped_responses(document: dict[str, Any]) -> list[str]:
+    """The success answers (2xx other than 204, which has no body) whose JSON shape is not declared:
+    every route returns a response model of bindery.wire.models instead."""
+    found: list[str] = []
+    for name, operation in _operations(document).items():
+        for status, response in (operation.get("responses") or {}).items():
+            if not status.startswith("2") or status == "204":
+                continue
+            content = (response.get("content") or {}).get("application/json")
+            if content is None or _untyped(content.get("schema")):
+                found.append(f"{name} {status}")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m local.openapi", description=__doc__.split("\n")[0])
     mode = parser.add_mutually_exclusive_group(required=True)
@@ -291,6 +319,13 @@ def main(argv: list[str] | None = None) -> int:
             DOCUMENT.write_text(generated, encoding="utf-8")
             print(f"wrote {relative} ({len(_operations(json.loads(generated)))} operations)")
         return 0
+    untyped = untyped_responses(json.loads(generated))
+    if untyped:
+        print(f"{len(untyped)} success responses have no declared shape (a route returns a plain dict "
+              "instead of a response model of bindery.wire.models):", file=sys.stderr)
+        for line in untyped:
+            print(f"  {line}", file=sys.stderr)
+        return 1
     committed = DOCUMENT.read_text(encoding="utf-8") if DOCUMENT.exists() else ""
     if committed == generated:
         print(f"{relative} is up to date")

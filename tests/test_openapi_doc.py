@@ -73,3 +73,41 @@ def test_operations_declare_their_path_parameters_and_bindery_errors(generated):
             declared = {p["name"] for p in operation.get("parameters", []) if p["in"] == "path"}
             assert declared == names, f"{method.upper()} {path}"
             assert "422" not in operation["responses"], f"{method.upper()} {path}: Bindery answers 400"
+
+
+def _document(schema: dict | None, status: str = "200") -> dict:
+    response: dict = {"description": "OK"}
+    if schema is not None:
+        response["content"] = {"application/json": {"schema": schema}}
+    return {"paths": {"/things": {"get": {"responses": {status: response, "default": {"description": "x"}}}}}}
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "additionalProperties": True, "title": "Return"},
+    {"type": "object"},
+    {},
+    None,
+])
+def test_a_success_response_without_a_declared_shape_is_reported(schema):
+    assert openapi.untyped_responses(_document(schema)) == ["GET /things 200"]
+
+
+@pytest.mark.parametrize("schema", [
+    {"$ref": "#/components/schemas/Thing"},
+    {"type": "object", "properties": {"id": {"type": "string"}}},
+    {"type": "array", "items": {"$ref": "#/components/schemas/Thing"}},
+    {"anyOf": [{"$ref": "#/components/schemas/A"}, {"$ref": "#/components/schemas/B"}]},
+    {"type": "string"},
+])
+def test_a_declared_response_shape_passes(schema):
+    assert openapi.untyped_responses(_document(schema)) == []
+
+
+def test_no_content_and_error_answers_are_not_success_shapes():
+    assert openapi.untyped_responses(_document(None, "204")) == []
+    assert openapi.untyped_responses(_document({"type": "object"}, "404")) == []
+
+
+def test_every_success_response_declares_its_shape(generated):
+    untyped = openapi.untyped_responses(generated)
+    assert not untyped, "routes returning a plain dict instead of a response model:\n" + "\n".join(untyped)

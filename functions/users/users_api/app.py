@@ -7,18 +7,19 @@ from typing import Any
 from bindery.domain import users as domain
 from bindery.http import api_handler, create_app
 from bindery.route_params import Who
+from bindery.wire.models.users import User
 
 app = create_app("users")
 
 
 @app.get("/user")
-def current_user(who: Who) -> dict[str, Any]:
-    return domain.get_user(who, who.user_id)
+def current_user(who: Who) -> User:
+    return User.model_validate(domain.get_user(who, who.user_id))
 
 
 @app.get("/users/<userId>")
-def get_user(userId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return domain.get_user(who, userId)
+def get_user(userId: str, who: Who) -> User:  # noqa: N803
+    return User.model_validate(domain.get_user(who, userId))
 
 
 lambda_handler = api_handler(app)

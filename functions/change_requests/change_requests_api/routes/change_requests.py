@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -13,6 +13,7 @@ from bindery.domain import change_request_listing as listing
 from bindery.domain import change_requests as domain
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import CreateChangeRequest, Status, UpdateChangeRequest
+from bindery.wire.models.change_requests import ChangeRequest, ChangeRequestList
 
 router = Router()
 
@@ -27,31 +28,33 @@ def list_change_requests(
     contributor: Annotated[str | None, Query(min_length=1)] = None,
     requestedReviewer: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
     conversationsIssuesCluster: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
-) -> dict[str, Any]:
+) -> ChangeRequestList:
     filters = listing.Filters(status, creator, contributor, requestedReviewer, conversationsIssuesCluster)
-    return listing.list_for_space(who, spaceId, filters, limit=page_limit(limit), page=page).to_wire()
+    wire = listing.list_for_space(who, spaceId, filters, limit=page_limit(limit), page=page).to_wire()
+    return ChangeRequestList.model_validate(wire)
 
 
 @router.post("/change-requests", status_code=201, responses={201: {"description": "Change request created"}})
 def create_change_request(
     spaceId: str, who: Who,  # noqa: N803
     body: Annotated[CreateChangeRequest | None, Body()] = None,
-) -> Response[dict[str, Any]]:
+) -> Response[ChangeRequest]:
     created = domain.create_change_request(who, spaceId, body or CreateChangeRequest())
-    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=created,
+    shown = ChangeRequest.model_validate(created)
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=shown,
                     headers={"Location": created["urls"]["location"]})
 
 
 @router.get("/change-requests/<changeRequestId>")
 def get_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
-) -> dict[str, Any]:
-    return domain.get_change_request(who, spaceId, changeRequestId)
+) -> ChangeRequest:
+    return ChangeRequest.model_validate(domain.get_change_request(who, spaceId, changeRequestId))
 
 
 @router.patch("/change-requests/<changeRequestId>")
 def update_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateChangeRequest, Body()],
-) -> dict[str, Any]:
-    return domain.update_change_request(who, spaceId, changeRequestId, body)
+) -> ChangeRequest:
+    return ChangeRequest.model_validate(domain.update_change_request(who, spaceId, changeRequestId, body))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -10,6 +10,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.domain import change_request_exports as exports
 from bindery.domain import change_request_merges as merges
 from bindery.route_params import Who
+from bindery.wire.models.change_requests import (
+    ChangeRequestChanges,
+    ChangeRequestMerged,
+    ChangeRequestPdf,
+    ChangeRequestUpdated,
+)
 
 router = Router()
 
@@ -17,23 +23,24 @@ router = Router()
 @router.post("/update")
 def update_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
-) -> dict[str, Any]:
-    return merges.update_change_request(who, spaceId, changeRequestId)
+) -> ChangeRequestUpdated:
+    return ChangeRequestUpdated.model_validate(merges.update_change_request(who, spaceId, changeRequestId))
 
 
 @router.post("/merge")
 def merge_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
-) -> dict[str, Any]:
-    return merges.merge_change_request(who, spaceId, changeRequestId)
+) -> ChangeRequestMerged:
+    return ChangeRequestMerged.model_validate(merges.merge_change_request(who, spaceId, changeRequestId))
 
 
 @router.get("/changes")
 def list_changes(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     limit: Annotated[int | None, Query(ge=0, le=1000)] = None,
-) -> dict[str, Any]:
-    return exports.list_changes(who, spaceId, changeRequestId, limit=limit)
+) -> ChangeRequestChanges:
+    wire = exports.list_changes(who, spaceId, changeRequestId, limit=limit)
+    return ChangeRequestChanges.model_validate(wire)
 
 
 @router.get("/pdf")
@@ -41,5 +48,6 @@ def get_pdf(
     spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
     only: Annotated[bool, Query()] = False,
     page: Annotated[str | None, Query(min_length=1)] = None,
-) -> dict[str, Any]:
-    return exports.render(who, spaceId, changeRequestId, only=only, page=page)
+) -> ChangeRequestPdf:
+    wire = exports.render(who, spaceId, changeRequestId, only=only, page=page)
+    return ChangeRequestPdf.model_validate(wire)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -11,6 +11,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import change_request_listing as listing
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import Status
+from bindery.wire.models.change_requests import ChangeRequestList
 
 router = Router()
 
@@ -25,8 +26,9 @@ def list_change_requests(
     contributor: Annotated[str | None, Query(min_length=1)] = None,
     requestedReviewer: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
     conversationsIssuesCluster: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
-) -> dict[str, Any]:
+) -> ChangeRequestList:
     # Membership is checked with the page's spaces (one BatchGetItem): a non-member gets 404.
     filters = listing.Filters(status, creator, contributor, requestedReviewer, conversationsIssuesCluster)
-    return listing.list_for_organization(who, organizationId, filters, limit=page_limit(limit),
+    wire = listing.list_for_organization(who, organizationId, filters, limit=page_limit(limit),
                                          page=page).to_wire()
+    return ChangeRequestList.model_validate(wire)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -15,6 +15,13 @@ from bindery.domain import reviews as domain
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import RequestReviewers, SubmitReview
 from bindery.schemas.content import DocumentFormat
+from bindery.wire.models.change_requests import (
+    ChangeRequestRequestedReviewerList,
+    ChangeRequestReview,
+    ChangeRequestReviewList,
+    ChangeRequestUserContributorList,
+    RequestedReviewers,
+)
 
 router = Router()
 # The reference spec answers 205 when a request was removed and 204 when there was none.
@@ -29,26 +36,27 @@ def list_reviews(
     outdated: Annotated[bool | None, Query()] = None,
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
+) -> ChangeRequestReviewList:
     # `format` shapes a review's comment, which Bindery does not return (comments are their own area).
-    return domain.list_reviews(who, spaceId, changeRequestId, outdated=outdated, limit=page_limit(limit),
+    wire = domain.list_reviews(who, spaceId, changeRequestId, outdated=outdated, limit=page_limit(limit),
                                page=page).to_wire()
+    return ChangeRequestReviewList.model_validate(wire)
 
 
 @router.post("/reviews", status_code=201, responses={201: {"description": "Review submitted"}})
 def submit_review(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[SubmitReview, Body()],
-) -> dict[str, Any]:
-    return domain.submit_review(who, spaceId, changeRequestId, body)
+) -> ChangeRequestReview:
+    return ChangeRequestReview.model_validate(domain.submit_review(who, spaceId, changeRequestId, body))
 
 
 @router.get("/reviews/<reviewId>")
 def get_review(
     spaceId: str, changeRequestId: str, reviewId: str, who: Who,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
-) -> dict[str, Any]:
-    return domain.get_review(who, spaceId, changeRequestId, reviewId)
+) -> ChangeRequestReview:
+    return ChangeRequestReview.model_validate(domain.get_review(who, spaceId, changeRequestId, reviewId))
 
 
 @router.get("/requested-reviewers")
@@ -56,17 +64,19 @@ def list_requested_reviewers(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return requested_reviewers.list_requested_reviewers(who, spaceId, changeRequestId,
+) -> ChangeRequestRequestedReviewerList:
+    wire = requested_reviewers.list_requested_reviewers(who, spaceId, changeRequestId,
                                                         limit=page_limit(limit), page=page).to_wire()
+    return ChangeRequestRequestedReviewerList.model_validate(wire)
 
 
 @router.post("/requested-reviewers")
 def request_reviewers(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[RequestReviewers, Body()],
-) -> dict[str, Any]:
-    return requested_reviewers.request_reviewers(who, spaceId, changeRequestId, body)
+) -> RequestedReviewers:
+    wire = requested_reviewers.request_reviewers(who, spaceId, changeRequestId, body)
+    return RequestedReviewers.model_validate(wire)
 
 
 @router.delete("/requested-reviewers/<userId>", status_code=204, responses=REMOVED)
@@ -82,6 +92,7 @@ def list_contributors(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return requested_reviewers.list_contributors(who, spaceId, changeRequestId, limit=page_limit(limit),
+) -> ChangeRequestUserContributorList:
+    wire = requested_reviewers.list_contributors(who, spaceId, changeRequestId, limit=page_limit(limit),
                                                  page=page).to_wire()
+    return ChangeRequestUserContributorList.model_validate(wire)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.depends import Depends
@@ -11,6 +11,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import commenters as domain
 from bindery.domain.comment_targets import TargetRef
 from bindery.route_params import PageCursor, PageLimit, Who
+from bindery.wire.models.users import OrganizationMemberList
 from comments_api.target import comment_target
 
 router = Router()
@@ -21,5 +22,6 @@ def list_commenters(
     who: Who, target: Annotated[TargetRef, Depends(comment_target)],
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_commenters(who, target, limit=page_limit(limit), cursor=page)
+) -> OrganizationMemberList:
+    wire = domain.list_commenters(who, target, limit=page_limit(limit), cursor=page)
+    return OrganizationMemberList.model_validate(wire)

@@ -3,7 +3,7 @@ change request (the target comes from the path, see comments_api.target)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -17,6 +17,7 @@ from bindery.domain.comment_targets import TargetRef
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.comments import CommentStatus, PostComment, UpdateComment
 from bindery.schemas.content import DocumentFormat
+from bindery.wire.models.comments import Comment, CommentList
 from comments_api.target import comment_target
 
 router = Router()
@@ -35,17 +36,18 @@ def list_comments(
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     targetPage: Annotated[str | None, Query(max_length=128)] = None,  # noqa: N803
     authors: Annotated[list[str] | None, Query()] = None,
-) -> dict[str, Any]:
-    return domain.list_comments(who, target, order=order, status=status, page=targetPage,
+) -> CommentList:
+    wire = domain.list_comments(who, target, order=order, status=status, page=targetPage,
                                 authors=authors or [], fmt=format, limit=page_limit(limit), cursor=page)
+    return CommentList.model_validate(wire)
 
 
 @router.post("")
 def post_comment(
     who: Who, target: Annotated[TargetRef, Depends(comment_target)],
     body: Annotated[PostComment, Body()],
-) -> dict[str, Any]:
-    return domain.post_comment(who, target, body)
+) -> Comment:
+    return Comment.model_validate(domain.post_comment(who, target, body))
 
 
 @router.get("/<commentId>")
@@ -53,16 +55,16 @@ def get_comment(
     commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
-) -> dict[str, Any]:
-    return domain.get_comment(who, target, commentId, format)
+) -> Comment:
+    return Comment.model_validate(domain.get_comment(who, target, commentId, format))
 
 
 @router.put("/<commentId>")
 def update_comment(
     commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateComment, Body()],
-) -> dict[str, Any]:
-    return domain.update_comment(who, target, commentId, body)
+) -> Comment:
+    return Comment.model_validate(domain.update_comment(who, target, commentId, body))
 
 
 @router.delete("/<commentId>", status_code=204, responses=DELETED)

@@ -3,7 +3,7 @@ space or a change request (the target comes from the path, see comments_api.targ
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -17,6 +17,7 @@ from bindery.domain.comment_targets import TargetRef
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.comments import PostReply, UpdateReply
 from bindery.schemas.content import DocumentFormat
+from bindery.wire.models.comments import CommentReply, CommentReplyList
 from comments_api.target import comment_target
 
 router = Router()
@@ -32,8 +33,9 @@ def list_replies(
     page: PageCursor = None,
     limit: PageLimit = None,
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
-) -> dict[str, Any]:
-    return domain.list_replies(who, target, commentId, fmt=format, limit=page_limit(limit), cursor=page)
+) -> CommentReplyList:
+    wire = domain.list_replies(who, target, commentId, fmt=format, limit=page_limit(limit), cursor=page)
+    return CommentReplyList.model_validate(wire)
 
 
 @router.post("")
@@ -41,8 +43,8 @@ def post_reply(
     commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[PostReply, Body()],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the CR variant's parameter
-) -> dict[str, Any]:
-    return domain.post_reply(who, target, commentId, body, format)
+) -> CommentReply:
+    return CommentReply.model_validate(domain.post_reply(who, target, commentId, body, format))
 
 
 @router.get("/<commentReplyId>")
@@ -50,16 +52,16 @@ def get_reply(
     commentId: str, commentReplyId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
-) -> dict[str, Any]:
-    return domain.get_reply(who, target, commentId, commentReplyId, format)
+) -> CommentReply:
+    return CommentReply.model_validate(domain.get_reply(who, target, commentId, commentReplyId, format))
 
 
 @router.put("/<commentReplyId>")
 def update_reply(
     commentId: str, commentReplyId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateReply, Body()],
-) -> dict[str, Any]:
-    return domain.update_reply(who, target, commentId, commentReplyId, body)
+) -> CommentReply:
+    return CommentReply.model_validate(domain.update_reply(who, target, commentId, commentReplyId, body))
 
 
 @router.delete("/<commentReplyId>", status_code=204, responses=DELETED)

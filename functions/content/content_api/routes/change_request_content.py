@@ -8,7 +8,7 @@ content_reads checks the caller's access to the space.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -22,6 +22,15 @@ from bindery.domain.change_requests import change_request_for_read
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.change_requests import UpdateContent
 from bindery.schemas.content import DocumentFormat, Evaluated
+from bindery.wire.models.content import (
+    ContentUpdateResult,
+    Revision,
+    RevisionFile,
+    RevisionFileList,
+    RevisionPage,
+    RevisionPages,
+    RevisionReusableContent,
+)
 
 router = Router()
 
@@ -35,8 +44,9 @@ def get_revision(
     spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_revision(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+) -> Revision:
+    wire = reads.get_revision(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+    return Revision.model_validate(wire)
 
 
 @router.post("/content")
@@ -44,8 +54,9 @@ def update_content(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateContent, Body()], *,
     compat: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return edits.update_content(who, spaceId, changeRequestId, body, compat=compat)
+) -> ContentUpdateResult:
+    wire = edits.update_content(who, spaceId, changeRequestId, body, compat=compat)
+    return ContentUpdateResult.model_validate(wire)
 
 
 @router.get("/content/pages")
@@ -53,8 +64,9 @@ def list_pages(
     spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.list_pages(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+) -> RevisionPages:
+    wire = reads.list_pages(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+    return RevisionPages.model_validate(wire)
 
 
 @router.get("/content/page/<pageId>")
@@ -64,9 +76,10 @@ def get_page(
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), pageId, fmt=format,
+) -> RevisionPage:
+    wire = reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), pageId, fmt=format,
                           evaluated=evaluated, metadata=metadata)
+    return RevisionPage.model_validate(wire)
 
 
 @router.get("/content/path/<pagePath>")
@@ -76,10 +89,11 @@ def get_page_by_path(
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
+) -> RevisionPage:
     # The path may span several segments: content_api.app escapes them into this one.
-    return reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), path=unquote(pagePath),
+    wire = reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), path=unquote(pagePath),
                           fmt=format, evaluated=evaluated, metadata=metadata)
+    return RevisionPage.model_validate(wire)
 
 
 @router.get("/content/files")
@@ -89,11 +103,12 @@ def list_files(
     limit: PageLimit = None,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
+) -> RevisionFileList:
     # The cursor is bound to the revision listed: if the change request moves on meanwhile, the next
     # page is refused (400) rather than mixing two revisions' files.
-    return reads.list_files(who, spaceId, _revision(who, spaceId, changeRequestId), limit=page_limit(limit),
+    wire = reads.list_files(who, spaceId, _revision(who, spaceId, changeRequestId), limit=page_limit(limit),
                             page=page, metadata=metadata).to_wire()
+    return RevisionFileList.model_validate(wire)
 
 
 @router.get("/content/files/<fileId>")
@@ -101,8 +116,9 @@ def get_file(
     spaceId: str, changeRequestId: str, fileId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_file(who, spaceId, _revision(who, spaceId, changeRequestId), fileId, metadata=metadata)
+) -> RevisionFile:
+    wire = reads.get_file(who, spaceId, _revision(who, spaceId, changeRequestId), fileId, metadata=metadata)
+    return RevisionFile.model_validate(wire)
 
 
 @router.get("/content/reusable-contents/<reusableContentId>")
@@ -111,6 +127,7 @@ def get_reusable_content(
     who: Who, *,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_reusable_content(who, spaceId, _revision(who, spaceId, changeRequestId),
+) -> RevisionReusableContent:
+    wire = reads.get_reusable_content(who, spaceId, _revision(who, spaceId, changeRequestId),
                                       reusableContentId, metadata=metadata)
+    return RevisionReusableContent.model_validate(wire)

@@ -15,6 +15,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import change_requests
 from bindery.domain import links as domain
 from bindery.route_params import PageCursor, PageLimit, Who
+from bindery.wire.models.content import ContentLocationList, ContentReferenceUsageList
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -34,10 +35,11 @@ def list_page_links(
     page: PageCursor = None,
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
-) -> dict[str, Any]:
+) -> ContentReferenceUsageList:
     revision, base, context = _context(who, spaceId, changeRequestId)
-    return domain.list_links(who, spaceId, revision, page_id=pageId, status=status, limit=page_limit(limit),
+    wire = domain.list_links(who, spaceId, revision, page_id=pageId, status=status, limit=page_limit(limit),
                              page=page, version_context=context, base_revision_id=base)
+    return ContentReferenceUsageList.model_validate(wire)
 
 
 @router.get("/content/files/<fileId>/backlinks")
@@ -45,7 +47,8 @@ def list_file_backlinks(
     spaceId: str, changeRequestId: str, fileId: str, who: Who, *,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
+) -> ContentLocationList:
     revision, _base, context = _context(who, spaceId, changeRequestId)
-    return domain.list_file_backlinks(who, spaceId, revision, fileId, limit=page_limit(limit), page=page,
+    wire = domain.list_file_backlinks(who, spaceId, revision, fileId, limit=page_limit(limit), page=page,
                                       version_context=context)
+    return ContentLocationList.model_validate(wire)

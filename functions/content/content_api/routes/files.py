@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.dependencies import page_limit
 from bindery.domain import content_reads as reads
 from bindery.route_params import PageCursor, PageLimit, Who
+from bindery.wire.models.content import RevisionFile, RevisionFileList
 
 router = Router()
 
@@ -21,9 +22,10 @@ def list_files(
     limit: PageLimit = None,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.list_files(who, spaceId, None, limit=page_limit(limit), page=page,
+) -> RevisionFileList:
+    wire = reads.list_files(who, spaceId, None, limit=page_limit(limit), page=page,
                             metadata=metadata).to_wire()
+    return RevisionFileList.model_validate(wire)
 
 
 @router.get("/revisions/<revisionId>/files")
@@ -33,9 +35,10 @@ def list_files_in_revision(
     limit: PageLimit = None,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.list_files(who, spaceId, revisionId, limit=page_limit(limit), page=page,
+) -> RevisionFileList:
+    wire = reads.list_files(who, spaceId, revisionId, limit=page_limit(limit), page=page,
                             metadata=metadata).to_wire()
+    return RevisionFileList.model_validate(wire)
 
 
 @router.get("/content/files/<fileId>")
@@ -43,8 +46,8 @@ def get_file(
     spaceId: str, fileId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_file(who, spaceId, None, fileId, metadata=metadata)
+) -> RevisionFile:
+    return RevisionFile.model_validate(reads.get_file(who, spaceId, None, fileId, metadata=metadata))
 
 
 @router.get("/revisions/<revisionId>/files/<fileId>")
@@ -52,5 +55,5 @@ def get_file_in_revision(
     spaceId: str, revisionId: str, fileId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_file(who, spaceId, revisionId, fileId, metadata=metadata)
+) -> RevisionFile:
+    return RevisionFile.model_validate(reads.get_file(who, spaceId, revisionId, fileId, metadata=metadata))

@@ -3,7 +3,7 @@ the run's URL in `Location`), follow the runs (a Bindery extension), read the Gi
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -15,6 +15,8 @@ from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.store.git_runs import GitRun
 from bindery.wire.git_sync import run_location
+from bindery.wire.models.git_sync import GitSyncRun, GitSyncRunList
+from bindery.wire.models.spaces import GitSyncState
 
 router = Router()
 
@@ -40,8 +42,8 @@ def export_to_git_repository(
 
 
 @router.get("/git/info")
-def get_space_git_info(spaceId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return domain.get_git_info(who, spaceId)
+def get_space_git_info(spaceId: str, who: Who) -> GitSyncState:  # noqa: N803
+    return GitSyncState.model_validate(domain.get_git_info(who, spaceId))
 
 
 @router.get("/git/runs")
@@ -49,10 +51,11 @@ def list_git_runs(
     spaceId: str, who: Who, *,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_runs(who, spaceId, limit=page_limit(limit), page=page).to_wire()
+) -> GitSyncRunList:
+    wire = domain.list_runs(who, spaceId, limit=page_limit(limit), page=page).to_wire()
+    return GitSyncRunList.model_validate(wire)
 
 
 @router.get("/git/runs/<runId>")
-def get_git_run(spaceId: str, runId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return domain.get_run(who, spaceId, runId)
+def get_git_run(spaceId: str, runId: str, who: Who) -> GitSyncRun:  # noqa: N803
+    return GitSyncRun.model_validate(domain.get_run(who, spaceId, runId))

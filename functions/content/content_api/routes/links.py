@@ -3,7 +3,7 @@ call the same domain functions with the change request's revision)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.dependencies import page_limit
 from bindery.domain import links as domain
 from bindery.route_params import PageCursor, PageLimit, Who
+from bindery.wire.models.content import ContentLocationList, ContentReferenceUsageList
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -22,9 +23,10 @@ def list_page_links(
     page: PageCursor = None,
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
-) -> dict[str, Any]:
-    return domain.list_links(who, spaceId, None, page_id=pageId, status=status, limit=page_limit(limit),
+) -> ContentReferenceUsageList:
+    wire = domain.list_links(who, spaceId, None, page_id=pageId, status=status, limit=page_limit(limit),
                              page=page)
+    return ContentReferenceUsageList.model_validate(wire)
 
 
 @router.get("/content/files/<fileId>/backlinks")
@@ -32,5 +34,6 @@ def list_file_backlinks(
     spaceId: str, fileId: str, who: Who, *,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_file_backlinks(who, spaceId, None, fileId, limit=page_limit(limit), page=page)
+) -> ContentLocationList:
+    wire = domain.list_file_backlinks(who, spaceId, None, fileId, limit=page_limit(limit), page=page)
+    return ContentLocationList.model_validate(wire)

@@ -3,7 +3,7 @@ document alone; of the current revision or of a given one."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import unquote
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,6 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.domain import content_reads as reads
 from bindery.route_params import Who
 from bindery.schemas.content import DocumentFormat, Evaluated
+from bindery.wire.models.content import JSONDocument, RevisionPage, RevisionPages
 
 router = Router()
 
@@ -21,8 +22,8 @@ def list_pages(
     spaceId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.list_pages(who, spaceId, None, metadata=metadata)
+) -> RevisionPages:
+    return RevisionPages.model_validate(reads.list_pages(who, spaceId, None, metadata=metadata))
 
 
 @router.get("/revisions/<revisionId>/pages")
@@ -30,8 +31,8 @@ def list_pages_in_revision(
     spaceId: str, revisionId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.list_pages(who, spaceId, revisionId, metadata=metadata)
+) -> RevisionPages:
+    return RevisionPages.model_validate(reads.list_pages(who, spaceId, revisionId, metadata=metadata))
 
 
 @router.get("/content/page/<pageId>")
@@ -41,8 +42,9 @@ def get_page(
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_page(who, spaceId, None, pageId, fmt=format, evaluated=evaluated, metadata=metadata)
+) -> RevisionPage:
+    wire = reads.get_page(who, spaceId, None, pageId, fmt=format, evaluated=evaluated, metadata=metadata)
+    return RevisionPage.model_validate(wire)
 
 
 @router.get("/revisions/<revisionId>/page/<pageId>")
@@ -52,17 +54,19 @@ def get_page_in_revision(
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_page(who, spaceId, revisionId, pageId, fmt=format, evaluated=evaluated,
+) -> RevisionPage:
+    wire = reads.get_page(who, spaceId, revisionId, pageId, fmt=format, evaluated=evaluated,
                           metadata=metadata)
+    return RevisionPage.model_validate(wire)
 
 
 @router.get("/revisions/<revisionId>/page/<pageId>/document")
 def get_page_document_in_revision(
     spaceId: str, revisionId: str, pageId: str, who: Who, *,  # noqa: N803
     evaluated: Annotated[Evaluated, Query()] = False,
-) -> dict[str, Any]:
-    return dict(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
+) -> JSONDocument:
+    wire = dict(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
+    return JSONDocument.model_validate(wire)
 
 
 @router.get("/content/path/<pagePath>")
@@ -72,10 +76,11 @@ def get_page_by_path(
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
+) -> RevisionPage:
     # The path may span several segments: content_api.app escapes them into this one.
-    return reads.get_page(who, spaceId, None, path=unquote(pagePath), fmt=format, evaluated=evaluated,
+    wire = reads.get_page(who, spaceId, None, path=unquote(pagePath), fmt=format, evaluated=evaluated,
                           metadata=metadata)
+    return RevisionPage.model_validate(wire)
 
 
 @router.get("/revisions/<revisionId>/path/<pagePath>")
@@ -85,6 +90,7 @@ def get_page_in_revision_by_path(
     evaluated: Annotated[Evaluated, Query()] = False,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_page(who, spaceId, revisionId, path=unquote(pagePath), fmt=format,
+) -> RevisionPage:
+    wire = reads.get_page(who, spaceId, revisionId, path=unquote(pagePath), fmt=format,
                           evaluated=evaluated, metadata=metadata)
+    return RevisionPage.model_validate(wire)

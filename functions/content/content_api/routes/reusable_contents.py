@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.domain import content_reads as reads
 from bindery.route_params import Who
 from bindery.schemas.content import Evaluated
+from bindery.wire.models.content import JSONDocument, RevisionReusableContent
 
 router = Router()
 
@@ -19,8 +20,9 @@ def get_reusable_content(
     spaceId: str, reusableContentId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_reusable_content(who, spaceId, None, reusableContentId, metadata=metadata)
+) -> RevisionReusableContent:
+    wire = reads.get_reusable_content(who, spaceId, None, reusableContentId, metadata=metadata)
+    return RevisionReusableContent.model_validate(wire)
 
 
 @router.get("/revisions/<revisionId>/reusable-contents/<reusableContentId>")
@@ -29,8 +31,9 @@ def get_reusable_content_in_revision(
     who: Who, *,
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_reusable_content(who, spaceId, revisionId, reusableContentId, metadata=metadata)
+) -> RevisionReusableContent:
+    wire = reads.get_reusable_content(who, spaceId, revisionId, reusableContentId, metadata=metadata)
+    return RevisionReusableContent.model_validate(wire)
 
 
 @router.get("/revisions/<revisionId>/reusable-contents/<reusableContentId>/document")
@@ -38,6 +41,7 @@ def get_reusable_content_document_in_revision(
     spaceId: str, revisionId: str, reusableContentId: str,  # noqa: N803
     who: Who, *,
     evaluated: Annotated[Evaluated, Query()] = False,
-) -> dict[str, Any]:
-    return dict(reads.get_reusable_content_document(who, spaceId, revisionId, reusableContentId,
+) -> JSONDocument:
+    wire = dict(reads.get_reusable_content_document(who, spaceId, revisionId, reusableContentId,
                                                     evaluated=evaluated))
+    return JSONDocument.model_validate(wire)

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.domain import content_reads as reads
 from bindery.route_params import Who
+from bindery.wire.models.content import Revision
 
 router = Router()
 
@@ -19,9 +20,9 @@ def get_current_revision(
     spaceId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
+) -> Revision:
     # `computed`: Bindery computes no content (no OpenAPI or integration sources), so both values agree.
-    return reads.get_revision(who, spaceId, None, metadata=metadata)
+    return Revision.model_validate(reads.get_revision(who, spaceId, None, metadata=metadata))
 
 
 @router.get("/revisions/<revisionId>")
@@ -29,5 +30,5 @@ def get_revision(
     spaceId: str, revisionId: str, who: Who, *,  # noqa: N803
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
-) -> dict[str, Any]:
-    return reads.get_revision(who, spaceId, revisionId, metadata=metadata)
+) -> Revision:
+    return Revision.model_validate(reads.get_revision(who, spaceId, revisionId, metadata=metadata))

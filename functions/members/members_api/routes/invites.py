@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
@@ -10,6 +10,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.domain import invites as domain
 from bindery.route_params import MemberOf, Who
 from bindery.schemas.invites import InviteUsersToOrganization
+from bindery.wire.models.common import Empty
+from bindery.wire.models.organizations import InvitedUsers
 
 router = Router()
 
@@ -17,13 +19,13 @@ router = Router()
 @router.post("")
 def invite_users(
     access: MemberOf, body: Annotated[InviteUsersToOrganization, Body()],
-) -> dict[str, Any]:
-    return domain.invite_users(access, body)
+) -> InvitedUsers:
+    return InvitedUsers.model_validate(domain.invite_users(access, body))
 
 
 @router.post("/<inviteId>")
 def join_with_invite(
     organizationId: str, inviteId: str, who: Who,  # noqa: N803
-) -> dict[str, Any]:
+) -> Empty:
     # Not `organization`: callers are not members yet, and must not be turned away with a 404.
-    return domain.join_with_link(who, organizationId, inviteId)
+    return Empty.model_validate(domain.join_with_link(who, organizationId, inviteId))

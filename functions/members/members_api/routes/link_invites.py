@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,6 +12,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import invites as domain
 from bindery.route_params import MemberOf, PageCursor, PageLimit
 from bindery.schemas.invites import CreateInviteLink, UpdateInviteLink
+from bindery.wire.models.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 
 router = Router()
 
@@ -21,20 +22,21 @@ def list_links(
     access: MemberOf,
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_links(access, page_limit(limit), page).to_wire()
+) -> OrganizationInviteLinkList:
+    wire = domain.list_links(access, page_limit(limit), page).to_wire()
+    return OrganizationInviteLinkList.model_validate(wire)
 
 
 @router.post("", status_code=201)
 def create_link(
     access: MemberOf, body: Annotated[CreateInviteLink, Body()],
-) -> dict[str, Any]:
-    return domain.create_link(access, body)
+) -> OrganizationInviteLink:
+    return OrganizationInviteLink.model_validate(domain.create_link(access, body))
 
 
 @router.get("/<inviteId>")
-def get_link(inviteId: str, access: MemberOf) -> dict[str, Any]:  # noqa: N803
-    return domain.get_link(access, inviteId)
+def get_link(inviteId: str, access: MemberOf) -> OrganizationInviteLink:  # noqa: N803
+    return OrganizationInviteLink.model_validate(domain.get_link(access, inviteId))
 
 
 @router.patch("/<inviteId>")
@@ -42,8 +44,8 @@ def update_link(
     inviteId: str,  # noqa: N803
     access: MemberOf,
     body: Annotated[UpdateInviteLink, Body()],
-) -> dict[str, Any]:
-    return domain.update_link(access, inviteId, body)
+) -> OrganizationInviteLink:
+    return OrganizationInviteLink.model_validate(domain.update_link(access, inviteId, body))
 
 
 @router.delete("/<inviteId>", status_code=204)

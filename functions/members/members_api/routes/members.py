@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -14,6 +14,8 @@ from bindery.domain import members as domain
 from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.schemas.common import RoleValue
 from bindery.schemas.members import UpdateMember
+from bindery.wire.models.spaces import MemberContentPermissionList
+from bindery.wire.models.users import MemberTeamList, OrganizationMember, OrganizationMemberList
 
 router = Router()
 
@@ -27,22 +29,23 @@ def list_members(
     role: Annotated[RoleValue | Literal["guest"] | None, Query()] = None,
     search: Annotated[str | None, Query(max_length=256)] = None,
     sort: Annotated[Literal["joinedAt", "lastSeenAt"], Query()] = "joinedAt",
-) -> dict[str, Any]:
-    return domain.list_members(access, limit=page_limit(limit), page=page, order=order, sort=sort,
+) -> OrganizationMemberList:
+    wire = domain.list_members(access, limit=page_limit(limit), page=page, order=order, sort=sort,
                                role=role, search=search).to_wire()
+    return OrganizationMemberList.model_validate(wire)
 
 
 @router.get("/<userId>")
-def get_member(organizationId: str, userId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return domain.get_member(who, organizationId, userId)
+def get_member(organizationId: str, userId: str, who: Who) -> OrganizationMember:  # noqa: N803
+    return OrganizationMember.model_validate(domain.get_member(who, organizationId, userId))
 
 
 @router.patch("/<userId>")
 def update_member(
     organizationId: str, userId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateMember, Body()],
-) -> dict[str, Any]:
-    return domain.change_role(who, organizationId, userId, body.role)
+) -> OrganizationMember:
+    return OrganizationMember.model_validate(domain.change_role(who, organizationId, userId, body.role))
 
 
 @router.delete("/<userId>", status_code=204)
@@ -52,8 +55,8 @@ def remove_member(organizationId: str, userId: str, who: Who) -> Response[str]: 
 
 
 @router.post("/<userId>/sso")
-def set_sso(organizationId: str, userId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return domain.set_sso(who, organizationId, userId)
+def set_sso(organizationId: str, userId: str, who: Who) -> OrganizationMember:  # noqa: N803
+    return OrganizationMember.model_validate(domain.set_sso(who, organizationId, userId))
 
 
 @router.get("/<userId>/teams")
@@ -62,9 +65,10 @@ def member_teams(
     page: PageCursor = None,
     limit: PageLimit = None,
     title: Annotated[str | None, Query(max_length=64)] = None,
-) -> dict[str, Any]:
-    return domain.member_teams(who, organizationId, userId, limit=page_limit(limit), page=page,
+) -> MemberTeamList:
+    wire = domain.member_teams(who, organizationId, userId, limit=page_limit(limit), page=page,
                                title=title).to_wire()
+    return MemberTeamList.model_validate(wire)
 
 
 @router.get("/<userId>/spaces")
@@ -73,6 +77,7 @@ def member_spaces(
     page: PageCursor = None,
     limit: PageLimit = None,
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
-) -> dict[str, Any]:
-    return grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
+) -> MemberContentPermissionList:
+    wire = grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
                                        order=order).to_wire()
+    return MemberContentPermissionList.model_validate(wire)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,6 +12,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import team_members as domain
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.members import AddTeamMember, UpdateTeamMembers
+from bindery.wire.models.users import OrganizationTeamMemberList
 
 router = Router()
 
@@ -21,8 +22,9 @@ def list_team_members(
     organizationId: str, teamId: str, who: Who,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_team_members(who, organizationId, teamId, page_limit(limit), page).to_wire()
+) -> OrganizationTeamMemberList:
+    wire = domain.list_team_members(who, organizationId, teamId, page_limit(limit), page).to_wire()
+    return OrganizationTeamMemberList.model_validate(wire)
 
 
 @router.put("", status_code=204)

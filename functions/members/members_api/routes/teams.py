@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,6 +12,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import teams as domain
 from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.schemas.members import CreateTeam, UpdateTeam
+from bindery.wire.models.users import OrganizationTeam, OrganizationTeamList
 
 router = Router()
 
@@ -23,28 +24,29 @@ def list_teams(
     limit: PageLimit = None,
     owner: Annotated[str | None, Query(max_length=128)] = None,
     title: Annotated[str | None, Query(max_length=64)] = None,
-) -> dict[str, Any]:
-    return domain.list_teams(access, limit=page_limit(limit), page=page, owner=owner, title=title).to_wire()
+) -> OrganizationTeamList:
+    wire = domain.list_teams(access, limit=page_limit(limit), page=page, owner=owner, title=title).to_wire()
+    return OrganizationTeamList.model_validate(wire)
 
 
 @router.put("", status_code=201)
 def create_team(
     access: MemberOf, body: Annotated[CreateTeam, Body()],
-) -> dict[str, Any]:
-    return domain.create_team(access, body)
+) -> OrganizationTeam:
+    return OrganizationTeam.model_validate(domain.create_team(access, body))
 
 
 @router.get("/<teamId>")
-def get_team(organizationId: str, teamId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return domain.get_team(who, organizationId, teamId)
+def get_team(organizationId: str, teamId: str, who: Who) -> OrganizationTeam:  # noqa: N803
+    return OrganizationTeam.model_validate(domain.get_team(who, organizationId, teamId))
 
 
 @router.patch("/<teamId>")
 def rename_team(
     organizationId: str, teamId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateTeam, Body()],
-) -> dict[str, Any]:
-    return domain.rename_team(who, organizationId, teamId, body)
+) -> OrganizationTeam:
+    return OrganizationTeam.model_validate(domain.rename_team(who, organizationId, teamId, body))
 
 
 @router.delete("/<teamId>", status_code=204)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
@@ -10,17 +10,19 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.domain import organizations as domain
 from bindery.route_params import MemberOf
 from bindery.schemas.organizations import UpdateAgentInstructions
+from bindery.wire.models.organizations import OrganizationAgentInstructions
 
 router = Router()
 
 
 @router.get("")
-def get_instructions(access: MemberOf) -> dict[str, Any]:
-    return domain.agent_instructions(access)
+def get_instructions(access: MemberOf) -> OrganizationAgentInstructions:
+    return OrganizationAgentInstructions.model_validate(domain.agent_instructions(access))
 
 
 @router.put("")
 def put_instructions(
     access: MemberOf, body: Annotated[UpdateAgentInstructions, Body()],
-) -> dict[str, Any]:
-    return domain.set_agent_instructions(access, body.instructions.model_dump(mode="json"))
+) -> OrganizationAgentInstructions:
+    instructions = body.instructions.model_dump(mode="json")
+    return OrganizationAgentInstructions.model_validate(domain.set_agent_instructions(access, instructions))

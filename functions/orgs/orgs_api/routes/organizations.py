@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,6 +12,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import organizations as domain
 from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.schemas.organizations import CreateOrganization, UpdateOrganization
+from bindery.wire.models.organizations import Organization, OrganizationList, Ping
 from bindery.wire.organizations import org_to_wire
 
 router = Router()
@@ -22,27 +23,27 @@ def list_orgs(
     who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_orgs(who, page_limit(limit), page).to_wire()
+) -> OrganizationList:
+    return OrganizationList.model_validate(domain.list_orgs(who, page_limit(limit), page).to_wire())
 
 
 @router.post("/orgs", status_code=201)
 def create_org(
     who: Who, body: Annotated[CreateOrganization, Body()],
-) -> dict[str, Any]:
-    return domain.create_org(who, body)
+) -> Organization:
+    return Organization.model_validate(domain.create_org(who, body))
 
 
 @router.get("/orgs/<organizationId>")
-def get_org(access: MemberOf) -> dict[str, Any]:
-    return org_to_wire(access.org, access.role)
+def get_org(access: MemberOf) -> Organization:
+    return Organization.model_validate(org_to_wire(access.org, access.role))
 
 
 @router.patch("/orgs/<organizationId>")
 def update_org(
     access: MemberOf, body: Annotated[UpdateOrganization, Body()],
-) -> dict[str, Any]:
-    return domain.update_org(access, body)
+) -> Organization:
+    return Organization.model_validate(domain.update_org(access, body))
 
 
 @router.post("/orgs/<organizationId>/join", status_code=204)
@@ -52,5 +53,5 @@ def join_org(organizationId: str, who: Who) -> Response[str]:  # noqa: N803
 
 
 @router.post("/orgs/<organizationId>/ping")
-def ping(access: MemberOf) -> dict[str, Any]:
-    return domain.ping(access)
+def ping(access: MemberOf) -> Ping:
+    return Ping.model_validate(domain.ping(access))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.dependencies import page_limit
 from bindery.domain import links as domain
 from bindery.route_params import PageCursor, PageLimit, Who
+from bindery.wire.models.content import ContentReferenceUsageList
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -21,5 +22,6 @@ def list_space_links(
     page: PageCursor = None,
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
-) -> dict[str, Any]:
-    return domain.list_links(who, spaceId, None, status=status, limit=page_limit(limit), page=page)
+) -> ContentReferenceUsageList:
+    wire = domain.list_links(who, spaceId, None, status=status, limit=page_limit(limit), page=page)
+    return ContentReferenceUsageList.model_validate(wire)

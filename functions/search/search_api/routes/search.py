@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.dependencies import page_limit
 from bindery.domain import search as domain
 from bindery.route_params import PageCursor, PageLimit, Who
+from bindery.wire.models.search import SearchPageResultList, SearchSpaceResultList
 
 router = Router()
 
@@ -20,8 +21,9 @@ def search_space(
     query: Annotated[str, Query(max_length=domain.MAX_QUERY)],
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.search_space(who, spaceId, query, limit=page_limit(limit), page=page).to_wire()
+) -> SearchPageResultList:
+    wire = domain.search_space(who, spaceId, query, limit=page_limit(limit), page=page).to_wire()
+    return SearchPageResultList.model_validate(wire)
 
 
 @router.get("/orgs/<organizationId>/search")
@@ -30,7 +32,8 @@ def search_organization(
     query: Annotated[str, Query(max_length=domain.MAX_QUERY)],
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
+) -> SearchSpaceResultList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's spaces.
-    return domain.search_organization(who, organizationId, query, limit=page_limit(limit),
+    wire = domain.search_organization(who, organizationId, query, limit=page_limit(limit),
                                       page=page).to_wire()
+    return SearchSpaceResultList.model_validate(wire)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,21 +12,22 @@ from bindery.dependencies import page_limit
 from bindery.domain import collections as domain
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.collections import UpdateCollection
+from bindery.wire.models.spaces import Collection, SpaceList
 
 router = Router()
 
 
 @router.get("")
-def get_collection(collectionId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return domain.get_collection(who, collectionId)
+def get_collection(collectionId: str, who: Who) -> Collection:  # noqa: N803
+    return Collection.model_validate(domain.get_collection(who, collectionId))
 
 
 @router.patch("")
 def update_collection(
     collectionId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateCollection, Body()],
-) -> dict[str, Any]:
-    return domain.update_collection(who, collectionId, body)
+) -> Collection:
+    return Collection.model_validate(domain.update_collection(who, collectionId, body))
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Collection deleted, or did not exist"}})
@@ -40,5 +41,6 @@ def list_spaces(
     collectionId: str, who: Who,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_spaces(who, collectionId, limit=page_limit(limit), page=page).to_wire()
+) -> SpaceList:
+    wire = domain.list_spaces(who, collectionId, limit=page_limit(limit), page=page).to_wire()
+    return SpaceList.model_validate(wire)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,6 +12,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import collections as domain
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.collections import CreateCollection
+from bindery.wire.models.spaces import Collection, CollectionList
 
 router = Router()
 
@@ -22,17 +23,19 @@ def list_collections(
     page: PageCursor = None,
     limit: PageLimit = None,
     nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
-) -> dict[str, Any]:
-    return domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit),
+) -> CollectionList:
+    wire = domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit),
                                    page=page).to_wire()
+    return CollectionList.model_validate(wire)
 
 
 @router.post("", status_code=201, responses={201: {"description": "Collection created"}})
 def create_collection(
     organizationId: str, who: Who,  # noqa: N803
     body: Annotated[CreateCollection | None, Body()] = None,
-) -> Response[dict[str, Any]]:
+) -> Response[Collection]:
     # The spec's request body is optional: no body creates an untitled collection at the top level.
     created, location = domain.create_collection(who, organizationId, body or CreateCollection())
-    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=created,
+    shown = Collection.model_validate(created)
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=shown,
                     headers={"Location": location})

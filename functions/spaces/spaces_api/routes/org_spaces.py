@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
@@ -12,6 +12,7 @@ from bindery.domain import space_listing
 from bindery.domain import spaces as domain
 from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.schemas.spaces import CreateSpace
+from bindery.wire.models.spaces import Space, SpaceList
 
 router = Router()
 
@@ -21,15 +22,16 @@ def list_spaces(
     organizationId: str, who: Who,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
+) -> SpaceList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's collections.
-    return space_listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page).to_wire()
+    wire = space_listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page).to_wire()
+    return SpaceList.model_validate(wire)
 
 
 @router.post("", status_code=201, responses={201: {"description": "Space created"}})
 def create_space(
     access: MemberOf,
     body: Annotated[CreateSpace | None, Body()] = None,
-) -> dict[str, Any]:
+) -> Space:
     # The spec's request body is optional: no body creates an untitled space at the top level.
-    return domain.create_space(access, body or CreateSpace())
+    return Space.model_validate(domain.create_space(access, body or CreateSpace()))

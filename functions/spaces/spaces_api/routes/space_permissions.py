@@ -3,7 +3,7 @@ and remove them (docs/permissions.md)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -14,6 +14,7 @@ from bindery.dependencies import page_limit
 from bindery.domain import grants as domain
 from bindery.route_params import PageCursor, PageLimit, Who
 from bindery.schemas.grants import InviteUsersAndTeams, UpdatePermission
+from bindery.wire.models.spaces import TeamContentPermissionList, UserContentPermissionList
 
 router = Router()
 KIND = "space"
@@ -40,8 +41,9 @@ def list_users(
     spaceId: str, who: Who,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_users(who, KIND, spaceId, page_limit(limit), page).to_wire()
+) -> UserContentPermissionList:
+    wire = domain.list_users(who, KIND, spaceId, page_limit(limit), page).to_wire()
+    return UserContentPermissionList.model_validate(wire)
 
 
 @router.patch("/users/<userId>", status_code=204, responses={204: {"description": "Permission updated"}})
@@ -63,8 +65,9 @@ def list_teams(
     spaceId: str, who: Who,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-) -> dict[str, Any]:
-    return domain.list_teams(who, KIND, spaceId, page_limit(limit), page).to_wire()
+) -> TeamContentPermissionList:
+    wire = domain.list_teams(who, KIND, spaceId, page_limit(limit), page).to_wire()
+    return TeamContentPermissionList.model_validate(wire)
 
 
 @router.patch("/teams/<teamId>", status_code=204, responses={204: {"description": "Permission updated"}})

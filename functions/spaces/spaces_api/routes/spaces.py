@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,6 +12,7 @@ from bindery.domain import space_lifecycle as lifecycle
 from bindery.domain import spaces as domain
 from bindery.route_params import Who
 from bindery.schemas.spaces import UpdateSpace
+from bindery.wire.models.spaces import Space
 
 router = Router()
 
@@ -20,17 +21,17 @@ router = Router()
 def get_space(
     spaceId: str, who: Who,  # noqa: N803
     shareKey: Annotated[str | None, Query(max_length=512)] = None,  # noqa: N803
-) -> dict[str, Any]:
+) -> Space:
     # `shareKey` resolves share-link published content; nothing is published yet, so members only.
-    return domain.get_space(who, spaceId)
+    return Space.model_validate(domain.get_space(who, spaceId))
 
 
 @router.patch("")
 def update_space(
     spaceId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateSpace, Body()],
-) -> dict[str, Any]:
-    return domain.update_space(who, spaceId, body)
+) -> Space:
+    return Space.model_validate(domain.update_space(who, spaceId, body))
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Space deleted, or did not exist"}})
@@ -40,10 +41,10 @@ def delete_space(spaceId: str, who: Who) -> Response[str]:  # noqa: N803
 
 
 @router.post("/restore")
-def restore_space(spaceId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return lifecycle.restore_space(who, spaceId)
+def restore_space(spaceId: str, who: Who) -> Space:  # noqa: N803
+    return Space.model_validate(lifecycle.restore_space(who, spaceId))
 
 
 @router.post("/duplicate", status_code=201, responses={201: {"description": "Space duplicated"}})
-def duplicate_space(spaceId: str, who: Who) -> dict[str, Any]:  # noqa: N803
-    return lifecycle.duplicate_space(who, spaceId)
+def duplicate_space(spaceId: str, who: Who) -> Space:  # noqa: N803
+    return Space.model_validate(lifecycle.duplicate_space(who, spaceId))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.domain import transfers, tree
 from bindery.route_params import Who
 from bindery.schemas.tree import MoveContent, TransferContent
+from bindery.wire.models.spaces import Collection, Space
 
 router = Router()
 
@@ -18,29 +19,29 @@ router = Router()
 def move_space(
     spaceId: str, who: Who,  # noqa: N803
     body: Annotated[MoveContent, Body()],
-) -> dict[str, Any]:
-    return tree.move_space(who, spaceId, body)
+) -> Space:
+    return Space.model_validate(tree.move_space(who, spaceId, body))
 
 
 @router.post("/collections/<collectionId>/move")
 def move_collection(
     collectionId: str, who: Who,  # noqa: N803
     body: Annotated[MoveContent, Body()],
-) -> dict[str, Any]:
-    return tree.move_collection(who, collectionId, body)
+) -> Collection:
+    return Collection.model_validate(tree.move_collection(who, collectionId, body))
 
 
 @router.post("/spaces/<spaceId>/transfer")
 def transfer_space(
     spaceId: str, who: Who,  # noqa: N803
     body: Annotated[TransferContent, Body()],
-) -> dict[str, Any]:
-    return transfers.transfer_space(who, spaceId, body)
+) -> Space:
+    return Space.model_validate(transfers.transfer_space(who, spaceId, body))
 
 
 @router.post("/collections/<collectionId>/transfer")
 def transfer_collection(
     collectionId: str, who: Who,  # noqa: N803
     body: Annotated[TransferContent, Body()],
-) -> dict[str, Any]:
-    return transfers.transfer_collection(who, collectionId, body)
+) -> Collection:
+    return Collection.model_validate(transfers.transfer_collection(who, collectionId, body))

@@ -23,12 +23,13 @@ from boto3.dynamodb.conditions import Attr
 from bindery.auth import Caller
 from bindery.domain.change_requests import is_outdated
 from bindery.domain.content_access import member_roles, space_access
+from bindery.domain.people import load_users
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.spaces import Space
-from bindery.wire.change_requests import change_request_to_wire, change_request_users, load_users
+from bindery.wire.change_requests import change_request_to_wire, change_request_users
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain import change_request_status as status_flow
 from bindery.domain.content_access import ContentAccess, space_access
+from bindery.domain.people import load_users
 from bindery.domain.roles import Role
 from bindery.domain.spaces import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
@@ -27,7 +28,7 @@ from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
-from bindery.wire.change_requests import change_request_to_wire, change_request_users, load_users
+from bindery.wire.change_requests import change_request_to_wire, change_request_users
 
 NO_CHANGE_REQUEST = "No matching change request"
 CREATE_ATTEMPTS = 5

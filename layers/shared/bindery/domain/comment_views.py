@@ -7,13 +7,14 @@ from typing import Any
 
 from bindery.domain import comment_bodies as bodies
 from bindery.domain.comment_targets import Target
+from bindery.domain.people import users_by_id
 from bindery.errors import NotFound
 from bindery.schemas.content import DocumentFormat
 from bindery.store import comment_replies as reply_store
 from bindery.store import comments as store
 from bindery.store.comment_replies import Reply
 from bindery.store.comments import Comment
-from bindery.wire.comments import comment_to_wire, named_users, reply_to_wire, users_by_id
+from bindery.wire.comments import comment_to_wire, named_users, reply_to_wire
 
 NO_COMMENT = "No matching comment"
 NO_REPLY = "No matching comment reply"

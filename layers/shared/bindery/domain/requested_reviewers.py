@@ -15,6 +15,7 @@ from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.change_request_status import EDITABLE
 from bindery.domain.change_requests import Opened, description_value, open_change_request
+from bindery.domain.people import load_users
 from bindery.domain.roles import at_least
 from bindery.errors import BadRequest, Conflict, Forbidden
 from bindery.pagination import Listing, decode_cursor, encode_cursor
@@ -24,7 +25,7 @@ from bindery.store import members as member_store
 from bindery.store import reviews as review_store
 from bindery.store.grants import next_updated_at
 from bindery.store.reviews import RequestedReviewer
-from bindery.wire.change_requests import contributor_to_wire, load_users, requested_reviewer_to_wire
+from bindery.wire.change_requests import contributor_to_wire, requested_reviewer_to_wire
 
 
 def _require_open(opened: Opened) -> None:

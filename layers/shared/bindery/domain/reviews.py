@@ -23,6 +23,7 @@ from bindery.domain.change_request_status import EDITABLE
 from bindery.domain.change_requests import Opened, open_change_request
 from bindery.domain.comment_targets import Target
 from bindery.domain.comment_views import comments_to_wire
+from bindery.domain.people import load_users
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
@@ -33,7 +34,7 @@ from bindery.store import reviews as review_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.comments import Comment
 from bindery.store.reviews import Review
-from bindery.wire.change_requests import load_users, review_to_wire
+from bindery.wire.change_requests import review_to_wire
 
 NO_REVIEW = "No matching review"
 

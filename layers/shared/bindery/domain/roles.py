@@ -1,26 +1,9 @@
-"""The role ladder of API.md: admin > create > review > edit > comment > read > guest (null)."""
+"""The role ladder now lives in bindery.role_order (wire needs it too, and wire must not depend on the
+domain). Re-exported here because the domain modules import it from this name; new code imports
+bindery.role_order."""
 
 from __future__ import annotations
 
-from typing import Literal
+from bindery.role_order import ROLES, Role, at_least, rank, strongest
 
-Role = Literal["admin", "create", "review", "edit", "comment", "read"]
-ROLES: tuple[Role, ...] = ("admin", "create", "review", "edit", "comment", "read")
-# read=1 … admin=6; guest (None) ranks 0
-_RANK: dict[str, int] = {role: len(ROLES) - index for index, role in enumerate(ROLES)}
-
-
-def rank(role: str | None) -> int:
-    return _RANK.get(role, 0) if role else 0
-
-
-def at_least(role: str | None, required: Role) -> bool:
-    return rank(role) >= _RANK[required]
-
-
-def strongest(*roles: str | None) -> str | None:
-    best: str | None = None
-    for role in roles:
-        if rank(role) > rank(best):
-            best = role
-    return best
+__all__ = ["ROLES", "Role", "at_least", "rank", "strongest"]

@@ -1,16 +1,16 @@
 """Change request, review, requested reviewer and contributor shapes (the reference spec's
 `ChangeRequest`, `ChangeRequestReview`, `ChangeRequestRequestedReviewer`, `ChangeRequestUserContributor`).
 
-Users are looked up by the caller (one BatchGetItem per page) and passed in by id; a user who no longer
-exists is shown as an unnamed user with their id, never dropped (the change request's history stays).
+Users are looked up by the caller (bindery.domain.people: one BatchGetItem per page) and passed in by
+id; a user who no longer exists is shown as an unnamed user with their id, never dropped (the change
+request's history stays).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from bindery.store import users as user_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.reviews import Contributor, RequestedReviewer, Review
 from bindery.store.users import User
@@ -18,11 +18,6 @@ from bindery.wire.urls import api_url, app_url
 from bindery.wire.users import user_to_wire
 
 Users = Mapping[str, User]
-
-
-def load_users(user_ids: Iterable[str | None]) -> dict[str, User]:
-    """One BatchGetItem per 100 distinct users."""
-    return user_store.get_users(sorted({uid for uid in user_ids if uid}))
 
 
 def user_ref(users: Users, user_id: str) -> dict[str, Any]:

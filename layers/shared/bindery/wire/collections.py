@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.domain.roles import at_least
+from bindery.role_order import at_least
 from bindery.store.collections import Collection
 from bindery.wire.urls import api_url, app_url
 

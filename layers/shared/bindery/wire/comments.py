@@ -7,7 +7,7 @@ from typing import Any
 
 from bindery.store.comment_replies import Reply
 from bindery.store.comments import RESOLVED, Comment, Post, split_reaction_entry
-from bindery.store.users import User, get_users
+from bindery.store.users import User
 from bindery.wire.users import user_to_wire
 
 Wired = Mapping[str, dict[str, Any]]
@@ -26,9 +26,10 @@ def named_users(posts: Iterable[Post]) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def users_by_id(user_ids: list[str], *, hide_emails: bool) -> dict[str, dict[str, Any]]:
-    """The users' wire shapes (BatchGetItem, 100 a request); one that no longer exists shows its id."""
-    found = get_users(user_ids) if user_ids else {}
+def wired_users(user_ids: list[str], found: Mapping[str, User], *,
+                hide_emails: bool) -> dict[str, dict[str, Any]]:
+    """The users' wire shapes, from those the caller read (bindery.domain.people); one that no longer
+    exists shows its id."""
     wired: dict[str, dict[str, Any]] = {}
     for user_id in user_ids:
         wire = user_to_wire(found.get(user_id) or User(id=user_id, display_name=user_id))

@@ -1,0 +1,21 @@
+"""The users a response names (authors, reviewers, reactors…), read in bulk for bindery.wire to shape:
+wire is pure, so the reads happen here, on the caller's side."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from bindery.store.users import User, get_users
+from bindery.wire.comments import wired_users
+
+
+def load_users(user_ids: Iterable[str | None]) -> dict[str, User]:
+    """One BatchGetItem per 100 distinct users; a user who no longer exists is simply absent."""
+    return get_users(sorted({uid for uid in user_ids if uid}))
+
+
+def users_by_id(user_ids: list[str], *, hide_emails: bool) -> dict[str, dict[str, Any]]:
+    """The users' wire shapes (BatchGetItem, 100 a request); one that no longer exists shows its id."""
+    found = get_users(user_ids) if user_ids else {}
+    return wired_users(user_ids, found, hide_emails=hide_emails)
