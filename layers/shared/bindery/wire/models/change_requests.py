@@ -102,12 +102,22 @@ class ChangeRequestMerged(WireModel):
     result: Literal["merge", "conflicts"]
 
 
+class MergeConflictItem(WireModel):
+    """One conflict a merge of the change request would meet now (docs/merge.md)."""
+
+    kind: Literal["page", "file", "reusable content", "variable", "Git Sync setting"]
+    id: str
+    title: str
+    reason: str
+
+
 class ChangeRequestChanges(WireModel):
-    """GET …/changes (Bindery): the change request's `RevisionSemanticChange`s, and how many more there
-    are than the limit shows."""
+    """GET …/changes (Bindery): the change request's `RevisionSemanticChange`s, how many more there are
+    than the limit shows, and the conflicts a merge would meet now (empty when it would merge)."""
 
     changes: list[JSONObject]
     more: Omitted[int] = None
+    conflicts: list[MergeConflictItem]
 
 
 class ChangeRequestPdf(WireModel):
