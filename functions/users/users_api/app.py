@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from bindery.domain import users as domain
 from bindery.http import api_handler, create_app
 from bindery.route_params import Who
