@@ -1,11 +1,17 @@
 """Bad input is a 400 naming what is wrong, never a 500: bodies that are not UTF-8, limits with a
-fraction, page cursors that are not ours (found by schemathesis on the official spec)."""
+fraction, page cursors that are not ours (found by schemathesis on the official spec), text that is not
+Unicode (a lone surrogate in Markdown or a document)."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.api.test_change_request_content import edit, titles
+from tests.api.test_change_requests import new_cr
+from tests.api.test_comments import comment_target
+from tests.api.test_content_reads import doc, page, publish, tree
 from tests.api.test_members import error
+from tests.api.test_spaces import new_space
 
 
 def raw_get(api, who, target):
@@ -70,3 +76,67 @@ def test_brackets_inside_strings_do_not_count_as_nesting():
     assert not _nesting_exceeds('{"title": "' + "[" * 1000 + '\\"["}', 5)
     assert _nesting_exceeds('{"a": [[[[[[1]]]]]]}', 5)
     assert not _nesting_exceeds('{"a": [[[[1]]]]}', 5)
+
+
+# A JSON `\ud800` escape decodes to a lone surrogate, which no UTF-8 encoder accepts: text carrying one
+# is refused like a title with one (pydantic's own message), naming the field, before anything is written.
+NOT_UNICODE = "Input should be a valid string, unable to parse raw data as a unicode string"
+LONE = "a\ud800b"
+
+
+def _leaf_document(text):
+    leaf = {"object": "leaf", "text": text, "marks": []}
+    return {"object": "document", "data": {}, "nodes": [
+        {"object": "block", "type": "paragraph", "key": "k1", "data": {}, "isVoid": False,
+         "nodes": [{"object": "text", "leaves": [leaf]}]}]}
+
+
+@pytest.mark.parametrize("kind", ["space", "cr"])
+@pytest.mark.parametrize(("body", "named"), [
+    ({"markdown": LONE}, "body.markdown"),
+    ({"document": _leaf_document(LONE)}, "body.document"),
+])
+def test_a_comment_with_a_lone_surrogate_is_a_400_naming_the_field(api, kind, body, named):
+    where = comment_target(api, kind)
+    reply = api.post(f"{where.base}/comments", token=where.admin.token, body={"body": body})
+    assert error(reply, 400) == f"Invalid request: {named}: {NOT_UNICODE}"
+    assert where.list(where.admin)["items"] == []
+    # Characters beyond the BMP travel in JSON as a surrogate *pair*: those are text like any other.
+    posted = where.post(where.admin, "ok 😀 \U0001d11e")
+    assert posted["body"] == {"markdown": "ok 😀 \U0001d11e"}
+    replied = api.post(f"{where.base}/comments/{posted['id']}/replies", token=where.admin.token,
+                       body={"body": {"markdown": LONE}})
+    assert error(replied, 400) == f"Invalid request: body.markdown: {NOT_UNICODE}"
+
+
+@pytest.fixture
+def handbook(api):
+    """A change request on a space with pages Intro (Details under it) and Outro."""
+    ada = api.org_admin()
+    space_id = new_space(api, ada, title="Handbook")["id"]
+    publish(space_id, tree(page("p1", "Intro", page("p2", "Details")), page("p3", "Outro")),
+            {"p1": doc("Hello"), "p2": doc("Deep"), "p3": doc("Bye")})
+    return ada, space_id, new_cr(api, ada, space_id, subject="Edits")
+
+
+@pytest.mark.parametrize("change", [
+    {"operation": "insert_page", "title": "New", "document": {"markdown": LONE}},
+    {"operation": "insert_page", "title": "New", "document": {"document": _leaf_document(LONE)}},
+    {"operation": "update_page", "page": "p1", "document": {"markdown": "# Intro\n\n" + LONE}},
+])
+def test_page_text_with_a_lone_surrogate_is_a_400_naming_the_field_and_changes_nothing(api, handbook, change):
+    ada, space_id, cr = handbook
+    before = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}", token=ada.token).json()["revision"]
+    message = error(edit(api, ada, space_id, cr["id"], change), 400)
+    source = "markdown" if "markdown" in change["document"] else "document"
+    assert message == f"Invalid request: changes.0.{change['operation']}.document.{source}: {NOT_UNICODE}"
+    after = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}", token=ada.token).json()["revision"]
+    assert after == before
+    assert titles(api, ada, space_id, cr["id"]) == [("Intro", ["Details"]), "Outro"]
+
+
+def test_a_review_comment_with_a_lone_surrogate_is_a_400_naming_the_field(api, handbook):
+    ada, space_id, cr = handbook
+    reply = api.post(f"/spaces/{space_id}/change-requests/{cr['id']}/reviews", token=ada.token,
+                     body={"status": "approved", "comment": {"markdown": LONE}})
+    assert error(reply, 400) == f"Invalid request: comment.markdown: {NOT_UNICODE}"

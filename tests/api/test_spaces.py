@@ -3,6 +3,8 @@ events. Delete, restore and duplicate are in test_spaces_lifecycle.py."""
 
 from __future__ import annotations
 
+import base64
+
 import pytest
 
 from bindery import keys
@@ -279,6 +281,23 @@ def test_list_cursors_are_signed_and_scoped(api):
                                    query={"page": "forged.cursor"}), 400)
     assert "limit" in error(api.get(f"/orgs/{ada.org_id}/spaces", token=ada.token,
                                     query={"limit": 1001}), 400)
+
+
+def test_a_cursor_does_not_reveal_a_space_the_caller_cannot_see(api):
+    ada = api.org_admin()
+    carl = join(api, ada.org_id, "Carl", "comment")
+    private = new_collection(ada.org_id, default_level=None)
+    hidden = new_space(api, ada, title="Hidden", parent=private)
+    visible = new_space(api, ada, title="Visible")["id"]
+    first = api.get(f"/orgs/{ada.org_id}/spaces", token=carl.token, query={"limit": 1}).json()
+    assert first["items"] == []  # the page ended on the hidden space
+    cursor = first["next"]["page"]
+    raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+    for secret in (hidden["id"], hidden["createdAt"], ada.org_id):
+        assert secret not in cursor
+        assert secret.encode() not in raw
+    rest = api.get(f"/orgs/{ada.org_id}/spaces", token=carl.token, query={"page": cursor}).json()
+    assert [item["id"] for item in rest["items"]] == [visible]
 
 
 def test_non_members_cannot_list(api):

@@ -15,7 +15,8 @@ class Settings(BaseModel):
     dynamodb_endpoint: str | None = None
     s3_endpoint: str | None = None
     region: str = "us-east-1"
-    # Signs pagination cursors. Deployed stacks pass a generated secret; local runs derive one per data dir.
+    # Page cursors are encrypted with a key derived from it. Deployed stacks pass a generated secret; local
+    # runs derive one per data dir.
     cursor_secret: str = Field(default="", repr=False)
     # Empty on AWS: the base URL then comes from each request (see bindery.wire.urls).
     public_url: str = ""

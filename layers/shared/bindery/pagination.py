@@ -1,16 +1,21 @@
 """Opaque, tamper-proof list cursors and the list response shape.
 
-A cursor is `base64url(json) + "." + HMAC-SHA256` over it, bound to a *scope* string naming the listing
-and its filters. A forged cursor, or one from another listing (another organization, another filter), is
-a 400: it can never steer a Query into a partition the caller did not ask for.
+A cursor is `base64url(version ‖ nonce ‖ AES-256-GCM(scope digest ‖ JSON start key))`, with the key
+derived (HKDF-SHA256) from the configured cursor secret. Encryption keeps what a page ends on private:
+a start key names items (a private space, a change request) the caller may not be allowed to see. The
+GCM tag makes it tamper-proof, and the authenticated digest of the *scope* string (the listing and its
+filters, and the caller where the listing is the caller's) binds it to one listing: a forged cursor, or
+one from another listing (another organization, another filter), is a 400 and can never steer a Query
+into a partition the caller did not ask for.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import hashlib
-import hmac
 import json
+import os
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -21,18 +26,32 @@ from bindery.errors import BadRequest
 MAX_LIMIT = 1000
 DEFAULT_LIMIT = 100
 
+# The first byte of every cursor: a new format (or key derivation) takes a new version, so an old cursor
+# is refused as invalid instead of being misread.
+_VERSION = b"\x01"
+_NONCE = 12  # bytes: GCM's standard nonce, random per cursor
+_TAG = 16  # bytes: GCM's full-length tag
+_SCOPE_DIGEST = 16  # bytes of SHA-256(scope) inside the ciphertext
+_INFO = b"bindery page cursor v1"
+INVALID = "page: invalid page cursor"
 
-def _secret() -> bytes:
+
+def _key() -> bytes:
+    """The AES-256 key, derived from the cursor secret so that key never serves two purposes."""
     secret = settings().cursor_secret
     if not secret:
-        # Without a configured secret a cursor could be forged; refuse to run rather than sign with nothing.
+        # Without a configured secret a cursor could be forged; refuse to run rather than use no key.
         raise RuntimeError("BINDERY_CURSOR_SECRET is not set")
-    return secret.encode()
+    # cryptography costs ~70 ms to import: only requests that page pay it, not every cold start.
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    return HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=_INFO).derive(secret.encode())
 
 
-def _sign(payload: bytes) -> str:
-    digest = hmac.new(_secret(), payload, hashlib.sha256).digest()[:16]
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+def _scope_digest(scope: str) -> bytes:
+    # surrogatepass: a scope can hold a search query, and a query may hold a lone surrogate.
+    return hashlib.sha256(scope.encode("utf-8", "surrogatepass")).digest()[:_SCOPE_DIGEST]
 
 
 def _default(value: Any) -> Any:
@@ -42,29 +61,43 @@ def _default(value: Any) -> Any:
 
 
 def encode_cursor(scope: str, last_key: dict[str, Any]) -> str:
-    body = json.dumps({"s": scope, "k": last_key}, separators=(",", ":"), default=_default).encode()
-    payload = base64.urlsafe_b64encode(body).decode().rstrip("=")
-    return f"{payload}.{_sign(payload.encode())}"
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    body = json.dumps(last_key, separators=(",", ":"), default=_default).encode()
+    nonce = os.urandom(_NONCE)
+    sealed = AESGCM(_key()).encrypt(nonce, _scope_digest(scope) + body, _VERSION)
+    return base64.urlsafe_b64encode(_VERSION + nonce + sealed).decode().rstrip("=")
 
 
 def decode_cursor(scope: str, cursor: str | None) -> dict[str, Any] | None:
-    """The DynamoDB start key a cursor carries, after checking its signature and its scope."""
+    """The DynamoDB start key a cursor carries, after checking its tag and its scope."""
     if not cursor:
         return None
-    payload, _, signature = cursor.partition(".")
-    if not cursor.isascii() or not signature or not hmac.compare_digest(signature, _sign(payload.encode())):
-        # A cursor we issued is base64url and hex: anything else (bytes that are not UTF-8 arrive as
-        # lone surrogates) is not ours, and must not reach an encoder that would raise.
-        raise BadRequest("page: invalid page cursor")
+    # A cursor we issued is base64url: anything else (bytes that are not UTF-8 arrive as lone
+    # surrogates) is not ours, and must not reach a decoder that would raise something else.
+    if not cursor.isascii():
+        raise BadRequest(INVALID)
     try:
-        data = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-    except ValueError as error:
-        raise BadRequest("page: invalid page cursor") from error
-    if data.get("s") != scope:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+    except (ValueError, binascii.Error) as error:
+        raise BadRequest(INVALID) from error
+    if raw[:1] != _VERSION or len(raw) < 1 + _NONCE + _SCOPE_DIGEST + _TAG:
+        raise BadRequest(INVALID)
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    try:
+        plain = AESGCM(_key()).decrypt(raw[1:1 + _NONCE], raw[1 + _NONCE:], _VERSION)
+    except InvalidTag as error:
+        raise BadRequest(INVALID) from error
+    if plain[:_SCOPE_DIGEST] != _scope_digest(scope):
         raise BadRequest("page: the page cursor belongs to another listing")
-    key = data.get("k")
+    try:
+        key = json.loads(plain[_SCOPE_DIGEST:])
+    except ValueError as error:
+        raise BadRequest(INVALID) from error
     if not isinstance(key, dict):
-        raise BadRequest("page: invalid page cursor")
+        raise BadRequest(INVALID)
     return key
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bindery.schemas.comments import CommentBody
-from bindery.schemas.common import Body, Document
+from bindery.schemas.common import Body, Document, Text
 
 Subject = Annotated[str, Field(min_length=0, max_length=100)]
 Status = Literal["draft", "open", "archived", "merged"]
@@ -50,7 +50,7 @@ class PageBody(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    markdown: str | None = None
+    markdown: Text | None = None
     document: Document | None = None
 
     @model_validator(mode="after")

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bindery.schemas.common import Body, Document
+from bindery.schemas.common import Body, Document, Text
 
 Emoji = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^\S+$")]
 Reactions = Annotated[list[Emoji], Field(max_length=20)]
@@ -20,7 +20,7 @@ class CommentBody(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
 
-    markdown: str | None = None
+    markdown: Text | None = None
     document: Document | None = None
 
     @model_validator(mode="after")

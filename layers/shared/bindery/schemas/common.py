@@ -4,11 +4,55 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 RoleValue = Literal["admin", "create", "review", "edit", "comment", "read"]
 RoleOrGuest = RoleValue | None
 Url = Annotated[str, Field(max_length=2048, pattern=r"^https?://\S+$")]
+
+
+# Text in a request body must be Unicode that UTF-8 can encode. JSON's `\ud800` escape decodes to a lone
+# surrogate, which every encoder downstream (block keys, DynamoDB, S3) refuses with a 500. pydantic-core
+# refuses one in a constrained string (a title) but passes an unconstrained `str` through: this is the
+# same check, with the same error, for the strings it lets through (Markdown, documents).
+def _not_unicode() -> PydanticCustomError:
+    return PydanticCustomError("string_unicode",
+                               "Input should be a valid string, unable to parse raw data as a unicode string")
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _unicode_text(value: str) -> str:
+    if not _encodes(value):
+        raise _not_unicode()
+    return value
+
+
+Text = Annotated[str, AfterValidator(_unicode_text)]
+"""An unconstrained string (Markdown) held to the Unicode rule above."""
+
+
+def _all_text_encodes(value: Any) -> bool:
+    """Whether every string (keys too) in a JSON value encodes; iterative, so depth cannot overflow."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if not _encodes(item):
+                return False
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return True
 
 
 class Body(BaseModel):
@@ -26,6 +70,13 @@ class Document(BaseModel):
     object: Literal["document"]
     data: dict[str, Any] = Field(default_factory=dict)
     nodes: list[dict[str, Any]] = Field(default_factory=list)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _unicode(cls, value: Any) -> Any:
+        if not _all_text_encodes(value):
+            raise _not_unicode()
+        return value
 
 
 class MergeRule(BaseModel):

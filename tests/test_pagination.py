@@ -1,0 +1,110 @@
+"""Page cursors: opaque, bound to one listing and one secret, refused (400 naming `page`) when forged.
+
+These build well-formed cursors an attacker could make: of another listing, sealed with another secret,
+with a tag cut short or a bit flipped. Each must be refused, so a cursor check that covers nothing fails
+here rather than passing tests that only send garbage.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from contextlib import contextmanager
+from decimal import Decimal
+
+import pytest
+
+from bindery.config import settings
+from bindery.errors import BadRequest
+from bindery.pagination import decode_cursor, encode_cursor
+
+SCOPE = "spaces:org-1"
+KEY = {"PK": "ORG#org-1", "SK": "SPACE#private-space-id", "GSI1SK": "2026-11-23T10:00:00Z"}
+
+
+def _raw(cursor: str) -> bytes:
+    return base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+
+
+def _text(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def _refused(scope: str, cursor: str) -> str:
+    with pytest.raises(BadRequest) as raised:
+        decode_cursor(scope, cursor)
+    assert str(raised.value).startswith("page: ")
+    return str(raised.value)
+
+
+@contextmanager
+def cursor_secret(secret: str) -> Iterator[None]:
+    """The settings of a deployment with another cursor secret, for the duration of a block."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("BINDERY_CURSOR_SECRET", secret)
+        settings.cache_clear()
+        try:
+            yield
+        finally:
+            patch.undo()
+            settings.cache_clear()
+
+
+def test_a_cursor_round_trips_its_start_key():
+    cursor = encode_cursor(SCOPE, KEY)
+    assert decode_cursor(SCOPE, cursor) == KEY
+    # DynamoDB numbers come back as Decimal: whole ones as ints, others as their exact text.
+    assert decode_cursor(SCOPE, encode_cursor(SCOPE, {"n": Decimal(3), "f": Decimal("1.5")})) == {"n": 3,
+                                                                                                  "f": "1.5"}
+    assert decode_cursor(SCOPE, None) is None
+    assert decode_cursor(SCOPE, "") is None
+
+
+def test_a_cursor_reveals_nothing_of_its_key():
+    cursor = encode_cursor(SCOPE, KEY)
+    raw = _raw(cursor)
+    for secret in ("private-space-id", "ORG#", "2026-11-23", SCOPE):
+        assert secret not in cursor
+        assert secret.encode() not in raw
+    # Random per cursor: two cursors of one key cannot be matched to each other.
+    assert encode_cursor(SCOPE, KEY) != cursor
+
+
+def test_a_cursor_of_another_listing_is_refused():
+    cursor = encode_cursor("spaces:org-2", KEY)
+    assert _refused(SCOPE, cursor) == "page: the page cursor belongs to another listing"
+    # Another filter of the same listing is another scope too.
+    unfiltered = encode_cursor("members:o1:role:asc::", KEY)
+    assert "another listing" in _refused("members:o1:role:asc:admin:", unfiltered)
+
+
+def test_a_cursor_sealed_with_another_secret_is_refused():
+    with cursor_secret("another-deployments-secret-0123456789"):
+        foreign = encode_cursor(SCOPE, KEY)
+        assert decode_cursor(SCOPE, foreign) == KEY  # valid where it was made
+    assert _refused(SCOPE, foreign) == "page: invalid page cursor"
+
+
+def test_a_truncated_tag_is_refused():
+    raw = _raw(encode_cursor(SCOPE, KEY))
+    for cut in (1, 4, 16):
+        assert _refused(SCOPE, _text(raw[:-cut])) == "page: invalid page cursor"
+
+
+@pytest.mark.parametrize("where", ["version", "nonce", "ciphertext", "tag"])
+def test_a_flipped_bit_is_refused(where):
+    raw = bytearray(_raw(encode_cursor(SCOPE, KEY)))
+    index = {"version": 0, "nonce": 5, "ciphertext": 13 + 20, "tag": len(raw) - 1}[where]
+    raw[index] ^= 0x01
+    assert _refused(SCOPE, _text(bytes(raw))) == "page: invalid page cursor"
+
+
+def test_a_cursor_of_the_old_signed_format_or_garbage_is_refused():
+    old = "eyJzIjoic3BhY2VzOm9yZy0xIiwiayI6e319.q83vEjRWeJCrze8SNFZ4kA"
+    for cursor in (old, "garbage", "x", "====", "AQ", "é", "\ud800"):
+        _refused(SCOPE, cursor)
+
+
+def test_a_cursor_without_a_secret_is_never_made():
+    with cursor_secret(""), pytest.raises(RuntimeError):
+        encode_cursor(SCOPE, KEY)
