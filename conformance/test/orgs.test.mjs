@@ -130,11 +130,12 @@ describe('GET/PATCH /orgs/{organizationId}', () => {
             [{ hostname: 'ab' }, /hostname/],
             [{ title: null }, /title/],
             [{ mergeRules: { type: 'sometimes' } }, /mergeRules/],
-            [{ titel: 'typo' }, /titel/],
         ];
         for (const [body, field] of cases) {
             await expectError(owner.api.orgs.updateOrganizationById(org.id, body), 400, field, `PATCH ${JSON.stringify(body)}`);
         }
+        // Unknown fields are ignored (the spec's bodies are open: docs/decisions.md), so this changes nothing.
+        await expectOk(owner.api.orgs.updateOrganizationById(org.id, { titel: 'typo' }));
         const after = await expectOk(owner.api.orgs.getOrganizationById(org.id));
         assert.deepEqual(after, before);
     });
