@@ -1,6 +1,6 @@
 """The local runner's stand-in for S3's presigned GETs: when bytes live in the blob directory
-(`BINDERY_BLOB_DIR`, the runner on DynamoDB Local, which has no S3), `store.blobs` hands out URLs under
-`/_local/blobs/` and this serves them, with the content type and file name the URL names.
+(`BINDERY_BLOB_DIR`: the runner without an S3, see local.engine.blob_store), `store.blobs` hands out URLs
+under `/_local/blobs/` and this serves them, with the content type and file name the URL names.
 
 Keys are content hashes (`spaces/{spaceId}/files/{sha256}`), so a URL is as hard to guess as S3's
 presigned ones are to forge; the runner listens on loopback only. Nothing outside the directory is served.

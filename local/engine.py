@@ -1,8 +1,10 @@
-"""The storage engine behind the local runner: an endpoint you give it, DynamoDB Local, or moto.
+"""The storage behind the local runner: the table's engine, and where content bytes go.
 
-BINDERY_DYNAMODB_ENDPOINT set: that endpoint (DynamoDB Local, LocalStack or AWS), nothing is started.
-Otherwise BINDERY_ENGINE picks: `dynamodb-local` (needs java; data under BINDERY_DATA_DIR survives
+Table: BINDERY_DYNAMODB_ENDPOINT set: that endpoint (DynamoDB Local, LocalStack or AWS), nothing is
+started. Otherwise BINDERY_ENGINE picks: `dynamodb-local` (needs java; data under BINDERY_DATA_DIR survives
 restarts), `moto` (in memory, nothing survives) or `auto` (DynamoDB Local when possible, else moto).
+
+Bytes (files, large documents, search indexes): `blob_store` decides, once, for every caller.
 """
 
 from __future__ import annotations
@@ -34,11 +36,6 @@ class Engine:
     endpoint: str
     description: str
     _stop: Callable[[], None] | None = None
-
-    @property
-    def has_s3(self) -> bool:
-        # Only moto serves S3 here; DynamoDB Local is DynamoDB only (S3 arrives with the content engine).
-        return self.kind == "moto"
 
     def stop(self) -> None:
         """Idempotent: called from the signal path, the normal exit path and atexit."""
@@ -101,20 +98,58 @@ def _start_moto(reason: str, hint: str = "") -> Engine:
     return Engine("moto", endpoint, f"moto (in memory) at {endpoint}", _stop=server.stop)
 
 
+@dataclass(frozen=True)
+class BlobStore:
+    """Where content bytes live: an S3 endpoint (`s3_endpoint`) or a directory (`directory`)."""
+
+    s3_endpoint: str | None = None
+    directory: Path | None = None
+
+    @property
+    def description(self) -> str:
+        if self.directory is not None:
+            return f"files in {self.directory}"
+        return f"S3 at {self.s3_endpoint}"
+
+
+def blob_store(engine: Engine, data_dir: Path) -> BlobStore:
+    """The one decision of where bytes go, first match wins: BINDERY_S3_ENDPOINT (MinIO, LocalStack, ...),
+    BINDERY_BLOB_DIR, moto's own S3 when moto is the engine, else `${data_dir}/blobs`. Only moto serves S3
+    here; without an S3 endpoint of yours, bytes must not go to AWS's S3 (the endpoint boto3 would pick)."""
+    s3_endpoint = os.environ.get("BINDERY_S3_ENDPOINT")
+    directory = os.environ.get("BINDERY_BLOB_DIR")
+    if s3_endpoint and directory:
+        raise EngineError(f"BINDERY_S3_ENDPOINT ({s3_endpoint}) and BINDERY_BLOB_DIR ({directory}) both say "
+                          f"where bytes go: unset one of them")
+    if s3_endpoint:
+        return BlobStore(s3_endpoint=s3_endpoint)
+    if directory:
+        return BlobStore(directory=Path(directory).resolve())
+    if engine.kind == "moto":
+        return BlobStore(s3_endpoint=engine.endpoint)
+    return BlobStore(directory=(data_dir / "blobs").resolve())
+
+
 def _is_aws(endpoint: str) -> bool:
     host = urlsplit(endpoint).hostname or ""
     return host.endswith((".amazonaws.com", ".amazonaws.com.cn"))
 
 
-def configure(engine: Engine) -> None:
-    """Point bindery at the engine. Call `bindery.aws.reset()` afterwards."""
+def configure(engine: Engine, blobs: BlobStore) -> None:
+    """Point bindery at the engine and the blob store. Call `bindery.aws.reset()` afterwards."""
     os.environ["BINDERY_DYNAMODB_ENDPOINT"] = engine.endpoint
-    if engine.has_s3:
-        os.environ.setdefault("BINDERY_S3_ENDPOINT", engine.endpoint)
+    # Exactly one of the two, so `bindery.store.blobs.objects()` and local/blob_files.py agree with us.
+    if blobs.directory is not None:
+        os.environ["BINDERY_BLOB_DIR"] = str(blobs.directory)
+        os.environ.pop("BINDERY_S3_ENDPOINT", None)
+    else:
+        os.environ["BINDERY_S3_ENDPOINT"] = str(blobs.s3_endpoint)
+        os.environ.pop("BINDERY_BLOB_DIR", None)
     if not os.environ.get("AWS_REGION"):
         os.environ["AWS_REGION"] = os.environ.get("AWS_DEFAULT_REGION") or "us-east-1"
     configured = any(os.environ.get(name) for name in ("AWS_ACCESS_KEY_ID", "AWS_PROFILE"))
-    if not configured and not _is_aws(engine.endpoint):
+    endpoints = [engine.endpoint] + ([blobs.s3_endpoint] if blobs.s3_endpoint else [])
+    if not configured and not any(_is_aws(endpoint) for endpoint in endpoints):
         # Local engines accept any credentials, but boto3 refuses to sign without some.
         os.environ["AWS_ACCESS_KEY_ID"] = "local"
         os.environ["AWS_SECRET_ACCESS_KEY"] = "local"  # noqa: S105 - not a secret: a local engine
@@ -144,12 +179,28 @@ def ensure_table(name: str) -> bool:
     return True
 
 
-def ensure_bucket(name: str, region: str) -> None:
+def ensure_blob_store(blobs: BlobStore, bucket: str, region: str) -> str:
+    """An S3 blob store's bucket, created unless it exists (an S3 of yours may have it already); what to
+    print about the store."""
+    if blobs.directory is not None:
+        return blobs.description
+    from botocore.exceptions import BotoCoreError, ClientError
+
     from bindery import aws
 
     client = aws.s3_client()
-    kwargs: dict[str, Any] = {}
-    if region != "us-east-1":  # the one region where S3 refuses an explicit location
-        kwargs["CreateBucketConfiguration"] = {"LocationConstraint": region}
-    with contextlib.suppress(client.exceptions.BucketAlreadyOwnedByYou):
-        client.create_bucket(Bucket=name, **kwargs)
+    try:
+        try:
+            client.head_bucket(Bucket=bucket)
+            return f"bucket {bucket!r}, {blobs.description}"
+        except ClientError as error:
+            if error.response["Error"]["Code"] not in ("404", "NoSuchBucket"):
+                raise
+        kwargs: dict[str, Any] = {}
+        if region != "us-east-1":  # the one region where S3 refuses an explicit location
+            kwargs["CreateBucketConfiguration"] = {"LocationConstraint": region}
+        with contextlib.suppress(client.exceptions.BucketAlreadyOwnedByYou):  # another process was first
+            client.create_bucket(Bucket=bucket, **kwargs)
+    except (BotoCoreError, ClientError) as error:
+        raise EngineError(f"cannot use bucket {bucket!r} at {blobs.s3_endpoint}: {error}") from None
+    return f"bucket {bucket!r} (created), {blobs.description}"

@@ -215,20 +215,19 @@ def _listen() -> ThreadingHTTPServer:
     return httpd
 
 
-def _prepare(engine: engines.Engine, url: str) -> None:
-    """Table (and bucket) as template.yaml declares them, then the first-start bootstrap."""
-    engines.configure(engine)
+def _prepare(engine: engines.Engine, blobs: engines.BlobStore, url: str) -> None:
+    """Table and blob store as template.yaml declares them, then the first-start bootstrap."""
+    engines.configure(engine, blobs)
     from bindery import aws
     from bindery.config import settings
 
     aws.reset()
     conf = settings()
     print(f"Storage: {engine.description}")
+    print(f"Blobs: {engines.ensure_blob_store(blobs, conf.blob_bucket, conf.region)}")
     try:
         if engines.ensure_table(conf.table_name):
             print(f"Created table {conf.table_name!r} from template.yaml")
-        if engine.has_s3:
-            engines.ensure_bucket(conf.blob_bucket, conf.region)
         _bootstrap(url)
     except (BotoCoreError, ClientError) as error:
         raise engines.EngineError(f"cannot use table {conf.table_name!r} at {engine.endpoint}: {error}") \
@@ -301,11 +300,9 @@ def main() -> None:
 
     engine = engines.start(data_dir)
     atexit.register(engine.stop)
-    if engine.kind == "dynamodb-local":  # no S3 beside it: file bytes and large blobs go to disk
-        os.environ.setdefault("BINDERY_BLOB_DIR", str((data_dir / "blobs").resolve()))
     stop_background: Callable[[], None] = lambda: None  # noqa: E731
     try:
-        _prepare(engine, url)
+        _prepare(engine, engines.blob_store(engine, data_dir), url)
         stop_background = _start_background_work(engine)
         Handler.gateway = Gateway()
         print(f"Bindery API listening on {url}", flush=True)

@@ -48,6 +48,8 @@ class Function:
     code_uri: Path
     handler: str
     routes: list[Route] = field(default_factory=list)
+    # Globals.Function's variables with the function's own on top, as SAM merges them (values unresolved).
+    environment: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -63,6 +65,10 @@ class Template:
         return [route for function in self.functions.values() for route in function.routes]
 
 
+def _variables(props: dict[str, Any]) -> dict[str, Any]:
+    return dict((props.get("Environment") or {}).get("Variables") or {})
+
+
 @lru_cache(maxsize=4)
 def load(path: Path = TEMPLATE) -> Template:
     raw = yaml.load(path.read_text(), Loader=_CfnLoader)  # noqa: S506 - a SafeLoader subclass
@@ -71,10 +77,12 @@ def load(path: Path = TEMPLATE) -> Template:
     authorizer_name: str | None = None
     gateway_responses: dict[str, dict[str, Any]] = {}
     table: dict[str, Any] = {}
+    global_environment = _variables((raw.get("Globals") or {}).get("Function") or {})
     for name, resource in resources.items():
         kind, props = resource["Type"], resource.get("Properties", {})
         if kind == "AWS::Serverless::Function":
-            function = Function(name, ROOT / props["CodeUri"], props["Handler"])
+            function = Function(name, ROOT / props["CodeUri"], props["Handler"],
+                                environment={**global_environment, **_variables(props)})
             for event in (props.get("Events") or {}).values():
                 if event["Type"] == "Api":
                     ev = event["Properties"]

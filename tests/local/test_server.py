@@ -1,117 +1,17 @@
 """local.server as `make run` starts it: a real process, real sockets (loopback only), one keep-alive
-connection, and DynamoDB Local's data surviving a restart."""
+connection, and DynamoDB Local's data (table and file bytes) surviving a restart."""
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
-import os
-import queue
 import re
-import signal
 import socket
-import subprocess
-import sys
-import threading
-import time
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-READY = re.compile(r"^Bindery API listening on http://127\.0\.0\.1:(\d+)/v1$")
-BANNER = re.compile(r"^\s+(API URL|Organization id|User id|API token):\s+(\S+)$")
-STORAGE = re.compile(r"^Storage: .*? at (http://[^\s,]+)", re.MULTILINE)
-START_TIMEOUT = 180  # the first DynamoDB Local start may fetch its jar
-
-
-class Runner:
-    """`python -m local.server` in its own process group, its output collected line by line."""
-
-    def __init__(self, cwd: Path, env: dict[str, str]) -> None:
-        # The test session's AWS and BINDERY settings are not the runner's: it sets its own defaults.
-        clean = {k: v for k, v in os.environ.items() if not k.startswith(("BINDERY_", "AWS_", "POWERTOOLS_"))}
-        # Run from `cwd` with a relative data dir, as `make run` does from the repository root.
-        clean.update({"BINDERY_PORT": "0", "BINDERY_DATA_DIR": "data", "PYTHONPATH": str(ROOT), **env})
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "local.server"], cwd=cwd, env=clean, text=True,
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
-        self.lines: queue.Queue[str | None] = queue.Queue()
-        self.output: list[str] = []
-        threading.Thread(target=self._pump, daemon=True).start()
-        self.port = int(self.wait_for(READY, START_TIMEOUT).group(1))
-
-    def _pump(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)
-
-    def wait_for(self, pattern: re.Pattern[str], timeout: float = 30) -> re.Match[str]:
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                line = self.lines.get(timeout=max(deadline - time.monotonic(), 0))
-            except queue.Empty:
-                pytest.fail(f"no line matching {pattern.pattern} within {timeout} s:\n{self.text()}")
-            if line is None:
-                code = self.process.wait()
-                pytest.fail(f"local.server exited ({code}) before {pattern.pattern}:\n{self.text()}")
-            self.output.append(line)
-            found = pattern.search(line)
-            if found:
-                return found
-
-    def text(self) -> str:
-        return "\n".join(self.output)
-
-    def banner(self) -> dict[str, str]:
-        return dict(found.groups() for line in self.output if (found := BANNER.match(line)))
-
-    def stop(self) -> int:
-        """SIGTERM to the runner alone: it must stop its engine itself."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-        try:
-            return self.process.wait(timeout=60)
-        finally:
-            self.kill_group()
-
-    def kill_group(self) -> None:
-        # Last resort against leftovers (a DynamoDB Local the runner failed to stop): the group is ours.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-
-
-@pytest.fixture
-def start_runner(tmp_path: Path) -> Iterator[Any]:
-    runners: list[Runner] = []
-
-    def start(**env: str) -> Runner:
-        runners.append(Runner(tmp_path, env))
-        return runners[-1]
-
-    yield start
-    for runner in runners:
-        runner.kill_group()
-
-
-def call(conn: http.client.HTTPConnection, method: str, path: str, token: str | None = None,
-         body: Any = None) -> tuple[int, Any]:
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    conn.request(method, path, body=data, headers=headers)
-    response = conn.getresponse()
-    raw = response.read()
-    return response.status, json.loads(raw) if raw else None
+from tests.local.runner_process import LOGO, STORAGE, call, download, import_repository
 
 
 def test_serves_the_api_over_one_keep_alive_connection(start_runner):
@@ -185,6 +85,11 @@ def test_dynamodb_local_data_survives_a_restart(start_runner, tmp_path):
     assert status == 200
     cursor = body["next"]["page"]
     conn.close()
+    # DynamoDB Local has no S3: the imported file's bytes are files in the data dir, served by the runner.
+    assert f"Blobs: files in {data_dir / 'blobs'}" in first.output
+    space_id, files = import_repository(first, "known", tmp_path / "docs.git")
+    assert [f["name"] for f in files] == ["logo.png"]
+    assert download(files[0]["downloadURL"]) == ("image/png", LOGO)
     secret = (data_dir / "cursor-secret").read_text()
     assert first.stop() == 0
     with pytest.raises(ConnectionRefusedError):  # the runner stopped DynamoDB Local on its way out
@@ -203,6 +108,11 @@ def test_dynamodb_local_data_survives_a_restart(start_runner, tmp_path):
     assert (status, len(body["items"])) == (200, 1), body
     status, _ = call(conn, "GET", "/v1/orgs", "other")
     assert status == 401
+    status, body = call(conn, "GET", f"/v1/spaces/{space_id}/content/files", "known")
+    assert status == 200, body
+    url = body["items"][0]["downloadURL"]
+    assert url.startswith(f"http://127.0.0.1:{second.port}/_local/blobs/")  # the new port: URLs are fresh
+    assert download(url) == ("image/png", LOGO)
     conn.close()
     assert (data_dir / "cursor-secret").read_text() == secret
     assert second.stop() == 0

@@ -12,8 +12,8 @@ cache is an LRU bounded by the size of the JSON it holds (`CACHE_BYTES`). Caller
 
 File bytes are content-addressed too: `spaces/{spaceId}/files/{sha256 of the bytes}`.
 
-Bytes go to S3 (`BINDERY_BUCKET`), or, when `BINDERY_BLOB_DIR` is set (the local runner on DynamoDB
-Local, which has no S3), to files under that directory with the same keys.
+Bytes go to S3 (`BINDERY_BUCKET`), or, when `BINDERY_BLOB_DIR` is set (the local runner without an S3:
+local.engine.blob_store decides), to files under that directory with the same keys.
 """
 
 from __future__ import annotations

@@ -1,0 +1,52 @@
+"""template.yaml lets `sam local` reach local engines: the optional endpoint parameters reach every
+function as the variables the layer reads, and stay empty (unset for the layer) on a deployed stack."""
+
+from __future__ import annotations
+
+import pytest
+
+from bindery import aws
+from bindery.config import settings
+from local.template import load
+
+OVERRIDES = {"DynamoDbEndpoint": "BINDERY_DYNAMODB_ENDPOINT", "S3Endpoint": "BINDERY_S3_ENDPOINT"}
+
+
+def test_every_function_gets_the_endpoint_parameters():
+    template = load()
+    parameters = template.raw["Parameters"]
+    for parameter in OVERRIDES:
+        assert parameters[parameter] == {**parameters[parameter], "Type": "String", "Default": ""}
+    assert len(template.functions) >= 10
+    for function in template.functions.values():
+        for parameter, variable in OVERRIDES.items():
+            assert function.environment.get(variable) == {"Ref": parameter}, function.name
+
+
+def test_tracing_is_on_for_the_functions_and_the_api():
+    raw = load().raw
+    assert raw["Globals"]["Function"]["Tracing"] == "Active"
+    assert raw["Resources"]["Api"]["Properties"]["TracingEnabled"] is True
+
+
+@pytest.fixture
+def environment(monkeypatch):
+    yield monkeypatch
+    # Back to the test engine before the table fixture's teardown uses it.
+    monkeypatch.undo()
+    aws.reset()
+
+
+def test_empty_endpoints_as_deployed_are_unset_for_the_layer(environment):
+    environment.setenv("BINDERY_DYNAMODB_ENDPOINT", "")
+    environment.setenv("BINDERY_S3_ENDPOINT", "")
+    settings.cache_clear()
+    assert (settings().dynamodb_endpoint, settings().s3_endpoint) == (None, None)
+
+
+def test_endpoints_given_are_the_clients_endpoints(environment):
+    environment.setenv("BINDERY_DYNAMODB_ENDPOINT", "http://host.docker.internal:8000")
+    environment.setenv("BINDERY_S3_ENDPOINT", "http://host.docker.internal:9000")
+    aws.reset()
+    assert aws.dynamodb_client().meta.endpoint_url == "http://host.docker.internal:8000"
+    assert aws.s3_client().meta.endpoint_url == "http://host.docker.internal:9000"
