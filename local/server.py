@@ -63,6 +63,10 @@ class Handler(BaseHTTPRequestHandler):
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         # Requests the gateway never sees (malformed, unknown method) still get the API's error shape.
         self.close_connection = True
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            # http.server's answer to a method it has no do_* for (TRACE, QUERY…): API Gateway refuses
+            # those, it does not fail on them, so this is the client's error, not a 5xx.
+            code, message = HTTPStatus.METHOD_NOT_ALLOWED, f"Method {self.command} is not allowed"
         self._send(_error_reply(code, message or HTTPStatus(code).phrase))
 
     def _serve(self) -> None:
@@ -150,7 +154,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 # The methods API Gateway knows (what ANY stands for) all go to the gateway, which answers for the ones
-# no route accepts as API Gateway does; any other method gets 501 from send_error.
+# no route accepts as API Gateway does; any other method gets a 405 from send_error.
 for _method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"):
     setattr(Handler, f"do_{_method}", Handler._serve)
 
