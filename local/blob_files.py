@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from urllib.parse import parse_qs, quote, unquote, urlsplit
 
-from bindery.store.blobs import BLOB_DIR_ENV, LOCAL_BLOB_PATH
+from bindery.store.objects import BLOB_DIR_ENV, LOCAL_BLOB_PATH
 from local.gateway import Reply
 
 

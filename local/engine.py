@@ -138,7 +138,7 @@ def _is_aws(endpoint: str) -> bool:
 def configure(engine: Engine, blobs: BlobStore) -> None:
     """Point bindery at the engine and the blob store. Call `bindery.aws.reset()` afterwards."""
     os.environ["BINDERY_DYNAMODB_ENDPOINT"] = engine.endpoint
-    # Exactly one of the two, so `bindery.store.blobs.objects()` and local/blob_files.py agree with us.
+    # Exactly one of the two, so `bindery.store.objects.object_store()` and local/blob_files.py agree with us.
     if blobs.directory is not None:
         os.environ["BINDERY_BLOB_DIR"] = str(blobs.directory)
         os.environ.pop("BINDERY_S3_ENDPOINT", None)

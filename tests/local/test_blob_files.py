@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from bindery.config import settings
-from bindery.store import blobs
+from bindery.store import blobs, objects
 from local import blob_files
 
 
@@ -34,7 +34,7 @@ def test_file_urls_are_served_by_the_runner_with_their_type_and_name(blob_dir):
 
 def test_nothing_outside_the_blob_directory_is_served(blob_dir):
     (blob_dir.parent / "secret.txt").write_text("no")
-    assert blob_files.serve("GET", f"{blobs.LOCAL_BLOB_PATH}../secret.txt").status == 404
-    assert blob_files.serve("GET", f"{blobs.LOCAL_BLOB_PATH}%2E%2E/secret.txt").status == 404
-    assert blob_files.serve("GET", f"{blobs.LOCAL_BLOB_PATH}spaces/s1/files/nope").status == 404
-    assert blob_files.serve("PUT", f"{blobs.LOCAL_BLOB_PATH}x").status == 405
+    assert blob_files.serve("GET", f"{objects.LOCAL_BLOB_PATH}../secret.txt").status == 404
+    assert blob_files.serve("GET", f"{objects.LOCAL_BLOB_PATH}%2E%2E/secret.txt").status == 404
+    assert blob_files.serve("GET", f"{objects.LOCAL_BLOB_PATH}spaces/s1/files/nope").status == 404
+    assert blob_files.serve("PUT", f"{objects.LOCAL_BLOB_PATH}x").status == 405

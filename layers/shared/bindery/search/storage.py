@@ -18,6 +18,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from bindery.store import blobs
+from bindery.store.objects import object_store
 
 CACHE_BYTES = 256 * 1024 * 1024
 CONNECTIONS = 8
@@ -31,7 +32,7 @@ def object_key(space_id: str, digest: str) -> str:
 def put(space_id: str, data: bytes) -> str:
     """Store an index file (one PUT); its digest."""
     digest = hashlib.sha256(data).hexdigest()
-    blobs.objects().put(object_key(space_id, digest), data)
+    object_store().put(object_key(space_id, digest), data)
     return digest
 
 
@@ -46,7 +47,7 @@ class LocalIndexes:
         self._lock = threading.Lock()
 
     def _fetch(self, space_id: str, digest: str, path: Path) -> None:
-        data = blobs.objects().get(object_key(space_id, digest))
+        data = object_store().get(object_key(space_id, digest))
         if data is None or hashlib.sha256(data).hexdigest() != digest:
             raise blobs.MissingBlob(f"search index {digest} of space {space_id} is missing or damaged")
         self.directory.mkdir(parents=True, exist_ok=True)

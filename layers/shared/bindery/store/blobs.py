@@ -12,41 +12,27 @@ cache is an LRU bounded by the size of the JSON it holds (`CACHE_BYTES`). Caller
 
 File bytes are content-addressed too: `spaces/{spaceId}/files/{sha256 of the bytes}`.
 
-Bytes go to S3 (`BINDERY_BUCKET`), or, when `BINDERY_BLOB_DIR` is set (the local runner without an S3:
-local.engine.blob_store decides), to files under that directory with the same keys.
+Bytes go to an object store (store.objects: S3, or the local runner's directory).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import threading
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
-from urllib.parse import quote, urlencode, urlsplit
-
-from botocore.exceptions import ClientError
+from typing import Any, BinaryIO
 
 from bindery import keys
-from bindery.aws import dynamodb_table, s3_client
-from bindery.config import settings
+from bindery.aws import dynamodb_table
 from bindery.store import table
-
-if TYPE_CHECKING:
-    from mypy_boto3_s3.type_defs import ObjectIdentifierTypeDef
+from bindery.store.objects import object_store
 
 ITEM_LIMIT = 350_000  # compressed bytes; DynamoDB's item limit is 400 KB, keys and names included
 CACHE_BYTES = 24 * 1024 * 1024  # of canonical JSON; decoded Python objects take about 3x that
-URL_EXPIRY_SECONDS = 3600
-BLOB_DIR_ENV = "BINDERY_BLOB_DIR"
-# Where the local runner serves the blob directory over HTTP (local/blob_files.py), beside /v1.
-LOCAL_BLOB_PATH = "/_local/blobs/"
 
 
 class MissingBlob(LookupError):
@@ -114,109 +100,6 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-# --- where bytes live ---------------------------------------------------------------------------------
-class ObjectStore(Protocol):
-    def put(self, key: str, data: bytes) -> None: ...
-
-    def get(self, key: str) -> bytes | None: ...
-
-    def url(self, key: str, *, name: str, content_type: str) -> str: ...
-
-    def copy(self, source: str, target: str) -> None: ...
-
-    def delete_prefix(self, prefix: str) -> int: ...
-
-
-class S3Objects:
-    def put(self, key: str, data: bytes) -> None:
-        s3_client().put_object(Bucket=settings().blob_bucket, Key=key, Body=data)
-
-    def get(self, key: str) -> bytes | None:
-        try:
-            response = s3_client().get_object(Bucket=settings().blob_bucket, Key=key)
-        except ClientError as error:
-            if error.response["Error"]["Code"] in ("NoSuchKey", "404"):
-                return None
-            raise
-        return response["Body"].read()
-
-    def url(self, key: str, *, name: str, content_type: str) -> str:
-        """A presigned GET (computed here, no request), served with the file's own name and type: one
-        object serves every file with the same bytes."""
-        return s3_client().generate_presigned_url("get_object", ExpiresIn=URL_EXPIRY_SECONDS, Params={
-            "Bucket": settings().blob_bucket, "Key": key, "ResponseContentType": content_type,
-            "ResponseContentDisposition": f"inline; filename*=UTF-8''{quote(name, safe='')}"})
-
-    def copy(self, source: str, target: str) -> None:
-        bucket = settings().blob_bucket
-        s3_client().copy_object(Bucket=bucket, Key=target, CopySource={"Bucket": bucket, "Key": source})
-
-    def delete_prefix(self, prefix: str) -> int:
-        """Delete every object under `prefix`, a listing page (up to 1,000 keys) and one DeleteObjects at a
-        time; what a failed call leaves is found again by the next call."""
-        s3, bucket, deleted = s3_client(), settings().blob_bucket, 0
-        while True:
-            listing = s3.list_objects_v2(Bucket=bucket, Prefix=prefix)
-            names: list[ObjectIdentifierTypeDef] = [{"Key": entry["Key"]}
-                                                    for entry in listing.get("Contents", [])]
-            if not names:
-                return deleted
-            response = s3.delete_objects(Bucket=bucket, Delete={"Objects": names, "Quiet": True})
-            if response.get("Errors"):
-                raise RuntimeError(f"S3 refused to delete {len(response['Errors'])} objects under {prefix}")
-            deleted += len(names)
-
-
-@dataclass(frozen=True)
-class DirectoryObjects:
-    """Bytes as files under `root` (the local runner without S3); written whole or not at all."""
-
-    root: Path
-
-    def put(self, key: str, data: bytes) -> None:
-        path = self.root / key
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
-        partial.write_bytes(data)
-        partial.replace(path)
-
-    def get(self, key: str) -> bytes | None:
-        try:
-            return (self.root / key).read_bytes()
-        except FileNotFoundError:
-            return None
-
-    def url(self, key: str, *, name: str, content_type: str) -> str:
-        """Through the local runner's HTTP server when it says where it listens (BINDERY_PUBLIC_URL),
-        else the file itself."""
-        public = settings().public_url
-        if not public:
-            return (self.root / key).resolve().as_uri()
-        origin = "{0.scheme}://{0.netloc}".format(urlsplit(public))
-        return (f"{origin}{LOCAL_BLOB_PATH}{quote(key)}?"
-                f"{urlencode({'type': content_type, 'name': name})}")
-
-    def copy(self, source: str, target: str) -> None:
-        data = self.get(source)
-        if data is None:
-            raise MissingBlob(f"{source} does not exist")
-        self.put(target, data)
-
-    def delete_prefix(self, prefix: str) -> int:
-        files = [path for path in (self.root / prefix).rglob("*") if path.is_file()] \
-            if (self.root / prefix).is_dir() else []
-        for path in files:
-            path.unlink(missing_ok=True)
-        if (self.root / prefix).is_dir():
-            shutil.rmtree(self.root / prefix, ignore_errors=True)
-        return len(files)
-
-
-def objects() -> ObjectStore:
-    directory = os.environ.get(BLOB_DIR_ENV)
-    return DirectoryObjects(Path(directory)) if directory else S3Objects()
-
-
 # --- values -------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Encoded:
@@ -234,7 +117,7 @@ def _item(space_id: str, encoded: Encoded) -> table.Item:
     base: table.Item = {**keys.blob(space_id, encoded.digest), "type": "blob"}
     if len(packed) <= ITEM_LIMIT:
         return {**base, "data": packed}
-    objects().put(blob_object_key(space_id, encoded.digest), packed)
+    object_store().put(blob_object_key(space_id, encoded.digest), packed)
     return {**base, "stored": "object", "size": len(packed)}
 
 
@@ -261,7 +144,7 @@ def _packed(space_id: str, digest: str, item: table.Item) -> bytes:
     if "data" in item:
         data: Any = item["data"]  # boto3's Binary wraps the bytes in `value`
         return bytes(getattr(data, "value", data))
-    stored = objects().get(blob_object_key(space_id, digest))
+    stored = object_store().get(blob_object_key(space_id, digest))
     if stored is None:
         raise MissingBlob(f"blob {digest} of space {space_id}: its object is missing")
     return stored
@@ -296,7 +179,7 @@ def copy_values(source_space: str, target_space: str, digests: Iterable[str]) ->
         items += table.batch_get([keys.blob(source_space, digest) for digest in wanted[start:start + 100]])
     if len(items) != len(wanted):
         raise MissingBlob(f"space {source_space} lacks {len(wanted) - len(items)} of the blobs to copy")
-    store = objects()
+    store = object_store()
     with dynamodb_table().batch_writer() as batch:
         for item in items:
             digest = item["SK"].removeprefix("BLOB#")
@@ -306,7 +189,7 @@ def copy_values(source_space: str, target_space: str, digests: Iterable[str]) ->
 
 
 def copy_files(source_space: str, target_space: str, digests: Iterable[str]) -> None:
-    store = objects()
+    store = object_store()
     for digest in dict.fromkeys(digests):
         store.copy(file_object_key(source_space, digest), file_object_key(target_space, digest))
 
@@ -319,32 +202,19 @@ def file_digest(data: bytes) -> str:
 def put_file(space_id: str, data: bytes) -> str:
     """Store a file's bytes (one PUT); their digest."""
     digest = file_digest(data)
-    objects().put(file_object_key(space_id, digest), data)
+    object_store().put(file_object_key(space_id, digest), data)
     return digest
 
 
 def read_file(space_id: str, digest: str) -> bytes | None:
-    return objects().get(file_object_key(space_id, digest))
+    return object_store().get(file_object_key(space_id, digest))
 
 
 def file_url(space_id: str, digest: str, *, name: str, content_type: str) -> str:
-    return objects().url(file_object_key(space_id, digest), name=name, content_type=content_type)
+    return object_store().url(file_object_key(space_id, digest), name=name, content_type=content_type)
 
 
 def put_file_stream(space_id: str, digest: str, stream: BinaryIO) -> None:
-    """Store a file's bytes read from `stream`, whose SHA-256 (`digest`) the caller computed: to S3 as
-    a multipart upload of 8 MB parts, one part in memory at a time (no thread pool: its parts would be
-    in memory together), so a large file never sits whole in a request body."""
-    key = file_object_key(space_id, digest)
-    store = objects()
-    if isinstance(store, DirectoryObjects):
-        path = store.root / key
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.partial")
-        with partial.open("wb") as out:
-            shutil.copyfileobj(stream, out)
-        partial.replace(path)
-        return
-    from boto3.s3.transfer import TransferConfig  # only Git Sync imports stream; other functions never
-
-    s3_client().upload_fileobj(stream, settings().blob_bucket, key, Config=TransferConfig(use_threads=False))
+    """Store a file's bytes read from `stream`, whose SHA-256 (`digest`) the caller computed, never
+    holding the whole file in memory (store.objects)."""
+    object_store().put_stream(file_object_key(space_id, digest), stream)

@@ -24,6 +24,7 @@ from typing import Any
 from bindery import keys
 from bindery.content.tree import Tree, empty_tree
 from bindery.store import blobs, table
+from bindery.store.objects import object_store
 from bindery.store.table import Item
 
 REVISIONS_CACHED = 1024
@@ -164,7 +165,7 @@ def documents(space_id: str, digests: Iterable[str]) -> dict[str, Any]:
     `blobs.get_value` would cost one GetItem each and flush the request path's blob cache."""
     wanted = list(dict.fromkeys(digests))
     found: dict[str, Any] = {}
-    store = blobs.objects()
+    store = object_store()
     for start in range(0, len(wanted), BATCH):
         for item in table.batch_get([keys.blob(space_id, d) for d in wanted[start:start + BATCH]]):
             digest = str(item["SK"]).removeprefix("BLOB#")

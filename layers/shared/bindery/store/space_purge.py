@@ -14,7 +14,7 @@ from typing import Any
 
 from bindery import keys
 from bindery.aws import dynamodb_table
-from bindery.store import blobs
+from bindery.store.objects import object_store
 
 # One Query page; the batch writer sends its deletes 25 to a BatchWriteItem and retries unprocessed ones.
 PAGE_SIZE = 500
@@ -49,4 +49,4 @@ def delete_items_page(space_id: str) -> int:
 
 def delete_objects(space_id: str) -> int:
     """Delete every object of the space (S3, or the local runner's blob directory); the number deleted."""
-    return blobs.objects().delete_prefix(f"spaces/{space_id}/")
+    return object_store().delete_prefix(f"spaces/{space_id}/")
