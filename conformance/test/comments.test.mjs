@@ -46,11 +46,14 @@ function operations(api, spaceId, changeRequestId) {
     };
 }
 
-for (const variant of ['space', 'change request']) {
+// 'change request by number': the same operations with the change request's number in the path, as
+// every change-request route accepts it.
+for (const variant of ['space', 'change request', 'change request by number']) {
     describe(`comments on a ${variant}`, () => {
         let fx;
         let space;
-        let changeRequestId;
+        let changeRequestId; // as the path names it: the id, or the number
+        let changeRequestRealId; // the id, as responses name it
         let owner; // operations as the organization's admin
         let commenter; // a member with the comment role
         let reader; // a member with the read role
@@ -58,9 +61,10 @@ for (const variant of ['space', 'change request']) {
         before(async () => {
             fx = await orgWithMembers(ctx, { count: 2, roles: ['comment', 'read'] });
             space = await expectOk(fx.owner.api.orgs.createSpace(fx.org.id, { title: 'Discussed' }), 201);
-            if (variant === 'change request') {
+            if (variant !== 'space') {
                 const created = await expectOk(fx.owner.api.spaces.createChangeRequest(space.id, { subject: 'Edits' }), 201);
-                changeRequestId = created.id;
+                changeRequestId = variant === 'change request' ? created.id : String(created.number);
+                changeRequestRealId = created.id;
             }
             owner = operations(fx.owner.api, space.id, changeRequestId);
             commenter = operations(fx.members[0].api, space.id, changeRequestId);
@@ -77,7 +81,7 @@ for (const variant of ['space', 'change request']) {
             assert.deepEqual(posted.body, { markdown: 'Is this **right**?' });
             assert.equal(posted.postedBy.id, fx.members[0].userId);
             assert.equal(posted.target.space, space.id);
-            assert.equal(posted.target.changeRequest, changeRequestId);
+            assert.equal(posted.target.changeRequest, changeRequestRealId);
             assert.deepEqual(posted.permissions, { view: true, edit: true, reply: true, delete: true });
             assert.deepEqual(await expectOk(commenter.get(posted.id)), posted);
             const asDocument = await expectOk(reader.get(posted.id, { format: 'document' }));
