@@ -26,8 +26,10 @@ from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
 LIVE = "attribute_exists(PK)"
-# Which of the space's counters count a change request in each status (`changeRequests` counts all).
-STATUS_COUNTERS = {"open": "changeRequestsOpen", "draft": "changeRequestsDraft"}
+# Which of the space's counters count a change request in each status (`changeRequests` counts all, so
+# the archived ones are what the others leave: `Space.change_requests_in`).
+STATUS_COUNTERS = {"open": "changeRequestsOpen", "draft": "changeRequestsDraft",
+                   "merged": "changeRequestsMerged"}
 
 
 @dataclass
@@ -121,6 +123,13 @@ def space_page(space_id: str, status: str, limit: int, start_key: dict[str, Any]
     """GSI1: one page of a space's change requests in `status`, newest first."""
     return table.Query(partition=cr_keys.space_status_partition(space_id, status), index="GSI1",
                        forward=False, limit=limit, start_key=start_key, filter=narrow).run()
+
+
+def space_count(space_id: str, status: str, narrow: Any) -> int:
+    """How many change requests `space_page` lists over all its pages with the filter `narrow`: one
+    `Select=COUNT` Query (an unfiltered listing reads the space's counters instead)."""
+    return table.Query(partition=cr_keys.space_status_partition(space_id, status), index="GSI1",
+                       filter=narrow).count()
 
 
 def org_page(org_id: str, status: str, limit: int, start_key: dict[str, Any] | None,

@@ -122,6 +122,17 @@ def members_page(org_id: str, *, sort: str, forward: bool, limit: int, start_key
                  role: str | None = None, search: str | None = None) -> table.QueryPage:
     """One page of members by join date (GSI2) or by last activity (GSI3, which holds only members that
     have been active); `role` ("guest" for none) and `search` narrow the page, never the key range."""
+    return _members_query(org_id, sort, role, search, forward=forward, limit=limit,
+                          start_key=start_key).run()
+
+
+def members_count(org_id: str, *, sort: str, role: str | None = None, search: str | None = None) -> int:
+    """How many members `members_page` lists over all its pages: one `Select=COUNT` Query."""
+    return _members_query(org_id, sort, role, search).count()
+
+
+def _members_query(org_id: str, sort: str, role: str | None, search: str | None, *, forward: bool = True,
+                   limit: int = 1, start_key: dict[str, Any] | None = None) -> table.Query:
     if sort == "lastSeenAt":
         index, partition = "GSI3", keys.members_by_activity_partition(org_id)
     else:
@@ -137,7 +148,7 @@ def members_page(org_id: str, *, sort: str, forward: bool, limit: int, start_key
     for part in conditions:
         condition = part if condition is None else condition & part
     return table.Query(partition=partition, index=index, forward=forward, limit=limit, start_key=start_key,
-                       filter=condition).run()
+                       filter=condition)
 
 
 def _holds_role(role: str | None) -> tuple[str, dict[str, Any]]:

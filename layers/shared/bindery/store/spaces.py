@@ -31,6 +31,7 @@ class Space(Node):
     change_requests: int = 0
     change_requests_open: int = 0
     change_requests_draft: int = 0
+    change_requests_merged: int = 0
     # The spec's GitSyncState, set by a successful Git Sync run (domain/git_runs.py).
     git_sync: dict[str, Any] | None = None
 
@@ -42,8 +43,17 @@ class Space(Node):
         ("language", "language"), ("deleted_at", "deletedAt"), ("expires_at", TTL_ATTRIBUTE),
         ("comments", "comments"), ("change_requests", "changeRequests"),
         ("change_requests_open", "changeRequestsOpen"), ("change_requests_draft", "changeRequestsDraft"),
-        ("git_sync", "gitSync"),
+        ("change_requests_merged", "changeRequestsMerged"), ("git_sync", "gitSync"),
     )
+
+    def change_requests_in(self, status: str) -> int:
+        """How many of the space's change requests are in `status` (the listing's `count`)."""
+        counted = {"open": self.change_requests_open, "draft": self.change_requests_draft,
+                   "merged": self.change_requests_merged}
+        if status in counted:
+            return counted[status]
+        # Archived: every change request the space numbered that is in none of the counted statuses.
+        return self.change_requests - sum(counted.values())
 
     def to_item(self) -> Item:
         item = self.node_attributes(listed=self.deleted_at is None)
