@@ -99,6 +99,8 @@ def test_inviting_someone_outside_the_organization_makes_them_a_guest(api):
         member = api.get(f"/orgs/{ada.org_id}/members/{user_id}", token=ada.token).json()
         assert (member["role"], member["spaces"]) == (None, 1)
     assert granted(api, ada, "space", sid) == {olga.user_id: "comment", newcomer: "comment"}
+    assert user_store.get_user(newcomer).org_count == 1
+    assert api.get("/orgs", token=olga.token).json()["count"] == 1
     # The guest sees the space they were invited to, with the role they were given, and nothing else.
     space = api.get(f"/spaces/{sid}", token=olga.token).json()
     assert (space["permissions"]["comment"], space["permissions"]["edit"]) == (True, False)

@@ -128,7 +128,9 @@ class _Invitation:
         """A user who is not a member joins as a guest, with this grant (and its count) already on them."""
         guest = Member.joining(self.node.org_id, user, None, self.joined_at)
         guest.spaces = 1 if self.node.kind == "space" else 0
-        self.ops += [*(user_put_ops(user) if new_user else []),
+        if new_user:
+            user.org_count = 1  # created in this transaction, which may touch its item only once
+        self.ops += [*(user_put_ops(user) if new_user else [user_store.org_count_op(user.id, 1)]),
                      member_store.new_member_op(guest),
                      grant_store.put_grant_op(_grant(self.node, "user", user.id, role),
                                               new=self.node.grant_for("user", user.id) is None)]

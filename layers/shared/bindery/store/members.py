@@ -15,7 +15,7 @@ from bindery.store import table
 from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key
 from bindery.store.table import Item
-from bindery.store.users import User
+from bindery.store.users import User, org_count_op
 
 LAST_ADMIN = "An organization needs at least one admin: make another member an admin first"
 
@@ -86,10 +86,12 @@ def new_member_op(member: Member) -> table.Op:
 
 
 def add_member_ops(member: Member) -> list[table.Op]:
-    """A new membership and the organization's counters (members, admins), for one transaction."""
+    """A new membership and the counters (the organization's members and admins, the user's
+    organizations), for one transaction."""
     admins = 1 if member.role == "admin" else 0
     return [
         new_member_op(member),
+        org_count_op(member.user_id, 1),
         table.update_op(keys.org(member.org_id), "ADD memberCount :one, adminCount :admins",
                         {":one": 1, ":admins": admins}, "attribute_exists(PK)"),
     ]
@@ -241,6 +243,7 @@ def remove_member(member: Member) -> None:
                                     {":n": len(links), ":s": removal.spaces, **values},
                                     {"#r": "role", "#s": "spaces"}),
             _admins_op(org_id, -_admin_delta(None, member.role), members=-1),
+            org_count_op(user_id, -1),
         ]
         return [*ops, *(op for link in links for op in _leave_team_ops(link)), *removal.ops]
 

@@ -9,6 +9,7 @@ from bindery import keys
 from bindery.store import table
 from bindery.store.members import Member
 from bindery.store.table import Item
+from bindery.store.users import org_count_op
 
 
 @dataclass
@@ -101,6 +102,7 @@ def create_org(org: Organization, founder: Member) -> None:
     table.transact([
         table.put_op(org.to_item(), "attribute_not_exists(PK)"),
         table.put_op(founder.to_item(), "attribute_not_exists(PK)"),
+        org_count_op(founder.user_id, 1),
     ])
 
 
