@@ -126,4 +126,6 @@ def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page:
     items = [{"team": team, "member": {"role": link.role}}
              for team, (_, link) in zip(wired, pairs, strict=True)]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+    # Unfiltered, the member's `teams` counter is the count; the title filter applies to the teams read,
+    # which only reading all of the member's teams could count: no `count` then.
+    return Listing(items=items, next_cursor=cursor, count=None if term else member.teams)
