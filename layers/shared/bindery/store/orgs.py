@@ -35,6 +35,8 @@ class Organization:
     admin_count: int = 0
     team_count: int = 0
     invite_count: int = 0
+    space_count: int = 0  # live spaces (a deleted one is not counted)
+    collection_count: int = 0
 
     _FIELDS = (
         ("title", "title"), ("created_at", "createdAt"), ("email_domains", "emailDomains"),
@@ -44,6 +46,7 @@ class Organization:
         ("invite_links", "inviteLinks"), ("plan", "plan"), ("merge_rules", "mergeRules"), ("logo", "logo"),
         ("member_count", "memberCount"), ("admin_count", "adminCount"),
         ("team_count", "teamCount"), ("invite_count", "inviteCount"),
+        ("space_count", "spaceCount"), ("collection_count", "collectionCount"),
     )
 
     def to_item(self) -> Item:
