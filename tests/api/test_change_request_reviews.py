@@ -61,10 +61,13 @@ def test_a_newer_review_or_request_makes_earlier_reviews_outdated(api, setup):
     first = api.post(base(space_id, cr) + "/reviews", token=rae.token,
                      body={"status": "changes-requested"}).json()
     second = api.post(base(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"}).json()
+    listed = api.get(base(space_id, cr) + "/reviews", token=ed.token, query={"limit": 1}).json()
+    assert listed["count"] == 2  # every review, over all pages
     reviews = api.get(base(space_id, cr) + "/reviews", token=ed.token).json()["items"]
     assert [(r["id"], r["outdated"]) for r in reviews] == [(second["id"], False), (first["id"], True)]
     current = api.get(base(space_id, cr) + "/reviews", token=ed.token, query={"outdated": "false"}).json()
     assert [r["id"] for r in current["items"]] == [second["id"]]
+    assert "count" not in current  # decided per review after the page is read: not countable
     api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token, body={"users": [rae.user_id]})
     reviews = api.get(base(space_id, cr) + "/reviews", token=ed.token).json()["items"]
     assert all(r["outdated"] for r in reviews)

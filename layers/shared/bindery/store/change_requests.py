@@ -2,7 +2,7 @@
 
     {PK: SPACE#{spaceId}, SK: CR#{id}, type: "change-request", id, spaceId, orgId, number, status,
      subject, description?, createdBy, createdAt, updatedAt, revision, revisionInitial,
-     revisionMergedAncestor?, revisionMerged?, mergedBy?, mergedAt?, comments, agentTaskId?,
+     revisionMergedAncestor?, revisionMerged?, mergedBy?, mergedAt?, comments, reviews, agentTaskId?,
      conversationsIssuesCluster?, contributors?: {userId}, requestedReviewers?: {userId},
      latestReviews: {userId: {id, status, revision}},
      GSI1..3 (see keys.change_requests)}
@@ -51,6 +51,7 @@ class ChangeRequest:
     merged_by: str | None = None
     merged_at: str | None = None
     comments: int = 0
+    reviews: int = 0  # every review submitted (store.reviews.record_review_op)
     agent_task_id: str | None = None
     conversations_issues_cluster: str | None = None
     contributors: list[str] = field(default_factory=list)
@@ -66,7 +67,8 @@ class ChangeRequest:
         ("revision_initial", "revisionInitial"), ("description", "description"),
         ("revision_merged_ancestor", "revisionMergedAncestor"), ("revision_merged", "revisionMerged"),
         ("merged_by", "mergedBy"), ("merged_at", "mergedAt"), ("comments", "comments"),
-        ("agent_task_id", "agentTaskId"), ("conversations_issues_cluster", "conversationsIssuesCluster"),
+        ("reviews", "reviews"), ("agent_task_id", "agentTaskId"),
+        ("conversations_issues_cluster", "conversationsIssuesCluster"),
         ("contributors", "contributors"), ("requested_reviewers", "requestedReviewers"),
         ("latest_reviews", "latestReviews"),
     )
