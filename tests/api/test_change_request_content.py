@@ -97,6 +97,7 @@ def test_a_batch_is_one_new_revision_and_leaves_the_space_alone(api, setup):
     # The editor is a contributor.
     contributors = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}/contributors", token=ada.token)
     assert [(c["user"]["id"], c["count"]) for c in contributors.json()["items"]] == [(ada.user_id, 1)]
+    assert contributors.json()["count"] == 1
 
 
 def test_an_invalid_change_rejects_the_whole_batch(api, setup):

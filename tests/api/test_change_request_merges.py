@@ -52,6 +52,8 @@ def test_merge_brings_the_change_into_the_space(api, setup):
     assert counters(api, ada, space_id) == (1, 0, 0)
     listed = api.get(f"/spaces/{space_id}/change-requests", token=ada.token, query={"status": "merged"})
     assert [c["id"] for c in listed.json()["items"]] == [cr["id"]]
+    assert listed.json()["count"] == 1
+    assert api.get(f"/spaces/{space_id}/change-requests", token=ada.token).json()["count"] == 0
     # The space's new revision is the spec's `merge` revision, naming the change request merged.
     from tests.search.spec_schema import check
 

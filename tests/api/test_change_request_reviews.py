@@ -36,8 +36,8 @@ def test_request_review_then_approve(api, setup):
     assert request["requestedBy"]["id"] == ed.user_id
     assert request["revision"] == cr["revision"]
     assert api.get(base(space_id, cr), token=ed.token).json()["subject"] == "Please look"
-    listed = api.get(base(space_id, cr) + "/requested-reviewers", token=rae.token).json()["items"]
-    assert [r["user"]["id"] for r in listed] == [rae.user_id]
+    listed = api.get(base(space_id, cr) + "/requested-reviewers", token=rae.token).json()
+    assert ([r["user"]["id"] for r in listed["items"]], listed["count"]) == ([rae.user_id], 1)
     # The listing filter finds it by requested reviewer.
     mine = api.get(f"/spaces/{space_id}/change-requests", token=rae.token,
                    query={"requestedReviewer": rae.user_id}).json()["items"]
@@ -51,7 +51,8 @@ def test_request_review_then_approve(api, setup):
     assert body["requestedBy"]["id"] == ed.user_id
     assert api.get(base(space_id, cr) + f"/reviews/{body['id']}", token=ed.token).json() == body
     # The request is fulfilled.
-    assert api.get(base(space_id, cr) + "/requested-reviewers", token=rae.token).json()["items"] == []
+    assert api.get(base(space_id, cr) + "/requested-reviewers", token=rae.token).json() == {
+        "items": [], "count": 0}
     error(api.get(base(space_id, cr) + "/reviews/nope", token=ed.token), 404)
 
 
@@ -60,10 +61,13 @@ def test_a_newer_review_or_request_makes_earlier_reviews_outdated(api, setup):
     first = api.post(base(space_id, cr) + "/reviews", token=rae.token,
                      body={"status": "changes-requested"}).json()
     second = api.post(base(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"}).json()
+    listed = api.get(base(space_id, cr) + "/reviews", token=ed.token, query={"limit": 1}).json()
+    assert listed["count"] == 2  # every review, over all pages
     reviews = api.get(base(space_id, cr) + "/reviews", token=ed.token).json()["items"]
     assert [(r["id"], r["outdated"]) for r in reviews] == [(second["id"], False), (first["id"], True)]
     current = api.get(base(space_id, cr) + "/reviews", token=ed.token, query={"outdated": "false"}).json()
     assert [r["id"] for r in current["items"]] == [second["id"]]
+    assert "count" not in current  # decided per review after the page is read: not countable
     api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token, body={"users": [rae.user_id]})
     reviews = api.get(base(space_id, cr) + "/reviews", token=ed.token).json()["items"]
     assert all(r["outdated"] for r in reviews)
@@ -90,7 +94,8 @@ def test_remove_a_requested_reviewer(api, setup):
     request = base(space_id, cr) + f"/requested-reviewers/{rae.user_id}"
     assert api.delete(request, token=ed.token).status == 205
     assert api.delete(request, token=ed.token).status == 204
-    assert api.get(base(space_id, cr) + "/requested-reviewers", token=ed.token).json()["items"] == []
+    assert api.get(base(space_id, cr) + "/requested-reviewers", token=ed.token).json() == {
+        "items": [], "count": 0}
     mine = api.get(f"/spaces/{space_id}/change-requests", token=rae.token,
                    query={"requestedReviewer": rae.user_id}).json()["items"]
     assert mine == []

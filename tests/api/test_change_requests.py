@@ -142,13 +142,21 @@ def test_space_listing_by_status_newest_first_with_filters_and_pages(api, setup)
     assert [item["id"] for item in listed.json()["items"]] == [eds, ids[2], ids[1]]
     drafts = api.get(f"/spaces/{space_id}/change-requests", token=ada.token, query={"status": "draft"})
     assert [item["id"] for item in drafts.json()["items"]] == [ids[0]]
+    assert drafts.json()["count"] == 1
     mine = api.get(f"/spaces/{space_id}/change-requests", token=ada.token, query={"creator": ed.user_id})
     assert [item["id"] for item in mine.json()["items"]] == [eds]
+    assert mine.json()["count"] == 1
     first = api.get(f"/spaces/{space_id}/change-requests", token=ada.token, query={"limit": 2}).json()
     assert [item["id"] for item in first["items"]] == [eds, ids[2]]
     rest = api.get(f"/spaces/{space_id}/change-requests", token=ada.token,
                    query={"limit": 2, "page": first["next"]["page"]}).json()
     assert [item["id"] for item in rest["items"]] == [ids[1]]
+    # The total over all pages, on every page.
+    assert (first["count"], rest["count"]) == (3, 3)
+    api.patch(f"/spaces/{space_id}/change-requests/{ids[1]}", token=ada.token, body={"status": "archived"})
+    archived = api.get(f"/spaces/{space_id}/change-requests", token=ada.token, query={"status": "archived"})
+    assert (archived.json()["count"], [item["id"] for item in archived.json()["items"]]) == (1, [ids[1]])
+    assert api.get(f"/spaces/{space_id}/change-requests", token=ada.token).json()["count"] == 2
     # A cursor of another listing (another filter) is refused.
     error(api.get(f"/spaces/{space_id}/change-requests", token=ada.token,
                   query={"status": "draft", "page": first["next"]["page"]}), 400)
@@ -163,6 +171,11 @@ def test_space_listing_is_one_query(api, setup, request_counter):
     assert len(api.get(f"/spaces/{space_id}/change-requests", token=ada.token).json()["items"]) == 3
     assert request_counter.get("Query", 0) == 1
     assert "Scan" not in request_counter
+    # A filter costs one `Select=COUNT` Query more, for its count.
+    request_counter.clear()
+    filtered = api.get(f"/spaces/{space_id}/change-requests", token=ada.token, query={"creator": ada.user_id})
+    assert filtered.json()["count"] == 3
+    assert request_counter.get("Query", 0) == 2
 
 
 def test_org_listing_shows_only_spaces_the_caller_may_read(api, setup):

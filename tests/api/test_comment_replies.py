@@ -47,6 +47,7 @@ def test_replies_keep_the_comments_counts_exact(where, api):
                    query={"limit": 2, "page": body["next"]["page"], "format": "document"}).json()
     assert [r["id"] for r in rest["items"]] == [last["id"]]
     assert "next" not in rest
+    assert (body["count"], rest["count"]) == (3, 3)
     assert rest["items"][0]["body"]["document"]["object"] == "document"
     assert api.delete(f"{where.base}/comments/{thread['id']}/replies/{last['id']}",
                       token=where.admin.token).status == 204
@@ -54,6 +55,7 @@ def test_replies_keep_the_comments_counts_exact(where, api):
                       token=where.admin.token).status == 204
     read = comment(where, thread["id"])
     assert read["replies"] == 2
+    assert api.get(f"{where.base}/comments/{thread['id']}/replies", token=bob.token).json()["count"] == 2
     assert [(r["user"]["id"], r["count"]) for r in read["repliers"]] == [(bob.user_id, 2)]
 
 

@@ -99,6 +99,8 @@ def test_inviting_someone_outside_the_organization_makes_them_a_guest(api):
         member = api.get(f"/orgs/{ada.org_id}/members/{user_id}", token=ada.token).json()
         assert (member["role"], member["spaces"]) == (None, 1)
     assert granted(api, ada, "space", sid) == {olga.user_id: "comment", newcomer: "comment"}
+    assert user_store.get_user(newcomer).org_count == 1
+    assert api.get("/orgs", token=olga.token).json()["count"] == 1
     # The guest sees the space they were invited to, with the role they were given, and nothing else.
     space = api.get(f"/spaces/{sid}", token=olga.token).json()
     assert (space["permissions"]["comment"], space["permissions"]["edit"]) == (True, False)
@@ -114,7 +116,7 @@ def test_team_grants_count_on_the_team_and_list_with_the_callers_team_permission
     invite(api, ada, "space", sid, "edit", teams=[writers, readers])
     assert api.get(f"/orgs/{ada.org_id}/teams/{writers}", token=ada.token).json()["spaces"] == 1
     body = api.get(f"{base('space', sid)}/teams", token=bob.token).json()
-    assert "count" not in body
+    assert body["count"] == 2
     seen = {item["team"]["id"]: (item["permission"], item["team"]["permissions"]) for item in body["items"]}
     assert seen == {writers: ("edit", {"admin": False, "view": True}),
                     readers: ("edit", {"admin": False, "view": True})}
@@ -124,6 +126,7 @@ def test_team_grants_count_on_the_team_and_list_with_the_callers_team_permission
     # Deleting a team takes its grants with it: nothing is left to take away.
     assert api.delete(f"/orgs/{ada.org_id}/teams/{readers}", token=ada.token).status == 204
     assert granted(api, ada, "space", sid, "teams") == {writers: "edit"}
+    assert api.get(f"{base('space', sid)}/teams", token=ada.token).json()["count"] == 1
     assert api.delete(f"{base('space', sid)}/teams/{readers}", token=ada.token).status == 204
 
 

@@ -60,6 +60,8 @@ def test_invite_existing_and_unknown_emails(api):
     assert api.get(f"/orgs/{ada.org_id}", token=bob.token).status == 200
     token = admin.create_token(new_id)
     assert api.get(f"/orgs/{ada.org_id}", token=token).json()["permissions"]["admin"] is False
+    # Both count the organization in `GET /orgs`: the existing user's counter moved, the new one's was set.
+    assert [api.get("/orgs", token=t).json()["count"] for t in (bob.token, token)] == [1, 1]
 
 
 def test_default_role_is_the_orgs_then_read_and_null_means_guest(api):

@@ -94,16 +94,17 @@ def test_pages_are_stable_disjoint_and_complete_in_both_orders(api):
     assert [m["id"] for page in descending for m in page["items"]] == list(reversed(ids))
 
 
-def test_role_filter_includes_guests_and_drops_the_count(api):
+def test_role_filter_includes_guests_and_counts_what_it_keeps(api):
     ada = api.org_admin()
     editor = join(api, ada.org_id, "Eve", "edit")
     guest = join(api, ada.org_id, "Gus", None)
     join(api, ada.org_id, "Rita", "read")
     body = api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query={"role": "edit"}).json()
     assert [m["id"] for m in body["items"]] == [editor.user_id]
-    assert "count" not in body
+    assert body["count"] == 1
     body = api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query={"role": "guest"}).json()
     assert [(m["id"], m["role"]) for m in body["items"]] == [(guest.user_id, None)]
+    assert body["count"] == 1
 
 
 def test_search_is_case_insensitive_on_name_and_email(api):
@@ -114,7 +115,9 @@ def test_search_is_case_insensitive_on_name_and_email(api):
     assert [m["id"] for m in by_name["items"]] == [grace.user_id]
     by_email = api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query={"search": "Navy.Ex"}).json()
     assert [m["id"] for m in by_email["items"]] == [grace.user_id]
-    assert "count" not in by_email
+    assert by_email["count"] == 1
+    nobody = api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query={"search": "nobody"}).json()
+    assert (nobody["items"], nobody["count"]) == ([], 0)
 
 
 def test_filtered_pages_follow_the_filter_across_pages(api):
@@ -124,6 +127,8 @@ def test_filtered_pages_follow_the_filter_across_pages(api):
     join(api, ada.org_id, "Rita", "read", joined_at="2030-01-05T00:00:00.000Z")
     listed = pages(api, f"/orgs/{ada.org_id}/members", ada.token, limit=2, order="asc", role="edit")
     assert [m["id"] for page in listed for m in page["items"]] == editors
+    # The total over every page of the filtered listing, on every page.
+    assert all(page["count"] == 3 for page in listed)
 
 
 def test_last_seen_sort_lists_only_active_members_most_recent_first(api, monkeypatch):
@@ -136,7 +141,7 @@ def test_last_seen_sort_lists_only_active_members_most_recent_first(api, monkeyp
     body = api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query={"sort": "lastSeenAt"}).json()
     assert [m["id"] for m in body["items"]] == [ada.user_id, bob.user_id]
     assert all("lastSeenAt" in m for m in body["items"])
-    assert "count" not in body
+    assert body["count"] == 2
 
 
 def test_forged_and_foreign_cursors_are_400(api):
@@ -167,12 +172,15 @@ def test_bad_queries_are_400_naming_the_parameter(api, query, named):
     assert named in error(api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query=query), 400)
 
 
-def test_list_page_costs_one_query(api, request_counter):
+def test_list_page_costs_one_query_and_a_filter_one_count_query_more(api, request_counter):
     ada = api.org_admin()
     join(api, ada.org_id, "Bob")
     request_counter.clear()
-    assert api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query={"search": "bob"}).status == 200
+    assert api.get(f"/orgs/{ada.org_id}/members", token=ada.token).status == 200
     assert request_counter == {"GetItem": 1, "BatchGetItem": 1, "Query": 1}
+    request_counter.clear()
+    assert api.get(f"/orgs/{ada.org_id}/members", token=ada.token, query={"search": "bob"}).status == 200
+    assert request_counter == {"GetItem": 1, "BatchGetItem": 1, "Query": 2}
 
 
 # --- reading one --------------------------------------------------------------------------------

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from bindery.store import table
+from bindery.store import users as user_store
+from bindery.store.members import Member, add_member_ops
+
 
 def test_missing_token_is_401_in_error_shape(api):
     reply = api.get("/orgs")
@@ -83,6 +87,25 @@ def test_list_orgs_paginates_with_a_stable_order(api):
         if not page:
             break
     assert seen == sorted(created)
+
+
+def test_list_orgs_counts_every_membership_as_it_comes_and_goes(api, request_counter):
+    ada = api.user()
+    assert api.get("/orgs", token=ada.token).json() == {"items": [], "count": 0}
+    created = [api.post("/orgs", token=ada.token, body={"title": f"Org {i}"}).json()["id"] for i in range(3)]
+    request_counter.clear()
+    first = api.get("/orgs", token=ada.token, query={"limit": 2}).json()
+    # The count costs nothing more: the caller's user item is read with the page's organizations.
+    assert request_counter == {"GetItem": 1, "Query": 1, "BatchGetItem": 1}
+    rest = api.get("/orgs", token=ada.token, query={"limit": 2, "page": first["next"]["page"]}).json()
+    assert (first["count"], rest["count"], len(first["items"]) + len(rest["items"])) == (3, 3, 3)
+    bob = api.org_admin("Bob", "Bobco")
+    table.transact(add_member_ops(Member.joining(bob.org_id, user_store.get_user(ada.user_id), "read",
+                                                 "2026-01-01T00:00:00.000Z")))
+    assert api.get("/orgs", token=ada.token).json()["count"] == 4
+    assert api.delete(f"/orgs/{bob.org_id}/members/{ada.user_id}", token=bob.token).status == 204
+    listed = api.get("/orgs", token=ada.token).json()
+    assert (listed["count"], sorted(o["id"] for o in listed["items"])) == (3, sorted(created))
 
 
 def test_list_orgs_only_shows_the_callers(api):

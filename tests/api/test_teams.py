@@ -89,9 +89,10 @@ def test_list_teams_in_creation_order_with_pages_count_and_title_filter(api):
     assert all(set(t) == TEAM_FIELDS for page in listed for t in page["items"])
     body = api.get(f"/orgs/{ada.org_id}/teams", token=ada.token, query={"title": "ALPHA"}).json()
     assert [t["title"] for t in body["items"]] == ["Alpha", "Alphabet"]
-    assert "count" not in body
+    assert body["count"] == 2
     filtered = pages(api, f"/orgs/{ada.org_id}/teams", ada.token, limit=1, title="a")
     assert [t["id"] for page in filtered for t in page["items"]] == ids
+    assert all(page["count"] == 4 for page in filtered)
 
 
 def test_team_cursors_are_bound_to_their_listing(api):
@@ -119,16 +120,16 @@ def test_owner_filter_lists_the_teams_a_member_can_manage(api):
     api.put(f"/orgs/{ada.org_id}/teams/{blue}/members/{bob.user_id}", token=ada.token, body={"role": "owner"})
     path = f"/orgs/{ada.org_id}/teams"
     owned = api.get(path, token=ada.token, query={"owner": bob.user_id}).json()
-    assert [t["id"] for t in owned["items"]] == [blue]
+    assert ([t["id"] for t in owned["items"]], owned["count"]) == ([blue], 1)
     by_admin = api.get(path, token=bob.token, query={"owner": ada.user_id}).json()
-    assert [t["id"] for t in by_admin["items"]] == [red, blue, green]
+    assert ([t["id"] for t in by_admin["items"]], by_admin["count"]) == ([red, blue, green], 3)
     # Bob's own view: he manages only Blue, and sees every team.
     assert [(t["id"], t["permissions"]) for t in by_admin["items"]] == [
         (red, {"admin": False, "view": True}), (blue, {"admin": True, "view": True}),
         (green, {"admin": False, "view": True})]
     mine = api.get(path, token=bob.token, query={"owner": bob.user_id}).json()["items"]
     assert [t["id"] for t in mine] == [blue]
-    assert api.get(path, token=ada.token, query={"owner": "ghost"}).json() == {"items": []}
+    assert api.get(path, token=ada.token, query={"owner": "ghost"}).json() == {"items": [], "count": 0}
     assert api.get(path, token=ada.token, query={"owner": bob.user_id, "title": "red"}).json()["items"] == []
 
 
@@ -188,8 +189,8 @@ def test_deleting_a_team_takes_its_memberships_and_counters_along(api):
     assert team_store.get_team(ada.org_id, red) is None
     assert (teams_of(ada.org_id, bob.user_id), teams_of(ada.org_id, ada.user_id)) == (1, 0)
     assert org_counters(ada.org_id)[2] == 1
-    left = api.get(f"/orgs/{ada.org_id}/members/{bob.user_id}/teams", token=bob.token).json()["items"]
-    assert [item["team"]["id"] for item in left] == [blue]
+    left = api.get(f"/orgs/{ada.org_id}/members/{bob.user_id}/teams", token=bob.token).json()
+    assert ([item["team"]["id"] for item in left["items"]], left["count"]) == ([blue], 1)
     assert error(api.get(f"/orgs/{ada.org_id}/teams/{red}/members", token=ada.token), 404)
     assert api.delete(f"/orgs/{ada.org_id}/teams/{red}", token=ada.token).status == 204
     assert org_counters(ada.org_id)[2] == 1

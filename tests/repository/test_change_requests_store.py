@@ -14,6 +14,7 @@ from bindery.store import spaces as space_store
 from bindery.store import table
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.spaces import Space
+from tests.repository.org_item import ensure_org
 
 pytestmark = pytest.mark.repository
 
@@ -22,6 +23,7 @@ T0 = "2026-01-01T00:00:00.000Z"
 
 def _space(sid: str = "s1") -> Space:
     space = Space(id=sid, org_id="o1", created_at=T0, updated_at=T0, position="a0", title=sid, revision="r0")
+    ensure_org("o1")
     table.transact(space_store.create_space_ops(space))
     return space
 

@@ -21,6 +21,7 @@ from bindery.store import spaces as space_store
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
 from tests.api.test_content_reads import doc, page, tree
+from tests.repository.org_item import ensure_org
 
 pytestmark = pytest.mark.repository
 
@@ -30,6 +31,7 @@ T0 = "2026-01-01T00:00:00.000Z"
 def _space(sid: str = "s1") -> Space:
     space = Space(id=sid, org_id="o1", created_at=T0, updated_at=T0, position="a0", title=sid,
                   revision=f"r-{sid}")
+    ensure_org("o1")
     table.transact(space_store.create_space_ops(space))
     return space
 

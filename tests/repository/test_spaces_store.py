@@ -17,6 +17,7 @@ from bindery.store.members import Member
 from bindery.store.orgs import Organization
 from bindery.store.spaces import Space
 from bindery.store.users import User
+from tests.repository.org_item import ensure_org
 
 pytestmark = pytest.mark.repository
 
@@ -41,6 +42,7 @@ def _space(sid: str, position: str, parent: Collection | None = None, **extra: o
                   parent=parent.id if parent else None,
                   ancestors=[parent.id, *parent.ancestors] if parent else [], title=sid, revision=f"r-{sid}",
                   **extra)  # type: ignore[arg-type]
+    ensure_org(ORG)
     table.transact(space_store.create_space_ops(space))
     return space
 

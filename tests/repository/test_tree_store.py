@@ -14,6 +14,7 @@ from bindery.store.collections import Collection
 from bindery.store.grants import Grant
 from bindery.store.spaces import Space
 from bindery.store.tree import Placement, TransferredNode
+from tests.repository.org_item import ensure_org
 
 pytestmark = pytest.mark.repository
 
@@ -24,6 +25,7 @@ T1 = "2026-01-02T00:00:00.000Z"
 def collection(cid, position, parent=None, ancestors=(), org="o1", **extra):
     node = Collection(id=cid, org_id=org, created_at=T0, updated_at=T0, position=position, parent=parent,
                       ancestors=list(ancestors), title=cid, **extra)
+    ensure_org(org)
     table.transact(collection_store.create_collection_ops(node))
     return node
 
@@ -31,6 +33,7 @@ def collection(cid, position, parent=None, ancestors=(), org="o1", **extra):
 def space(sid, position, parent=None, ancestors=(), org="o1", **extra):
     node = Space(id=sid, org_id=org, created_at=T0, updated_at=T0, position=position, parent=parent,
                  ancestors=list(ancestors), title=sid, revision=f"r-{sid}", **extra)
+    ensure_org(org)
     table.transact(space_store.create_space_ops(node))
     return node
 

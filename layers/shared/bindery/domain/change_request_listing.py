@@ -9,8 +9,8 @@ the cursor always continues where DynamoDB stopped reading, never skipping an it
 The organization listing shows only change requests of spaces the caller may read: the page's spaces
 are read in one BatchGetItem and the caller's roles on them computed from one more
 (content_access.member_roles); items of other spaces — and of deleted ones — are dropped from the page
-after it is read, as ORG/spaces does. Neither listing has a `count` (it would count what the filter or
-the permissions hide).
+after it is read, as ORG/spaces does. The space listing's `count` is the space's counter for the status
+(unfiltered) or one `Select=COUNT` Query (filtered); the organization listing has no `count` yet.
 """
 
 from __future__ import annotations
@@ -78,8 +78,13 @@ def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: in
     result = cr_store.space_page(space_id, filters.status, limit, decode_cursor(scope, page),
                                  filters.expression())
     change_requests = [ChangeRequest.from_item(item) for item in result.items]
+    narrow = filters.expression()
+    # Unfiltered, the space's counters (read by the access check) are the count; a filter costs one
+    # `Select=COUNT` Query more.
+    count = (space.change_requests_in(filters.status) if narrow is None
+             else cr_store.space_count(space_id, filters.status, narrow))
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=_wire(change_requests, {space.id: space}), next_cursor=cursor)
+    return Listing(items=_wire(change_requests, {space.id: space}), next_cursor=cursor, count=count)
 
 
 def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limit: int,

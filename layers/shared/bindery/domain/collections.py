@@ -22,7 +22,7 @@ from bindery.domain.access import org_access
 from bindery.domain.content_access import (
     collection_access,
     effective_role,
-    member_roles,
+    member_roles_and_org,
     roles_in_chains,
     roles_on,
 )
@@ -61,8 +61,9 @@ def _collection(access_node: Node) -> Collection:
 def list_collections(caller: Caller, org_id: str, *, nested: bool, limit: int, page: str | None) -> Listing:
     """`nested` (the default): every collection of the organization, in creation order; otherwise the
     top-level ones, in sibling order. Collections the caller has no role on are dropped after the page is
-    read, so a page may hold fewer than `limit` items and still have a next page; there is no `count`, it
-    would reveal how many the caller cannot see."""
+    read, so a page may hold fewer than `limit` items and still have a next page. `count` (nested only:
+    the organization's `collectionCount`) is given to organization admins, who see every collection; for
+    anyone else it would reveal how many they cannot see."""
     scope = f"collections:{org_id}:{'nested' if nested else 'top'}"
     start = decode_cursor(scope, page)
     if nested:
@@ -72,10 +73,11 @@ def list_collections(caller: Caller, org_id: str, *, nested: bool, limit: int, p
     collections = [Collection.from_item(item) for item in result.items]
     # Membership is checked after the Query so that each read stays one request; nothing read reaches a
     # caller who is not a member (404).
-    _, roles = member_roles(org_id, caller.user_id, collections)
+    member, roles, org = member_roles_and_org(org_id, caller.user_id, collections)
     items = [collection_to_wire(c, roles[c.id]) for c in collections if roles[c.id] is not None]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+    return Listing(items=items, next_cursor=cursor,
+                   count=org.collection_count if nested and member.role == "admin" else None)
 
 
 def get_collection(caller: Caller, collection_id: str) -> dict[str, Any]:

@@ -31,12 +31,14 @@ from bindery.store.comments import Change
 def list_replies(caller: Caller, ref: TargetRef, comment_id: str, *, fmt: DocumentFormat | None, limit: int,
                  cursor: str | None) -> dict[str, Any]:
     target = open_target(caller, ref)
-    comment_of(target, comment_id)  # an unknown comment is a 404, not an empty list
+    comment = comment_of(target, comment_id)  # an unknown comment is a 404, not an empty list
     scope = f"replies:{ref.space_id}:{target.token}:{comment_id}"
     found = store.replies_page(ref.space_id, target.token, comment_id, limit, decode_cursor(scope, cursor))
     replies = [Reply.from_item(item) for item in found.items]
+    # The comment's `replies` counter moves in the transaction of every reply posted or deleted.
     return Listing(items=replies_to_wire(target, replies, fmt),
-                   next_cursor=encode_cursor(scope, found.last_key) if found.last_key else None).to_wire()
+                   next_cursor=encode_cursor(scope, found.last_key) if found.last_key else None,
+                   count=comment.replies).to_wire()
 
 
 def get_reply(caller: Caller, ref: TargetRef, comment_id: str, reply_id: str,

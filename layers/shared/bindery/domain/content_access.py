@@ -28,12 +28,14 @@ from bindery.errors import Forbidden, NotFound
 from bindery.store import Item, Key
 from bindery.store import collections as collection_store
 from bindery.store import members as member_store
+from bindery.store import orgs as org_store
 from bindery.store import spaces as space_store
 from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
 from bindery.store.content_nodes import Node
 from bindery.store.members import Member
+from bindery.store.orgs import Organization
 from bindery.store.teams import all_links_of_member
 
 NO_SPACE = "No matching space"
@@ -105,10 +107,11 @@ class _Resolved:
     member: Member | None  # None: not a member of the organization
     above: dict[str, list[Collection]]  # by node id: the collections above it that exist, nearest first
     roles: dict[str, str | None]
+    org: Organization | None = None  # read only when asked for (`with_org`)
 
 
 def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
-                  member: Member | None = None) -> _Resolved:
+                  member: Member | None = None, *, with_org: bool = False) -> _Resolved:
     """The one implementation behind every role check on spaces and collections, one node or a page:
     ONE BatchGetItem for the membership (unless `member` is given), every collection above any of `nodes`
     that is not itself among them, and the member's memberships of the teams `nodes` grant something to;
@@ -117,9 +120,12 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
     missing = list(dict.fromkeys(cid for node in nodes for cid in node.ancestors if cid not in known))
     own_teams = {team for node in nodes for team in node.team_ids_granted}
     member_key = member_store.member_key(org_id, user_id)
-    found = items_by_key([*([] if member else [member_key]),
+    org_key = org_store.org_key(org_id)
+    found = items_by_key([*([] if member else [member_key]), *([org_key] if with_org else []),
                           *(collection_store.collection_key(cid) for cid in missing),
                           *_link_keys(org_id, user_id, own_teams)])
+    org_item = found.get(ref(org_key))
+    org = Organization.from_item(org_item) if org_item else None
     if member is None:
         member_item = found.get(ref(member_key))
         if member_item is None:
@@ -130,7 +136,7 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
             known[cid] = Collection.from_item(item)
     above = {node.id: [known[cid] for cid in node.ancestors if cid in known] for node in nodes}
     chains: dict[str, list[Node]] = {node.id: [node, *above[node.id]] for node in nodes}
-    return _Resolved(member=member, above=above, roles=_roles(member, chains, found, own_teams))
+    return _Resolved(member=member, above=above, roles=_roles(member, chains, found, own_teams), org=org)
 
 
 def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
@@ -152,10 +158,17 @@ def roles_on(member: Member, nodes: Sequence[Node]) -> dict[str, str | None]:
 def member_roles(org_id: str, user_id: str, nodes: Sequence[Node]) -> tuple[Member, dict[str, str | None]]:
     """The caller's membership and their role on each of `nodes` (a page of spaces or collections), from
     the same reads as `roles_on` with the membership in the first one. Not an active member: 404."""
-    resolved = _resolve_many(org_id, user_id, nodes)
-    if resolved.member is None or resolved.member.disabled:
+    member, roles, _ = member_roles_and_org(org_id, user_id, nodes)
+    return member, roles
+
+
+def member_roles_and_org(org_id: str, user_id: str, nodes: Sequence[Node]
+                         ) -> tuple[Member, dict[str, str | None], Organization]:
+    """`member_roles`, with the organization (its counters) read in the same first BatchGetItem."""
+    resolved = _resolve_many(org_id, user_id, nodes, with_org=True)
+    if resolved.member is None or resolved.member.disabled or resolved.org is None:
         raise NotFound(NO_ORG)
-    return resolved.member, resolved.roles
+    return resolved.member, resolved.roles, resolved.org
 
 
 def roles_in_chains(member: Member, chains: dict[str, list[Node]]) -> dict[str, str | None]:

@@ -128,7 +128,9 @@ class _Invitation:
         """A user who is not a member joins as a guest, with this grant (and its count) already on them."""
         guest = Member.joining(self.node.org_id, user, None, self.joined_at)
         guest.spaces = 1 if self.node.kind == "space" else 0
-        self.ops += [*(user_put_ops(user) if new_user else []),
+        if new_user:
+            user.org_count = 1  # created in this transaction, which may touch its item only once
+        self.ops += [*(user_put_ops(user) if new_user else [user_store.org_count_op(user.id, 1)]),
                      member_store.new_member_op(guest),
                      grant_store.put_grant_op(_grant(self.node, "user", user.id, role),
                                               new=self.node.grant_for("user", user.id) is None)]
@@ -258,8 +260,8 @@ def list_users(caller: Caller, kind: str, content_id: str, limit: int, page: str
 
 def list_teams(caller: Caller, kind: str, content_id: str, limit: int, page: str | None) -> Listing:
     """One Query of the node's team grants, one BatchGetItem of the teams and of the caller's memberships
-    of them (their `permissions` are the caller's). A deleted team's grant is not listed, so there is no
-    `count`."""
+    of them (their `permissions` are the caller's). `count` comes from the node's own map, which holds the
+    same grants: deleting a team takes its grants and their map entries (store.teams.delete_team)."""
     access = node_access(caller, kind, content_id)
     grants, cursor = _grants_page(access, "team", limit, page)
     org_id, member = access.node.org_id, access.member
@@ -277,7 +279,8 @@ def list_teams(caller: Caller, kind: str, content_id: str, limit: int, page: str
         view = at_least(member.role, "read") or link is not None
         items.append({"permission": grant.role, "team": team_to_wire(Team.from_item(team_item), admin=admin,
                                                                       view=view)})
-    return Listing(items=items, next_cursor=cursor)
+    count = sum(1 for entry in access.node.grants if entry.startswith("team:"))
+    return Listing(items=items, next_cursor=cursor, count=count)
 
 
 def member_spaces(caller: Caller, org_id: str, user_id: str, *, limit: int, page: str | None,

@@ -29,18 +29,22 @@ NO_MEMBER = "No matching member"
 
 def list_members(access: OrgAccess, *, limit: int, page: str | None, order: str, sort: str,
                  role: str | None, search: str | None) -> Listing:
-    """One Query per page. `count` is given only when it is exact: the organization's member counter
-    matches an unfiltered listing by join date, and nothing else."""
+    """One Query per page. `count` comes from the organization's member counter for the listing by join
+    date without filters; a filtered listing (or the one by activity, which holds only members that have
+    been active) counts with one more, `Select=COUNT`, Query."""
     access.require("read", "list the members of this organization")
     term = search.lower() if search else ""
     # `search` is last: it is the only free text, so the scope cannot be read two ways.
     scope = f"members:{access.org.id}:{sort}:{order}:{role or ''}:{term}"
     result = member_store.members_page(access.org.id, sort=sort, forward=order == "asc", limit=limit,
                                        start_key=decode_cursor(scope, page), role=role, search=term or None)
-    exact = sort == "joinedAt" and not role and not term
+    if sort == "joinedAt" and not role and not term:
+        count = access.org.member_count
+    else:
+        count = member_store.members_count(access.org.id, sort=sort, role=role, search=term or None)
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     return Listing(items=[member_to_wire(Member.from_item(item)) for item in result.items],
-                   next_cursor=cursor, count=access.org.member_count if exact else None)
+                   next_cursor=cursor, count=count)
 
 
 def _target(caller: Caller, org_id: str, user_id: str, *extra: Key) -> tuple[Scoped, Member | None]:
@@ -122,4 +126,6 @@ def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page:
     items = [{"team": team, "member": {"role": link.role}}
              for team, (_, link) in zip(wired, pairs, strict=True)]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+    # Unfiltered, the member's `teams` counter is the count; the title filter applies to the teams read,
+    # which only reading all of the member's teams could count: no `count` then.
+    return Listing(items=items, next_cursor=cursor, count=None if term else member.teams)

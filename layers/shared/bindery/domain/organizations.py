@@ -15,6 +15,7 @@ from bindery.store import Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store import users as user_store
+from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.members import Member
 from bindery.store.orgs import Organization
 from bindery.store.users import User
@@ -30,14 +31,24 @@ def _caller_user(caller: Caller) -> User:
 
 
 def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing:
-    """GSI1 gives a page of the caller's memberships; one BatchGetItem brings their organizations."""
+    """GSI1 gives a page of the caller's memberships; one BatchGetItem brings their organizations and the
+    caller's user item, whose organization counter is the `count`."""
     scope = f"orgs:{caller.user_id}"
-    result = member_store.user_org_ids_page(caller.user_id, limit, decode_cursor(scope, page))
-    orgs = org_store.get_orgs([item["orgId"] for item in result.items])
+    start = decode_cursor(scope, page)
+    result = member_store.user_org_ids_page(caller.user_id, limit, start)
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    if not result.items and start is None and cursor is None:
+        return Listing(items=[], count=0)  # the whole listing was read: no organization
+    found = items_by_key([user_store.user_key(caller.user_id),
+                          *(org_store.org_key(item["orgId"]) for item in result.items)])
+    user_item = found.get(ref(user_store.user_key(caller.user_id)))
+    if user_item is None:  # the token outlived its user
+        raise NotFound("No matching user")
+    orgs = {item["orgId"]: Organization.from_item(found[ref(org_store.org_key(item["orgId"]))])
+            for item in result.items if ref(org_store.org_key(item["orgId"])) in found}
     items = [org_to_wire(orgs[item["orgId"]], item.get("role"))
              for item in result.items if item["orgId"] in orgs and not item.get("disabled")]
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+    return Listing(items=items, next_cursor=cursor, count=User.from_item(user_item).org_count)
 
 
 def create_org(caller: Caller, body: CreateOrganization) -> dict[str, Any]:

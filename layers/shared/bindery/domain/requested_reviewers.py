@@ -77,7 +77,9 @@ def list_requested_reviewers(caller: Caller, space_id: str, ref: str, *, limit: 
     requests = [RequestedReviewer.from_item(item) for item in result.items]
     users = load_users(uid for r in requests for uid in (r.user_id, r.requested_by))
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=[requested_reviewer_to_wire(r, users) for r in requests], next_cursor=cursor)
+    # The change request's `requestedReviewers` set mirrors the request items (same transactions).
+    return Listing(items=[requested_reviewer_to_wire(r, users) for r in requests], next_cursor=cursor,
+                   count=len(opened.change_request.requested_reviewers))
 
 
 def remove_requested_reviewer(caller: Caller, space_id: str, ref: str, user_id: str) -> bool:
@@ -102,4 +104,6 @@ def list_contributors(caller: Caller, space_id: str, ref: str, *, limit: int, pa
                                                              decode_cursor(scope, page))
     users = load_users(c.user_id for c in contributors)
     cursor = encode_cursor(scope, last_key) if last_key else None
-    return Listing(items=[contributor_to_wire(c, users) for c in contributors], next_cursor=cursor)
+    # The change request's `contributors` set mirrors the contributor items (same transactions).
+    return Listing(items=[contributor_to_wire(c, users) for c in contributors], next_cursor=cursor,
+                   count=len(opened.change_request.contributors))

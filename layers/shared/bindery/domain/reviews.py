@@ -109,9 +109,12 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
     comments = _comments(_target(caller, opened), [review for review, _ in flagged])
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    # The change request's `reviews` counter; `outdated` is decided per review against the change request
+    # as read, which no Query filter (and so no `Select=COUNT`) can express: no `count` then.
     return Listing(items=[review_to_wire(review, users, outdated=flag,
                                          comment=comments.get(review.comment_id or ""))
-                          for review, flag in flagged], next_cursor=cursor)
+                          for review, flag in flagged], next_cursor=cursor,
+                   count=change_request.reviews if outdated is None else None)
 
 
 def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[str, Any]:

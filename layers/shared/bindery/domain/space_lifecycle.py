@@ -92,6 +92,7 @@ def delete_space(caller: Caller, space_id: str) -> None:
         ops = [space_store.delete_space_op(space, deleted_at=clock.iso(now),
                                            expires_at=int(now.timestamp()) + RESTORE_WINDOW_SECONDS,
                                            updated_at=next_updated_at(space.updated_at)),
+               space_store.live_count_op(space, -1),
                *space_store.counter_ops(space, _existing_principals(space), -1)]
         try:
             _transact(ops, "delete")
@@ -122,7 +123,7 @@ def _restore_once(access: ContentAccess) -> dict[str, Any] | None:
     place = _restored_place(access, space)
     restored_at = next_updated_at(space.updated_at)
     ops = [space_store.restore_space_op(place, restored_at=restored_at, now_epoch=int(now.timestamp())),
-           *space_store.parent_check_ops(place),
+           *space_store.parent_check_ops(place), space_store.live_count_op(place, 1),
            *space_store.counter_ops(place, _existing_principals(place), 1)]
     try:
         _transact(ops, "restore")

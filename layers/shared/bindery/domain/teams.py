@@ -76,7 +76,7 @@ def list_teams(access: OrgAccess, *, limit: int, page: str | None, owner: str | 
         return _all_teams(access, f"teams:{access.org.id}:all::{term}", limit, page, term=term)
     owner_member = member_store.get_member(access.org.id, owner)
     if owner_member is None:
-        return Listing(items=[])
+        return Listing(items=[], count=0)
     # The mode is in the scope: a cursor of one key space (teams, or an owner's memberships) must never
     # be replayed into the other, even if the owner's role changed between pages.
     if at_least(owner_member.role, "admin"):
@@ -88,8 +88,8 @@ def _all_teams(access: OrgAccess, scope: str, limit: int, page: str | None, *, t
     result = team_store.teams_page(access.org.id, limit, decode_cursor(scope, page), term or None)
     teams = [Team.from_item(item) for item in result.items]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=teams_wire(access, teams), next_cursor=cursor,
-                   count=None if term else access.org.team_count)
+    count = team_store.teams_count(access.org.id, term) if term else access.org.team_count
+    return Listing(items=teams_wire(access, teams), next_cursor=cursor, count=count)
 
 
 def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: str | None, *,
@@ -106,7 +106,10 @@ def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: st
     teams = [team for team in teams if term in team.title.lower()]
     known = {link.team_id: link for link in owned} if owner == access.member.user_id else None
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=teams_wire(access, teams, known), next_cursor=cursor)
+    # The owned teams are counted by one `Select=COUNT` Query of the memberships; a title filter applies
+    # to the teams themselves, which only reading every owned team could count: no `count` then.
+    count = None if term else team_store.owned_links_count(org_id, owner)
+    return Listing(items=teams_wire(access, teams, known), next_cursor=cursor, count=count)
 
 
 def create_team(access: OrgAccess, body: CreateTeam) -> dict[str, Any]:

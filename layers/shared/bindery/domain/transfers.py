@@ -5,7 +5,8 @@ The caller must be an admin of both organizations. The item lands at the top lev
 organization, after its last space or collection; what is inside a collection keeps its place inside it.
 Grants follow only where they still mean something: a user's grant is kept if the user is a member of the
 target organization and dropped otherwise, and team grants are always dropped (teams belong to an
-organization). The members' and teams' `spaces` counters move with the space grants.
+organization). The members' and teams' `spaces` counters move with the space grants, and the two
+organizations' `spaceCount` and `collectionCount` with the nodes.
 
 Everything (the items, their grant items, the counters) changes in ONE transaction, so a transfer is
 never half done; a transaction holds at most 100 items, so a bigger transfer is refused (412, the spec's
@@ -38,6 +39,7 @@ from bindery.store import teams as team_store
 from bindery.store import tree as tree_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.collections import Collection
+from bindery.store.content_nodes import org_counts_op
 from bindery.store.spaces import Space
 from bindery.store.tree import MAX_TREE_WRITES, TransferredNode
 from bindery.wire.collections import collection_to_wire
@@ -158,6 +160,11 @@ def _ops(items: list[Item], paths: dict[str, list[str]], orgs: tuple[str, str],
                 if entry in moved.grants:
                     spaces_delta[(target_org, principal, principal_id)] += 1
     ops.extend(_counter_ops(spaces_delta, found))
+    # Every item moved is live (the subtree holds only listed nodes): each organization's counts move,
+    # in one update per organization item.
+    kinds = Counter(str(item["type"]) for item in items)
+    ops += [org_counts_op(source_org, {kind: -n for kind, n in kinds.items()}),
+            org_counts_op(target_org, dict(kinds))]
     return ops
 
 

@@ -2,7 +2,7 @@
 
     {PK: SPACE#{spaceId}, SK: CR#{id}, type: "change-request", id, spaceId, orgId, number, status,
      subject, description?, createdBy, createdAt, updatedAt, revision, revisionInitial,
-     revisionMergedAncestor?, revisionMerged?, mergedBy?, mergedAt?, comments, agentTaskId?,
+     revisionMergedAncestor?, revisionMerged?, mergedBy?, mergedAt?, comments, reviews, agentTaskId?,
      conversationsIssuesCluster?, contributors?: {userId}, requestedReviewers?: {userId},
      latestReviews: {userId: {id, status, revision}},
      GSI1..3 (see keys.change_requests)}
@@ -26,8 +26,10 @@ from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
 LIVE = "attribute_exists(PK)"
-# Which of the space's counters count a change request in each status (`changeRequests` counts all).
-STATUS_COUNTERS = {"open": "changeRequestsOpen", "draft": "changeRequestsDraft"}
+# Which of the space's counters count a change request in each status (`changeRequests` counts all, so
+# the archived ones are what the others leave: `Space.change_requests_in`).
+STATUS_COUNTERS = {"open": "changeRequestsOpen", "draft": "changeRequestsDraft",
+                   "merged": "changeRequestsMerged"}
 
 
 @dataclass
@@ -49,6 +51,7 @@ class ChangeRequest:
     merged_by: str | None = None
     merged_at: str | None = None
     comments: int = 0
+    reviews: int = 0  # every review submitted (store.reviews.record_review_op)
     agent_task_id: str | None = None
     conversations_issues_cluster: str | None = None
     contributors: list[str] = field(default_factory=list)
@@ -64,7 +67,8 @@ class ChangeRequest:
         ("revision_initial", "revisionInitial"), ("description", "description"),
         ("revision_merged_ancestor", "revisionMergedAncestor"), ("revision_merged", "revisionMerged"),
         ("merged_by", "mergedBy"), ("merged_at", "mergedAt"), ("comments", "comments"),
-        ("agent_task_id", "agentTaskId"), ("conversations_issues_cluster", "conversationsIssuesCluster"),
+        ("reviews", "reviews"), ("agent_task_id", "agentTaskId"),
+        ("conversations_issues_cluster", "conversationsIssuesCluster"),
         ("contributors", "contributors"), ("requested_reviewers", "requestedReviewers"),
         ("latest_reviews", "latestReviews"),
     )
@@ -121,6 +125,13 @@ def space_page(space_id: str, status: str, limit: int, start_key: dict[str, Any]
     """GSI1: one page of a space's change requests in `status`, newest first."""
     return table.Query(partition=cr_keys.space_status_partition(space_id, status), index="GSI1",
                        forward=False, limit=limit, start_key=start_key, filter=narrow).run()
+
+
+def space_count(space_id: str, status: str, narrow: Any) -> int:
+    """How many change requests `space_page` lists over all its pages with the filter `narrow`: one
+    `Select=COUNT` Query (an unfiltered listing reads the space's counters instead)."""
+    return table.Query(partition=cr_keys.space_status_partition(space_id, status), index="GSI1",
+                       filter=narrow).count()
 
 
 def org_page(org_id: str, status: str, limit: int, start_key: dict[str, Any] | None,

@@ -7,7 +7,7 @@ from typing import Any
 
 from bindery import keys
 from bindery.store import table
-from bindery.store.content_nodes import Node
+from bindery.store.content_nodes import Node, org_count_op
 from bindery.store.table import Item
 
 
@@ -61,7 +61,8 @@ def org_collections_page(org_id: str, limit: int, start_key: dict[str, Any] | No
 def create_collection_ops(collection: Collection) -> list[table.Op]:
     """The collection, and a check that its parent is still in the organization, on the path it was read
     with (a parent deleted or moved meanwhile fails the transaction)."""
-    ops = [table.put_op(collection.to_item(), "attribute_not_exists(PK)")]
+    ops = [table.put_op(collection.to_item(), "attribute_not_exists(PK)"),
+           org_count_op(collection.org_id, "collection", 1)]
     if collection.parent:
         ops.append(table.condition_op(
             keys.collection(collection.parent), "orgId = :org AND ancestors = :seen",
@@ -90,7 +91,7 @@ def delete_collection_ops(collection: Collection) -> list[table.Op]:
     `updatedAt` too, so the grant items deleted are exactly those that exist)."""
     delete = table.delete_op(keys.collection(collection.id), "updatedAt = :seen")
     delete["Delete"]["ExpressionAttributeValues"] = {":seen": collection.updated_at}
-    ops = [delete]
+    ops = [delete, org_count_op(collection.org_id, "collection", -1)]
     for entry in collection.grants:
         principal, principal_id = entry.split(":", 1)
         ops.append(table.delete_op(keys.grant("collection", collection.id, principal, principal_id)))

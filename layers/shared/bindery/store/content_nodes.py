@@ -11,7 +11,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bindery import keys
+from bindery.store import table
 from bindery.store.table import Item
+
+# The organization's counter of its live nodes of each kind (`ORG/spaces`' and `ORG/collections`' count).
+_ORG_COUNTERS = {"space": "spaceCount", "collection": "collectionCount"}
+
+
+def org_count_op(org_id: str, kind: str, delta: int) -> table.Op:
+    """ADD to the organization's count of live spaces or collections, in the transaction that creates,
+    deletes or restores one (the organization must exist)."""
+    return org_counts_op(org_id, {kind: delta})
+
+
+def org_counts_op(org_id: str, deltas: dict[str, int]) -> table.Op:
+    """Several kinds at once: a transaction may touch the organization item only once (a transfer)."""
+    names = {f"#n{i}": _ORG_COUNTERS[kind] for i, kind in enumerate(deltas)}
+    values = {f":d{i}": delta for i, delta in enumerate(deltas.values())}
+    expression = "ADD " + ", ".join(f"#n{i} :d{i}" for i in range(len(deltas)))
+    return table.update_op(keys.org(org_id), expression, values, "attribute_exists(PK)", names,
+                           name="org-content-count")
 
 
 @dataclass

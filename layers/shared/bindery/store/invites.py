@@ -11,7 +11,7 @@ from bindery.store import table
 from bindery.store.members import Member, add_member_ops
 from bindery.store.orgs import Organization
 from bindery.store.table import Item
-from bindery.store.users import User, user_put_ops
+from bindery.store.users import User, org_count_op, user_put_ops
 
 # Condition on the organization item: the `inviteLinks` switch is on (items written before the switch
 # existed have no attribute, and the switch defaults to on).
@@ -185,7 +185,11 @@ def add_invited_members(org_id: str, new_users: list[User], members: list[Member
     """
     if not members:
         return
+    created = {user.id for user in new_users}
+    for user in new_users:
+        user.org_count = 1
     ops: list[table.Op] = [op for user in new_users for op in user_put_ops(user)]
+    ops.extend(org_count_op(member.user_id, 1) for member in members if member.user_id not in created)
     ops.extend(table.put_op(member.to_item(), "attribute_not_exists(PK)") for member in members)
     admins = sum(1 for member in members if member.role == "admin")
     ops.append(table.update_op(keys.org(org_id), "ADD memberCount :members, adminCount :admins",

@@ -15,7 +15,7 @@ from bindery.store import table
 from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key
 from bindery.store.table import Item
-from bindery.store.users import User
+from bindery.store.users import User, org_count_op
 
 LAST_ADMIN = "An organization needs at least one admin: make another member an admin first"
 
@@ -86,10 +86,12 @@ def new_member_op(member: Member) -> table.Op:
 
 
 def add_member_ops(member: Member) -> list[table.Op]:
-    """A new membership and the organization's counters (members, admins), for one transaction."""
+    """A new membership and the counters (the organization's members and admins, the user's
+    organizations), for one transaction."""
     admins = 1 if member.role == "admin" else 0
     return [
         new_member_op(member),
+        org_count_op(member.user_id, 1),
         table.update_op(keys.org(member.org_id), "ADD memberCount :one, adminCount :admins",
                         {":one": 1, ":admins": admins}, "attribute_exists(PK)"),
     ]
@@ -122,6 +124,17 @@ def members_page(org_id: str, *, sort: str, forward: bool, limit: int, start_key
                  role: str | None = None, search: str | None = None) -> table.QueryPage:
     """One page of members by join date (GSI2) or by last activity (GSI3, which holds only members that
     have been active); `role` ("guest" for none) and `search` narrow the page, never the key range."""
+    return _members_query(org_id, sort, role, search, forward=forward, limit=limit,
+                          start_key=start_key).run()
+
+
+def members_count(org_id: str, *, sort: str, role: str | None = None, search: str | None = None) -> int:
+    """How many members `members_page` lists over all its pages: one `Select=COUNT` Query."""
+    return _members_query(org_id, sort, role, search).count()
+
+
+def _members_query(org_id: str, sort: str, role: str | None, search: str | None, *, forward: bool = True,
+                   limit: int = 1, start_key: dict[str, Any] | None = None) -> table.Query:
     if sort == "lastSeenAt":
         index, partition = "GSI3", keys.members_by_activity_partition(org_id)
     else:
@@ -137,7 +150,7 @@ def members_page(org_id: str, *, sort: str, forward: bool, limit: int, start_key
     for part in conditions:
         condition = part if condition is None else condition & part
     return table.Query(partition=partition, index=index, forward=forward, limit=limit, start_key=start_key,
-                       filter=condition).run()
+                       filter=condition)
 
 
 def _holds_role(role: str | None) -> tuple[str, dict[str, Any]]:
@@ -230,6 +243,7 @@ def remove_member(member: Member) -> None:
                                     {":n": len(links), ":s": removal.spaces, **values},
                                     {"#r": "role", "#s": "spaces"}),
             _admins_op(org_id, -_admin_delta(None, member.role), members=-1),
+            org_count_op(user_id, -1),
         ]
         return [*ops, *(op for link in links for op in _leave_team_ops(link)), *removal.ops]
 

@@ -9,6 +9,7 @@ from bindery import keys
 from bindery.store import table
 from bindery.store.members import Member
 from bindery.store.table import Item
+from bindery.store.users import org_count_op
 
 
 @dataclass
@@ -34,6 +35,8 @@ class Organization:
     admin_count: int = 0
     team_count: int = 0
     invite_count: int = 0
+    space_count: int = 0  # live spaces (a deleted one is not counted)
+    collection_count: int = 0
 
     _FIELDS = (
         ("title", "title"), ("created_at", "createdAt"), ("email_domains", "emailDomains"),
@@ -43,6 +46,7 @@ class Organization:
         ("invite_links", "inviteLinks"), ("plan", "plan"), ("merge_rules", "mergeRules"), ("logo", "logo"),
         ("member_count", "memberCount"), ("admin_count", "adminCount"),
         ("team_count", "teamCount"), ("invite_count", "inviteCount"),
+        ("space_count", "spaceCount"), ("collection_count", "collectionCount"),
     )
 
     def to_item(self) -> Item:
@@ -101,6 +105,7 @@ def create_org(org: Organization, founder: Member) -> None:
     table.transact([
         table.put_op(org.to_item(), "attribute_not_exists(PK)"),
         table.put_op(founder.to_item(), "attribute_not_exists(PK)"),
+        org_count_op(founder.user_id, 1),
     ])
 
 

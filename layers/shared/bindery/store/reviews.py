@@ -125,10 +125,11 @@ def record_review_op(review: Review) -> table.Op:
     latest = {"id": review.id, "status": review.status, "revision": review.revision}
     values: dict[str, Any] = {":latest": latest, ":reviewers": {review.reviewer_id}, ":open": "open",
                               ":draft": "draft"}
-    expression = "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers"
+    # `reviews` counts every review (reviews are never deleted): the listing's `count`.
+    expression = "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers ADD reviews :one"
+    values[":one"] = 1
     if review.comment_id is not None:
-        expression += " ADD comments :one"
-        values[":one"] = 1
+        expression += ", comments :one"
     return table.update_op(key, expression, values, "attribute_exists(PK) AND #st IN (:open, :draft)",
                            {"#reviewer": review.reviewer_id, "#st": "status"})
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from bindery import keys
 from bindery.store import grants, table
-from bindery.store.content_nodes import Node
+from bindery.store.content_nodes import Node, org_count_op
 from bindery.store.table import TTL_ATTRIBUTE, Item
 from bindery.store.tree import named_update_op
 
@@ -31,6 +31,7 @@ class Space(Node):
     change_requests: int = 0
     change_requests_open: int = 0
     change_requests_draft: int = 0
+    change_requests_merged: int = 0
     # The spec's GitSyncState, set by a successful Git Sync run (domain/git_runs.py).
     git_sync: dict[str, Any] | None = None
 
@@ -42,8 +43,17 @@ class Space(Node):
         ("language", "language"), ("deleted_at", "deletedAt"), ("expires_at", TTL_ATTRIBUTE),
         ("comments", "comments"), ("change_requests", "changeRequests"),
         ("change_requests_open", "changeRequestsOpen"), ("change_requests_draft", "changeRequestsDraft"),
-        ("git_sync", "gitSync"),
+        ("change_requests_merged", "changeRequestsMerged"), ("git_sync", "gitSync"),
     )
+
+    def change_requests_in(self, status: str) -> int:
+        """How many of the space's change requests are in `status` (the listing's `count`)."""
+        counted = {"open": self.change_requests_open, "draft": self.change_requests_draft,
+                   "merged": self.change_requests_merged}
+        if status in counted:
+            return counted[status]
+        # Archived: every change request the space numbered that is in none of the counted statuses.
+        return self.change_requests - sum(counted.values())
 
     def to_item(self) -> Item:
         item = self.node_attributes(listed=self.deleted_at is None)
@@ -87,12 +97,14 @@ def empty_revision_item(space_id: str, revision_id: str, created_at: str) -> Ite
 
 
 def create_space_ops(space: Space) -> list[table.Op]:
-    """The space and its first (empty) revision (and the check that its parent is still where it was)."""
+    """The space and its first (empty) revision (and the check that its parent is still where it was),
+    counted by its organization."""
     return [
         table.put_op(space.to_item(), "attribute_not_exists(PK)"),
         table.put_op(empty_revision_item(space.id, space.revision, space.created_at),
                      "attribute_not_exists(PK)"),
         *parent_check_ops(space),
+        org_count_op(space.org_id, "space", 1),
     ]
 
 
@@ -187,6 +199,11 @@ def restore_space_op(space: Space, *, restored_at: str, now_epoch: int) -> table
 # --- grants and the counters they move -------------------------------------------------------------
 # The member's and the team's `spaces` counters count their direct grants on live spaces (store.grants):
 # deleting a space takes its grants out of the counts, restoring puts them back, duplicating adds them.
+def live_count_op(space: Space, delta: int) -> table.Op:
+    """The organization's count of live spaces, for the transaction that deletes (-1) or restores (+1)."""
+    return org_count_op(space.org_id, "space", delta)
+
+
 def counter_ops(space: Space, entries: list[str], delta: int) -> list[table.Op]:
     """The `spaces` counters of the members and teams that `grants` map entries name."""
     return [grants.spaces_counter_op(space.org_id, *grants.split_map_key(entry), delta) for entry in entries]
@@ -211,7 +228,8 @@ def copied_revision_item(source: Item | None, space_id: str, revision_id: str, c
 def duplicate_space_ops(copy: Space, revision: Item) -> list[table.Op]:
     """The new space, its revision, its grant items and the counters they move, all written or none."""
     ops = [table.put_op(copy.to_item(), "attribute_not_exists(PK)"),
-           table.put_op(revision, "attribute_not_exists(PK)"), *parent_check_ops(copy)]
+           table.put_op(revision, "attribute_not_exists(PK)"), *parent_check_ops(copy),
+           org_count_op(copy.org_id, "space", 1)]
     for entry, role in copy.grants.items():
         grant = grants.Grant("space", copy.id, copy.org_id, *grants.split_map_key(entry), role)
         ops.append(grants.put_grant_op(grant, new=True))

@@ -82,6 +82,27 @@ class Query:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def run(self) -> QueryPage:
+        response = dynamodb_table().query(**self._kwargs())
+        items = [plain(item) for item in response.get("Items", []) if is_live(item)]
+        return QueryPage(items=items, last_key=response.get("LastEvaluatedKey"))
+
+    def count(self) -> int:
+        """How many items the whole listing (every page, same key condition and filter) holds: a
+        `Select=COUNT` Query, one request per MB DynamoDB reads (one for any listing of a few thousand
+        items). Items past their TTL but not yet removed are counted: only listings without TTL use it."""
+        kwargs = self._kwargs()
+        kwargs.pop("Limit")
+        kwargs.pop("ExclusiveStartKey", None)
+        kwargs["Select"] = "COUNT"
+        total = 0
+        while True:
+            response = dynamodb_table().query(**kwargs)
+            total += int(response.get("Count", 0))
+            if not response.get("LastEvaluatedKey"):
+                return total
+            kwargs["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+
+    def _kwargs(self) -> dict[str, Any]:
         from boto3.dynamodb.conditions import Key as Cond
 
         pk_name, sk_name = ("PK", "SK") if self.index is None else (f"{self.index}PK", f"{self.index}SK")
@@ -102,9 +123,7 @@ class Query:
             kwargs["ExclusiveStartKey"] = self.start_key
         if self.filter is not None:
             kwargs["FilterExpression"] = self.filter
-        response = dynamodb_table().query(**kwargs)
-        items = [plain(item) for item in response.get("Items", []) if is_live(item)]
-        return QueryPage(items=items, last_key=response.get("LastEvaluatedKey"))
+        return kwargs
 
 
 class Op(dict[str, Any]):

@@ -94,10 +94,21 @@ def get_team(org_id: str, team_id: str) -> Team | None:
 def teams_page(org_id: str, limit: int, start_key: dict[str, Any] | None,
                title: str | None = None) -> table.QueryPage:
     """The organization's teams in creation order (ids are time-ordered); `title` filters by substring."""
+    return _teams_query(org_id, title, limit=limit, start_key=start_key).run()
+
+
+def teams_count(org_id: str, title: str) -> int:
+    """How many teams `teams_page` lists with the `title` filter over all its pages: one `Select=COUNT`
+    Query (unfiltered, the organization's `teamCount` is the count)."""
+    return _teams_query(org_id, title).count()
+
+
+def _teams_query(org_id: str, title: str | None, *, limit: int = 1,
+                 start_key: dict[str, Any] | None = None) -> table.Query:
     return table.Query(
         partition=keys.org_partition(org_id), prefix=keys.TEAM_PREFIX, limit=limit, start_key=start_key,
         filter=Attr("titleSearch").contains(title.lower()) if title else None,
-    ).run()
+    )
 
 
 def links_of_member_page(org_id: str, user_id: str, limit: int, start_key: dict[str, Any] | None,
@@ -107,6 +118,13 @@ def links_of_member_page(org_id: str, user_id: str, limit: int, start_key: dict[
         partition=keys.member_teams_partition(org_id, user_id), index="GSI1", limit=limit,
         start_key=start_key, filter=Attr("role").eq("owner") if owned_only else None,
     ).run()
+
+
+def owned_links_count(org_id: str, user_id: str) -> int:
+    """How many teams the member owns (`links_of_member_page(owned_only=True)` over all its pages): one
+    `Select=COUNT` Query."""
+    return table.Query(partition=keys.member_teams_partition(org_id, user_id), index="GSI1",
+                       filter=Attr("role").eq("owner")).count()
 
 
 def links_of_team_page(org_id: str, team_id: str, limit: int,

@@ -19,6 +19,9 @@ class User:
     photo_url: str | None = None
     email_verified: bool = False
     created_at: str = ""
+    # How many organizations the user is a member of (`GET /orgs`'s count): moved by `org_count_op` in
+    # the transaction that adds or removes a membership, or set on a user created in that transaction.
+    org_count: int = 0
 
     @property
     def email_domain(self) -> str | None:
@@ -26,7 +29,8 @@ class User:
 
     def to_item(self) -> Item:
         item: Item = {**keys.user(self.id), "type": "user", "id": self.id, "displayName": self.display_name,
-                      "emailVerified": self.email_verified, "createdAt": self.created_at}
+                      "emailVerified": self.email_verified, "createdAt": self.created_at,
+                      "orgCount": self.org_count}
         if self.email:
             item["email"] = self.email
         if self.photo_url:
@@ -37,7 +41,7 @@ class User:
     def from_item(cls, item: Item) -> User:
         return cls(id=item["id"], display_name=item["displayName"], email=item.get("email"),
                    photo_url=item.get("photoURL"), email_verified=bool(item.get("emailVerified")),
-                   created_at=item.get("createdAt", ""))
+                   created_at=item.get("createdAt", ""), org_count=int(item.get("orgCount", 0)))
 
 
 def user_put_ops(user: User) -> list[table.Op]:
@@ -47,6 +51,13 @@ def user_put_ops(user: User) -> list[table.Op]:
         guard = {**keys.user_email(user.email), "type": "user-email", "userId": user.id}
         ops.append(table.put_op(guard, "attribute_not_exists(PK)"))
     return ops
+
+
+def org_count_op(user_id: str, delta: int) -> table.Op:
+    """ADD to the user's organization count, in the transaction that adds or removes the membership (a
+    user created in that same transaction carries the count in its item instead: one item, one op)."""
+    return table.update_op(keys.user(user_id), "ADD orgCount :n", {":n": delta}, "attribute_exists(PK)",
+                           name="user-org-count")
 
 
 def user_key(user_id: str) -> keys.Key:
