@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
     from bindery.aws import counting_requests
     from bindery.content.markdown import markdown_to_document
     from bindery.content.tree import Tree, empty_tree
-    from bindery.domain.git_import_changes import changes
+    from bindery.domain.git_sync.import_changes import changes
     from bindery.domain.revisions import advance_space, commit_revision
     from bindery.gitsync.importer import import_repository
     from bindery.store import revisions as revision_store

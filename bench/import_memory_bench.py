@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     from bench.run import create_table
     from bindery import aws
     from bindery.content.tree import Tree, empty_tree
-    from bindery.domain import git_import_changes
+    from bindery.domain.git_sync import import_changes
     from bindery.domain.revisions import advance_space, commit_revision
     from bindery.gitsync import transport
     from bindery.gitsync.importer import import_repository
@@ -90,12 +90,12 @@ def main(argv: list[str] | None = None) -> int:
     from tests.git_repos import large_repo
 
     def import_into(space_id: str, url: str) -> None:
-        """What the Git Sync worker does (domain.git_runs._import), without the run's bookkeeping."""
+        """What the Git Sync worker does (domain.git_sync.runs._import), without the run's bookkeeping."""
         previous = Tree(empty_tree())
         with transport.workspace() as repo:
             snapshot = transport.fetch_snapshot(url, "main", repo)
             imported = import_repository(snapshot.files, project_directory="docs", previous=previous)
-            stored = git_import_changes.store_files(space_id, git_import_changes.changes(imported, previous))
+            stored = import_changes.store_files(space_id, import_changes.changes(imported, previous))
         space = space_store.get_space(space_id)
         assert space is not None
         revision = commit_revision(space_id, [space.revision], stored.tree, stored.documents,

@@ -177,9 +177,9 @@ def _error_response(description: str) -> dict[str, Any]:
 def _apply_bindery_conventions(document: dict[str, Any]) -> None:
     """What Powertools cannot know from the route functions, made true in the document:
 
-    - path parameters that route functions read through a dependency (`bindery.dependencies.organization`
+    - path parameters that route functions read through a dependency (`bindery.api.dependencies.organization`
       reads `organizationId` from API Gateway's pathParameters) are still path parameters;
-    - request validation errors answer 400 with Bindery's error body (`bindery.http.create_app`), not
+    - request validation errors answer 400 with Bindery's error body (`bindery.api.http.create_app`), not
       Powertools' 422 `HTTPValidationError`;
     - any other status (401 from the authorizer, 403, 404, 409…) answers with the same error body.
     """
@@ -285,7 +285,7 @@ def _untyped(schema: Any) -> bool:
 
 def untyped_responses(document: dict[str, Any]) -> list[str]:
     """The success answers (2xx other than 204, which has no body) whose JSON shape is not declared:
-    every route returns a response model of bindery.wire.models instead."""
+    every route returns a response model of bindery.api.wire.models instead."""
     found: list[str] = []
     for name, operation in _operations(document).items():
         for status, response in (operation.get("responses") or {}).items():
@@ -322,7 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     untyped = untyped_responses(json.loads(generated))
     if untyped:
         print(f"{len(untyped)} success responses have no declared shape (a route returns a plain dict "
-              "instead of a response model of bindery.wire.models):", file=sys.stderr)
+              "instead of a response model of bindery.api.wire.models):", file=sys.stderr)
         for line in untyped:
             print(f"  {line}", file=sys.stderr)
         return 1

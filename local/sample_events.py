@@ -16,13 +16,18 @@ your own data, write them elsewhere with real ids:
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# The layer is what Lambda mounts at /opt/python: the sample SQS bodies are the workers' own message models.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "layers" / "shared"))
+
 import argparse
 import json
 import re
-import sys
-from pathlib import Path
 from typing import Any
 
+from bindery.messages import GitRunMessage, IndexMessage, Message
 from local.gateway import STAGE, build_event
 from local.queue_delivery import event_sources, sqs_event
 from local.stream_records import removal_record, stream_subscriptions
@@ -41,11 +46,11 @@ CHOSEN = {
     "UsersFunction": ("GET", "/user", "get-user"),
 }
 SAMPLE_VALUES = {"emailDomain": "example.com", "proxy": "sample-id"}
-# The message each worker's queue carries (domain.git_sync, search.indexing).
-SQS_BODIES: dict[str, dict[str, str]] = {
-    "GitSyncWorker": {"spaceId": "sample-space-id", "runId": "sample-run-id",
-                      "url": "https://github.com/example/docs.git"},
-    "SearchIndexWorker": {"spaceId": "sample-space-id", "revisionId": "sample-revision-id"},
+# The message each worker's queue carries (bindery.messages).
+SQS_BODIES: dict[str, Message] = {
+    "GitSyncWorker": GitRunMessage(spaceId="sample-space-id", runId="sample-run-id",
+                                   url="https://github.com/example/docs.git"),
+    "SearchIndexWorker": IndexMessage(spaceId="sample-space-id", revisionId="sample-revision-id"),
 }
 
 
@@ -105,7 +110,7 @@ def _authorizer_event(token: str) -> dict[str, Any]:
 def _sqs_event(function: str, queue: str) -> dict[str, Any]:
     if function not in SQS_BODIES:
         raise SystemExit(f"{function} reads SQS but has no sample body: add one to SQS_BODIES in {__file__}")
-    body = json.dumps(SQS_BODIES[function], separators=(",", ":"))
+    body = SQS_BODIES[function].model_dump_json()
     message = {"MessageId": REQUEST_ID, "ReceiptHandle": "sample-receipt-handle", "Body": body,
                "Attributes": {"ApproximateReceiveCount": "1", "SentTimestamp": "1763856000000"}}
     return sqs_event([message], f"arn:aws:sqs:us-east-1:000000000000:{queue}")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.domain.content_access import effective_role
+from bindery.domain.access.content import effective_role
 from bindery.store.collections import Collection
 from bindery.store.members import Member
 from bindery.store.spaces import Space

@@ -71,7 +71,7 @@ def test_moderate_nesting_is_checked_like_any_value(api):
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():
-    from bindery.http import _nesting_exceeds
+    from bindery.api.http import _nesting_exceeds
 
     assert not _nesting_exceeds('{"title": "' + "[" * 1000 + '\\"["}', 5)
     assert _nesting_exceeds('{"a": [[[[[[1]]]]]]}', 5)

@@ -7,7 +7,7 @@ import base64
 
 import pytest
 
-from bindery.domain import change_request_edits
+from bindery.domain.change_requests import edits
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from tests.api.test_change_requests import new_cr
@@ -154,7 +154,7 @@ def test_only_editors_edit_and_only_open_change_requests(api, setup):
 def test_concurrent_batches_both_land(api, setup, monkeypatch):
     """A batch whose change request moved meanwhile is applied again on top: neither edit is lost."""
     ada, space_id, cr = setup
-    original = change_request_edits.advance
+    original = edits.advance
     calls = []
 
     def racing(change_request, new_revision, caller, assign=None):
@@ -164,7 +164,7 @@ def test_concurrent_batches_both_land(api, setup, monkeypatch):
             assert other.status == 200
         return original(change_request, new_revision, caller, assign)
 
-    monkeypatch.setattr(change_request_edits, "advance", racing)
+    monkeypatch.setattr(edits, "advance", racing)
     reply = edit(api, ada, space_id, cr["id"], {"operation": "update_page", "page": "p1", "title": "Hi"})
     assert reply.status == 200, reply.body
     assert titles(api, ada, space_id, cr["id"]) == [("Hi", ["Details"])]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from bindery.domain import change_request_merges
+from bindery.domain.change_requests import merges as change_request_merges
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from tests.api.test_change_request_content import edit, titles

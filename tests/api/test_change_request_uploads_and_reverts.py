@@ -8,7 +8,7 @@ import urllib.error
 import pytest
 
 from bindery import remote_files
-from bindery.domain import change_request_uploads
+from bindery.domain.change_requests import uploads as change_request_uploads
 from bindery.store import change_requests as cr_store
 from tests.api.git_sync_support import set_env
 from tests.api.test_change_request_content import edit, setup  # noqa: F401 - the fixture

@@ -11,7 +11,7 @@ from typing import Any, BinaryIO
 
 import pytest
 
-from bindery.domain import git_runs
+from bindery.domain.git_sync import runs as git_runs
 from bindery.domain.revisions import advance_space, commit_revision
 from bindery.store import spaces as space_store
 from tests.api.git_sync_support import (

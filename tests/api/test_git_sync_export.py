@@ -12,7 +12,7 @@ import pytest
 
 from bindery import aws
 from bindery.aws import counting_requests
-from bindery.domain import git_runs
+from bindery.domain.git_sync import runs as git_runs
 from bindery.gitsync import transport
 from bindery.store import revisions as revision_store
 from local.queue_delivery import WorkerContext, sqs_event

@@ -9,7 +9,7 @@ import pytest
 
 from bindery import keys
 from bindery.clock import now_iso
-from bindery.domain.spaces import require_editable
+from bindery.domain.spaces.records import require_editable
 from bindery.errors import Forbidden
 from bindery.ids import new_id
 from bindery.positions import between

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bindery import keys
-from bindery.domain import spaces as domain
+from bindery.domain.spaces import records as domain
 from bindery.store import spaces as space_store
 from bindery.store import table
 from tests.api.test_members import error, join

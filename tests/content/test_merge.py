@@ -1,4 +1,4 @@
-"""Three-way merge of revision trees (content.merge): clean merges at page and block level, and every
+"""Three-way merge of revision trees (content.merge.trees): clean merges at page and block level, and every
 kind of conflict, reported as a 409 naming the page. Builders shared with the other merge tests."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bindery.content.merge import MergeConflict, Merged, merge_trees
+from bindery.content.merge.trees import MergeConflict, Merged, merge_trees
 from bindery.errors import Conflict
 
 

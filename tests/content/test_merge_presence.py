@@ -1,4 +1,4 @@
-"""The merge rules for items present on only some sides and for single fields (content.merge_fields),
+"""The merge rules for items present on only some sides and for single fields (content.merge.fields),
 through merge_trees where a user meets them (files, blocks, page fields) and directly where the rule is
 the function's own. Every rule is checked in both directions: the merge does not depend on which side
 is "ours" (docs/merge.md)."""
@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from bindery.content.merge_fields import ADDED_TWICE, EDITED_DELETED, merge_fields, merge_presence
+from bindery.content.merge.fields import ADDED_TWICE, EDITED_DELETED, merge_fields, merge_presence
 from tests.content.test_merge import Documents, conflicts_of, doc, find, page, para, tree
 
 FILE = {"id": "f1", "name": "logo.png", "contentType": "image/png", "size": 3, "digest": "a" * 64}

@@ -6,7 +6,7 @@ import pytest
 
 from bindery import keys
 from bindery.auth import Caller
-from bindery.domain.content_access import roles_on, space_access
+from bindery.domain.access.content import roles_on, space_access
 from bindery.errors import NotFound
 from bindery.store import grants as grant_store
 from bindery.store import members as member_store

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bindery.http import api_handler, create_app
+from bindery.api.http import api_handler, create_app
 from change_requests_api.routes import change_requests, merges, org_change_requests, reviews
 
 app = create_app("change_requests")

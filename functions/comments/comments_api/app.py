@@ -5,7 +5,7 @@ One router per sub-resource, each mounted under both targets: the space and its 
 
 from __future__ import annotations
 
-from bindery.http import api_handler, create_app
+from bindery.api.http import api_handler, create_app
 from comments_api.routes import commenters, comments, replies
 
 app = create_app("comments")

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler.request import Request
 
-from bindery.domain.comment_targets import TargetRef
-from bindery.domain.content_access import NO_SPACE
+from bindery.domain.access.content import NO_SPACE
+from bindery.domain.comments.targets import TargetRef
 from bindery.errors import NotFound
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bindery.http import api_handler, create_app
+from bindery.api.http import api_handler, create_app
 from content_api.routes import (
     change_request_content,
     change_request_links,

@@ -1,4 +1,4 @@
-"""Git Sync worker: performs the imports and exports the API queued (bindery.domain.git_runs).
+"""Git Sync worker: performs the imports and exports the API queued (bindery.domain.git_sync.runs).
 
 One SQS message per run (BatchSize 1 in template.yaml: a run may take minutes), `{spaceId, runId,
 url}`. A message is reported as a batch item failure (Powertools' partial batch response) only when
@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from bindery import observability
-from bindery.domain.git_runs import perform
+from bindery.domain.git_sync.runs import perform
+from bindery.messages import GitRunMessage
 
 SERVICE = "git-sync"
 logger = observability.logger(SERVICE)
@@ -23,15 +24,9 @@ logger = observability.logger(SERVICE)
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 
-class RunMessage(BaseModel):
-    spaceId: str  # noqa: N815 - the message's JSON names
-    runId: str  # noqa: N815
-    url: str
-
-
 def record_handler(record: SQSRecord) -> str | None:
     try:
-        message = RunMessage.model_validate_json(record.body)
+        message = GitRunMessage.model_validate_json(record.body)
     except ValidationError:
         logger.error("malformed Git Sync message dropped", extra={"messageId": record.message_id})
         return None

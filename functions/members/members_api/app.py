@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bindery.http import api_handler, create_app
+from bindery.api.http import api_handler, create_app
 from members_api.routes import invites, link_invites, members, team_members, teams
 
 app = create_app("members")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bindery.http import api_handler, create_app
+from bindery.api.http import api_handler, create_app
 from orgs_api.routes import agent_instructions, email_domains, organizations
 
 app = create_app("orgs")

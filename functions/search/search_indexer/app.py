@@ -12,19 +12,15 @@ from __future__ import annotations
 
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import ValidationError
 
 from bindery import observability
+from bindery.messages import IndexMessage
 from bindery.search.indexing import build_revision
 
 SERVICE = "search-indexer"
 logger = observability.logger(SERVICE)
 processor = BatchProcessor(event_type=EventType.SQS)
-
-
-class IndexMessage(BaseModel):
-    space_id: str = Field(alias="spaceId")
-    revision_id: str = Field(alias="revisionId")
 
 
 def record_handler(record: SQSRecord) -> bool:
@@ -33,9 +29,9 @@ def record_handler(record: SQSRecord) -> bool:
     except ValidationError:
         logger.error("malformed search index message dropped", extra={"messageId": record.message_id})
         return False
-    built = build_revision(message.space_id, message.revision_id)
+    built = build_revision(message.spaceId, message.revisionId)
     if not built:
-        logger.info("revision gone, nothing to index", extra={"spaceId": message.space_id})
+        logger.info("revision gone, nothing to index", extra={"spaceId": message.spaceId})
     return built
 
 

@@ -4,7 +4,7 @@ Fed by the table's stream (KEYS_ONLY). The event source mapping's filter passes 
 space items (template.yaml); the handler checks the same again, because a record that is not one must
 never delete anything. A purge that fails (a throttled request, a timeout) is reported as a batch item
 failure and retried from that record on; after the mapping's last retry Lambda sends the batch's shard
-and sequence numbers to SpacePurgeDLQ. Purging is idempotent (bindery.domain.space_purge), so a retry
+and sequence numbers to SpacePurgeDLQ. Purging is idempotent (bindery.domain.spaces.purge), so a retry
 finishes what an interrupted attempt left.
 """
 
@@ -20,7 +20,7 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
-from bindery.domain.space_purge import purge_removed
+from bindery.domain.spaces.purge import purge_removed
 
 SERVICE = "space-purge"
 logger = observability.logger(SERVICE)

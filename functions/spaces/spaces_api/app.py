@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bindery.http import api_handler, create_app
+from bindery.api.http import api_handler, create_app
 from spaces_api.routes import (
     collection_permissions,
     collections,

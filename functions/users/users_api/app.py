@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from bindery.api.http import api_handler, create_app
+from bindery.api.route_params import Who
+from bindery.api.wire.models.users import User
 from bindery.domain import users as domain
-from bindery.http import api_handler, create_app
-from bindery.route_params import Who
-from bindery.wire.models.users import User
 
 app = create_app("users")
 

@@ -18,7 +18,7 @@ class Settings(BaseModel):
     # Page cursors are encrypted with a key derived from it. Deployed stacks pass a generated secret; local
     # runs derive one per data dir.
     cursor_secret: str = Field(default="", repr=False)
-    # Empty on AWS: the base URL then comes from each request (see bindery.wire.urls).
+    # Empty on AWS: the base URL then comes from each request (see bindery.api.wire.urls).
     public_url: str = ""
     app_url: str = "http://127.0.0.1:3000/app"
     # Background work (SQS). Empty: nothing is queued (set by the template, the local runner and tests).

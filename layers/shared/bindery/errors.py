@@ -1,4 +1,4 @@
-"""The one domain-error hierarchy. `bindery.http` maps it to HTTP in one exception handler."""
+"""The one domain-error hierarchy. `bindery.api.http` maps it to HTTP in one exception handler."""
 
 from __future__ import annotations
 

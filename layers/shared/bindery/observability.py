@@ -1,5 +1,5 @@
 """Logs, traces and metrics of every function: every Lambda handler is built by one of the factories
-here (the API functions' by bindery.http.api_handler, which uses `observed`).
+here (the API functions' by bindery.api.http.api_handler, which uses `observed`).
 
 Each invocation gets, from Powertools:
 - Logger: JSON lines with the Lambda context (function, request id, cold start) and a correlation id

@@ -8,12 +8,12 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.dependencies import page_limit
-from bindery.domain import change_request_listing as listing
-from bindery.domain import change_requests as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.change_requests import CreateChangeRequest, Status, UpdateChangeRequest
-from bindery.wire.models.change_requests import ChangeRequest, ChangeRequestList
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.change_requests import CreateChangeRequest, Status, UpdateChangeRequest
+from bindery.api.wire.models.change_requests import ChangeRequest, ChangeRequestList
+from bindery.domain.change_requests import listing
+from bindery.domain.change_requests import records as domain
 
 router = Router()
 

@@ -7,15 +7,14 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.domain import change_request_exports as exports
-from bindery.domain import change_request_merges as merges
-from bindery.route_params import Who
-from bindery.wire.models.change_requests import (
+from bindery.api.route_params import Who
+from bindery.api.wire.models.change_requests import (
     ChangeRequestChanges,
     ChangeRequestMerged,
     ChangeRequestPdf,
     ChangeRequestUpdated,
 )
+from bindery.domain.change_requests import exports, merges
 
 router = Router()
 

@@ -7,11 +7,11 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.dependencies import page_limit
-from bindery.domain import change_request_listing as listing
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.change_requests import Status
-from bindery.wire.models.change_requests import ChangeRequestList
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.change_requests import Status
+from bindery.api.wire.models.change_requests import ChangeRequestList
+from bindery.domain.change_requests import listing
 
 router = Router()
 

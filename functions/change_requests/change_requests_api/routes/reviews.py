@@ -9,19 +9,19 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from bindery.dependencies import page_limit
-from bindery.domain import requested_reviewers
-from bindery.domain import reviews as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.change_requests import RequestReviewers, SubmitReview
-from bindery.schemas.content import DocumentFormat
-from bindery.wire.models.change_requests import (
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.change_requests import RequestReviewers, SubmitReview
+from bindery.api.schemas.content import DocumentFormat
+from bindery.api.wire.models.change_requests import (
     ChangeRequestRequestedReviewerList,
     ChangeRequestReview,
     ChangeRequestReviewList,
     ChangeRequestUserContributorList,
     RequestedReviewers,
 )
+from bindery.domain.change_requests import requested_reviewers
+from bindery.domain.change_requests import reviews as domain
 
 router = Router()
 # The reference spec answers 205 when a request was removed and 204 when there was none.

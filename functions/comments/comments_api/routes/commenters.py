@@ -7,11 +7,11 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.depends import Depends
 
-from bindery.dependencies import page_limit
-from bindery.domain import commenters as domain
-from bindery.domain.comment_targets import TargetRef
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.wire.models.users import OrganizationMemberList
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.models.users import OrganizationMemberList
+from bindery.domain.comments import commenters as domain
+from bindery.domain.comments.targets import TargetRef
 from comments_api.target import comment_target
 
 router = Router()

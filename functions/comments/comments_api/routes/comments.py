@@ -11,13 +11,13 @@ from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from bindery.dependencies import page_limit
-from bindery.domain import comments as domain
-from bindery.domain.comment_targets import TargetRef
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.comments import CommentStatus, PostComment, UpdateComment
-from bindery.schemas.content import DocumentFormat
-from bindery.wire.models.comments import Comment, CommentList
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.comments import CommentStatus, PostComment, UpdateComment
+from bindery.api.schemas.content import DocumentFormat
+from bindery.api.wire.models.comments import Comment, CommentList
+from bindery.domain.comments import threads as domain
+from bindery.domain.comments.targets import TargetRef
 from comments_api.target import comment_target
 
 router = Router()

@@ -1,6 +1,6 @@
 """CR/content…: a change request's content, read as a space's is (domain.content_reads, on the change
 request's current revision), and edited (`POST CR/content`: an ordered batch of changes applied as one new
-revision of the change request, domain.change_request_edits).
+revision of the change request, domain.change_requests.edits).
 
 A read costs the change request's GetItem (a number: one GSI2 Query first) on top of the revision read;
 content_reads checks the caller's access to the space.
@@ -14,15 +14,11 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.auth import Caller
-from bindery.dependencies import page_limit
-from bindery.domain import change_request_edits as edits
-from bindery.domain import content_reads as reads
-from bindery.domain.change_requests import change_request_for_read
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.change_requests import UpdateContent
-from bindery.schemas.content import DocumentFormat, Evaluated
-from bindery.wire.models.content import (
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.change_requests import UpdateContent
+from bindery.api.schemas.content import DocumentFormat, Evaluated
+from bindery.api.wire.models.content import (
     ContentUpdateResult,
     Revision,
     RevisionFile,
@@ -31,6 +27,10 @@ from bindery.wire.models.content import (
     RevisionPages,
     RevisionReusableContent,
 )
+from bindery.auth import Caller
+from bindery.domain import content_reads as reads
+from bindery.domain.change_requests import edits
+from bindery.domain.change_requests.records import change_request_for_read
 
 router = Router()
 

@@ -10,12 +10,12 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.auth import Caller
-from bindery.dependencies import page_limit
-from bindery.domain import change_requests
 from bindery.domain import links as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.wire.models.content import ContentLocationList, ContentReferenceUsageList
+from bindery.domain.change_requests import records
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -23,8 +23,8 @@ Status = Literal["ok", "broken", "in-app"]
 
 def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, str, dict[str, Any]]:
     """The change request's revision, its base, and the location context naming it."""
-    opened = change_requests.open_change_request(who, space_id, change_request_id)
-    wire = change_requests.to_wire(opened.change_request, opened.space)
+    opened = records.open_change_request(who, space_id, change_request_id)
+    wire = records.to_wire(opened.change_request, opened.space)
     return (opened.change_request.revision, opened.change_request.base,
             {"type": "changeRequest", "changeRequest": wire})
 

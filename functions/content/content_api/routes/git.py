@@ -9,14 +9,14 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import page_limit
-from bindery.domain import git_sync as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.git_sync import ExportToGitRepository, ImportGitRepository
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.git_sync import ExportToGitRepository, ImportGitRepository
+from bindery.api.wire.git_sync import run_location
+from bindery.api.wire.models.git_sync import GitSyncRun, GitSyncRunList
+from bindery.api.wire.models.spaces import GitSyncState
+from bindery.domain.git_sync import operations as domain
 from bindery.store.git_runs import GitRun
-from bindery.wire.git_sync import run_location
-from bindery.wire.models.git_sync import GitSyncRun, GitSyncRunList
-from bindery.wire.models.spaces import GitSyncState
 
 router = Router()
 

@@ -8,10 +8,10 @@ from typing import Annotated, Literal
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.dependencies import page_limit
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.domain import links as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.wire.models.content import ContentLocationList, ContentReferenceUsageList
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]

@@ -9,10 +9,10 @@ from urllib.parse import unquote
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from bindery.api.route_params import Who
+from bindery.api.schemas.content import DocumentFormat, Evaluated
+from bindery.api.wire.models.content import JSONDocument, RevisionPage, RevisionPages
 from bindery.domain import content_reads as reads
-from bindery.route_params import Who
-from bindery.schemas.content import DocumentFormat, Evaluated
-from bindery.wire.models.content import JSONDocument, RevisionPage, RevisionPages
 
 router = Router()
 

@@ -7,10 +7,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from bindery.api.route_params import Who
+from bindery.api.schemas.content import Evaluated
+from bindery.api.wire.models.content import JSONDocument, RevisionReusableContent
 from bindery.domain import content_reads as reads
-from bindery.route_params import Who
-from bindery.schemas.content import Evaluated
-from bindery.wire.models.content import JSONDocument, RevisionReusableContent
 
 router = Router()
 

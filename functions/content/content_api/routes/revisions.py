@@ -8,9 +8,9 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from bindery.api.route_params import Who
+from bindery.api.wire.models.content import Revision
 from bindery.domain import content_reads as reads
-from bindery.route_params import Who
-from bindery.wire.models.content import Revision
 
 router = Router()
 

@@ -8,11 +8,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import page_limit
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import MemberOf, PageCursor, PageLimit
+from bindery.api.schemas.invites import CreateInviteLink, UpdateInviteLink
+from bindery.api.wire.models.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 from bindery.domain import invites as domain
-from bindery.route_params import MemberOf, PageCursor, PageLimit
-from bindery.schemas.invites import CreateInviteLink, UpdateInviteLink
-from bindery.wire.models.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 
 router = Router()
 

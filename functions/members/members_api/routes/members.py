@@ -8,14 +8,14 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.dependencies import page_limit
-from bindery.domain import grants as grants_domain
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.schemas.common import RoleValue
+from bindery.api.schemas.members import UpdateMember
+from bindery.api.wire.models.spaces import MemberContentPermissionList
+from bindery.api.wire.models.users import MemberTeamList, OrganizationMember, OrganizationMemberList
 from bindery.domain import members as domain
-from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.schemas.common import RoleValue
-from bindery.schemas.members import UpdateMember
-from bindery.wire.models.spaces import MemberContentPermissionList
-from bindery.wire.models.users import MemberTeamList, OrganizationMember, OrganizationMemberList
+from bindery.domain.access import grants as grants_domain
 
 router = Router()
 

@@ -8,11 +8,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import page_limit
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.members import AddTeamMember, UpdateTeamMembers
+from bindery.api.wire.models.users import OrganizationTeamMemberList
 from bindery.domain import team_members as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.members import AddTeamMember, UpdateTeamMembers
-from bindery.wire.models.users import OrganizationTeamMemberList
 
 router = Router()
 

@@ -8,11 +8,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.dependencies import page_limit
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.schemas.members import CreateTeam, UpdateTeam
+from bindery.api.wire.models.users import OrganizationTeam, OrganizationTeamList
 from bindery.domain import teams as domain
-from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.schemas.members import CreateTeam, UpdateTeam
-from bindery.wire.models.users import OrganizationTeam, OrganizationTeamList
 
 router = Router()
 

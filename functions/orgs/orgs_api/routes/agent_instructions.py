@@ -7,10 +7,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+from bindery.api.route_params import MemberOf
+from bindery.api.schemas.organizations import UpdateAgentInstructions
+from bindery.api.wire.models.organizations import OrganizationAgentInstructions
 from bindery.domain import organizations as domain
-from bindery.route_params import MemberOf
-from bindery.schemas.organizations import UpdateAgentInstructions
-from bindery.wire.models.organizations import OrganizationAgentInstructions
 
 router = Router()
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
+from bindery.api.route_params import Who
+from bindery.api.wire.models.organizations import OrganizationsForEmailDomain
 from bindery.domain import organizations as domain
-from bindery.route_params import Who
-from bindery.wire.models.organizations import OrganizationsForEmailDomain
 
 router = Router()
 

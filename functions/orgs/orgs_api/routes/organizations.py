@@ -8,12 +8,12 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import page_limit
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.schemas.organizations import CreateOrganization, UpdateOrganization
+from bindery.api.wire.models.organizations import Organization, OrganizationList, Ping
+from bindery.api.wire.organizations import org_to_wire
 from bindery.domain import organizations as domain
-from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.schemas.organizations import CreateOrganization, UpdateOrganization
-from bindery.wire.models.organizations import Organization, OrganizationList, Ping
-from bindery.wire.organizations import org_to_wire
 
 router = Router()
 

@@ -7,10 +7,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.dependencies import page_limit
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResultList
 from bindery.domain import search as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.wire.models.search import SearchPageResultList, SearchSpaceResultList
 
 router = Router()
 

@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
-from bindery.dependencies import page_limit
-from bindery.domain import grants as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.grants import InviteUsersAndTeams, UpdatePermission
-from bindery.wire.models.spaces import TeamContentPermissionList, UserContentPermissionList
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.grants import InviteUsersAndTeams, UpdatePermission
+from bindery.api.wire.models.spaces import TeamContentPermissionList, UserContentPermissionList
+from bindery.domain.access import grants as domain
 
 router = Router()
 KIND = "collection"

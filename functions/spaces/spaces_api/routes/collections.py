@@ -8,11 +8,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import page_limit
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.collections import UpdateCollection
+from bindery.api.wire.models.spaces import Collection, SpaceList
 from bindery.domain import collections as domain
-from bindery.route_params import PageCursor, PageLimit, Who
-from bindery.schemas.collections import UpdateCollection
-from bindery.wire.models.spaces import Collection, SpaceList
 
 router = Router()
 

@@ -7,12 +7,12 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
-from bindery.dependencies import page_limit
-from bindery.domain import space_listing
-from bindery.domain import spaces as domain
-from bindery.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.schemas.spaces import CreateSpace
-from bindery.wire.models.spaces import Space, SpaceList
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.schemas.spaces import CreateSpace
+from bindery.api.wire.models.spaces import Space, SpaceList
+from bindery.domain.spaces import listing
+from bindery.domain.spaces import records as domain
 
 router = Router()
 
@@ -24,7 +24,7 @@ def list_spaces(
     limit: PageLimit = None,
 ) -> SpaceList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's collections.
-    wire = space_listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page).to_wire()
+    wire = listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page).to_wire()
     return SpaceList.model_validate(wire)
 
 

@@ -8,11 +8,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.domain import space_lifecycle as lifecycle
-from bindery.domain import spaces as domain
-from bindery.route_params import Who
-from bindery.schemas.spaces import UpdateSpace
-from bindery.wire.models.spaces import Space
+from bindery.api.route_params import Who
+from bindery.api.schemas.spaces import UpdateSpace
+from bindery.api.wire.models.spaces import Space
+from bindery.domain.spaces import lifecycle
+from bindery.domain.spaces import records as domain
 
 router = Router()
 

@@ -2,7 +2,7 @@
 `block` in a change request's content batch).
 
 Blocks are named by their `key`, among the document's top-level blocks (the level at which documents
-are compared and merged: content.document_merge). For each key, in the order the blocks have in the
+are compared and merged: content.merge.documents). For each key, in the order the blocks have in the
 older document:
 
 * a block the older document lacks (added since) is removed;

@@ -14,8 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery.content.merge_fields import MISSING
-from bindery.content.merge_pages import Flat, moved
+from bindery.content.merge.fields import MISSING
+from bindery.content.merge.pages import Flat, moved
 from bindery.content.tree import Tree
 
 Entry = Mapping[str, Any]
@@ -43,7 +43,7 @@ class Change:
 
     def to_wire(self, file_url: FileUrl, layout: Callable[[Any], Any] | None = None) -> dict[str, Any]:
         """The spec's `RevisionSemanticChange`. `file_url(entry)` gives a file's `downloadURL`;
-        `layout(stored)` a page's complete layout from the stored one (bindery.wire.content.layout)."""
+        `layout(stored)` a page's complete layout from the stored one (bindery.api.wire.content.layout)."""
         out: dict[str, Any] = {"type": self.type}
         if self.type == "variables_edited":
             out["variables"] = {name: _before_after(b, a) for name, (b, a) in self.attributes.items()}

@@ -16,22 +16,25 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.schemas.collections import CreateCollection, UpdateCollection
+from bindery.api.wire.collections import collection_to_wire
+from bindery.api.wire.spaces import space_to_wire
+from bindery.api.wire.urls import api_url
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access import org_access
-from bindery.domain.content_access import (
+from bindery.domain.access.content import (
     collection_access,
     effective_role,
     member_roles_and_org,
     roles_in_chains,
     roles_on,
 )
-from bindery.domain.roles import at_least
+from bindery.domain.access.organization import org_access
+from bindery.domain.access.roles import at_least
 from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.positions import between
-from bindery.schemas.collections import CreateCollection, UpdateCollection
 from bindery.store import Transaction
 from bindery.store import collections as collection_store
 from bindery.store import grants as grant_store
@@ -39,9 +42,6 @@ from bindery.store import tree as tree_store
 from bindery.store.collections import Collection
 from bindery.store.content_nodes import Node
 from bindery.store.spaces import Space
-from bindery.wire.collections import collection_to_wire
-from bindery.wire.spaces import space_to_wire
-from bindery.wire.urls import api_url
 
 DEFAULT_TITLE = "Untitled"
 NO_PARENT = "parent: no matching collection"

@@ -15,20 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.content.tree import Located, Tree
-from bindery.domain.change_requests import to_wire as change_request_to_wire
-from bindery.domain.content_access import space_access
-from bindery.domain.content_evaluation import evaluate
-from bindery.errors import BadRequest, NotFound
-from bindery.pagination import Listing, decode_cursor, encode_cursor
-from bindery.schemas.content import DocumentFormat, Evaluated, evaluation_mode
-from bindery.store import blobs
-from bindery.store import change_requests as cr_store
-from bindery.store import revisions as revision_store
-from bindery.store.revisions import Revision
-from bindery.store.spaces import Space
-from bindery.wire.content import (
+from bindery.api.schemas.content import DocumentFormat, Evaluated, evaluation_mode
+from bindery.api.wire.content import (
     EMPTY_DOCUMENT,
     View,
     file_to_wire,
@@ -37,6 +25,18 @@ from bindery.wire.content import (
     reusable_content_to_wire,
     revision_to_wire,
 )
+from bindery.auth import Caller
+from bindery.content.tree import Located, Tree
+from bindery.domain.access.content import space_access
+from bindery.domain.change_requests.records import to_wire as change_request_to_wire
+from bindery.domain.content_evaluation import evaluate
+from bindery.errors import BadRequest, NotFound
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.store import blobs
+from bindery.store import change_requests as cr_store
+from bindery.store import revisions as revision_store
+from bindery.store.revisions import Revision
+from bindery.store.spaces import Space
 
 NO_REVISION = "No matching revision"
 NO_PAGE = "No matching page"

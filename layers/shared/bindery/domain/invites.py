@@ -4,20 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.schemas.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
+from bindery.api.wire.invites import invite_link_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access import OrgAccess
+from bindery.domain.access.organization import OrgAccess
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
-from bindery.schemas.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
 from bindery.store import TransactionConflict
 from bindery.store import invites as invite_store
 from bindery.store import members as member_store
 from bindery.store.invites import LinkInvite
 from bindery.store.members import Member
 from bindery.store.users import User
-from bindery.wire.invites import invite_link_to_wire
 
 NO_INVITE = "No matching invite"
 LINKS_OFF = "Invite links are switched off in this organization (inviteLinks is false)"

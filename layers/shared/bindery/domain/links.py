@@ -21,10 +21,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bindery.api.wire.content import View, file_to_wire, page_to_wire, reusable_content_to_wire
+from bindery.api.wire.organizations import org_to_wire
+from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
 from bindery.content.links import broken_targets
 from bindery.content.tree import Tree
-from bindery.domain.content_access import ContentAccess, space_access
+from bindery.domain.access.content import ContentAccess, space_access
 from bindery.errors import BadRequest, NotFound
 from bindery.pagination import decode_cursor, encode_cursor
 from bindery.search.indexing import ensure_report
@@ -32,9 +35,6 @@ from bindery.store import orgs as org_store
 from bindery.store import revisions as revision_store
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
-from bindery.wire.content import View, file_to_wire, page_to_wire, reusable_content_to_wire
-from bindery.wire.organizations import org_to_wire
-from bindery.wire.spaces import space_to_wire
 
 NO_REVISION = "No matching revision"
 NO_PAGE = "No matching page"

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.wire.users import member_to_wire
 from bindery.auth import Caller
-from bindery.domain.access import OrgAccess
-from bindery.domain.roles import at_least
-from bindery.domain.scoped import Scoped, scoped_access
+from bindery.domain.access.organization import OrgAccess
+from bindery.domain.access.roles import at_least
+from bindery.domain.access.scoped import Scoped, scoped_access
 from bindery.domain.teams import teams_wire
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
@@ -22,7 +23,6 @@ from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.members import LAST_ADMIN, Member
 from bindery.store.teams import Team, TeamLink
-from bindery.wire.users import member_to_wire
 
 NO_MEMBER = "No matching member"
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.schemas.organizations import CreateOrganization, UpdateOrganization
+from bindery.api.wire.organizations import org_to_wire
+from bindery.api.wire.urls import api_url
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access import NO_ORG, OrgAccess
+from bindery.domain.access.organization import NO_ORG, OrgAccess
 from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
-from bindery.schemas.organizations import CreateOrganization, UpdateOrganization
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
@@ -19,8 +21,6 @@ from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.members import Member
 from bindery.store.orgs import Organization
 from bindery.store.users import User
-from bindery.wire.organizations import org_to_wire
-from bindery.wire.urls import api_url
 
 
 def _caller_user(caller: Caller) -> User:

@@ -1,4 +1,4 @@
-"""The users a response names (authors, reviewers, reactors…), read in bulk for bindery.wire to shape:
+"""The users a response names (authors, reviewers, reactors…), read in bulk for bindery.api.wire to shape:
 wire is pure, so the reads happen here, on the caller's side."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from bindery.api.wire.comments import wired_users
 from bindery.store.users import User, get_users
-from bindery.wire.comments import wired_users
 
 
 def load_users(user_ids: Iterable[str | None]) -> dict[str, User]:

@@ -17,8 +17,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from bindery.api.wire.content import View
 from bindery.auth import Caller
-from bindery.domain.content_access import member_roles, space_access
+from bindery.domain.access.content import member_roles, space_access
 from bindery.errors import BadRequest, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.search import storage
@@ -30,7 +31,6 @@ from bindery.store import spaces as space_store
 from bindery.store.revisions import Revision
 from bindery.store.search import IndexPointer
 from bindery.store.spaces import Space
-from bindery.wire.content import View
 
 MAX_QUERY = 512
 ORG_SPACES_PER_PAGE = 25  # each space searched costs an index query (and, cold, a download)

@@ -7,20 +7,20 @@ each member's `teams` counter with it; a concurrent change that invalidates it i
 
 from __future__ import annotations
 
+from bindery.api.schemas.members import MAX_MEMBER_CHANGES, UpdateTeamMembers
+from bindery.api.wire.teams import team_member_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.scoped import Scoped, scoped_access
+from bindery.domain.access.scoped import Scoped, scoped_access
 from bindery.domain.teams import can_manage, can_view, scoped_team
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
-from bindery.schemas.members import MAX_MEMBER_CHANGES, UpdateTeamMembers
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import teams as team_store
 from bindery.store import users as user_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.teams import Team, TeamLink
-from bindery.wire.teams import team_member_to_wire
 
 NO_MEMBER = "No matching member"
 RACED = "The team's membership changed while this request ran; nothing was changed, try again."

@@ -9,21 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.schemas.members import CreateTeam, UpdateTeam
+from bindery.api.wire.teams import team_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access import OrgAccess
-from bindery.domain.roles import at_least
-from bindery.domain.scoped import Scoped, scoped_access
+from bindery.domain.access.organization import OrgAccess
+from bindery.domain.access.roles import at_least
+from bindery.domain.access.scoped import Scoped, scoped_access
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
-from bindery.schemas.members import CreateTeam, UpdateTeam
 from bindery.store import Key
 from bindery.store import members as member_store
 from bindery.store import teams as team_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.teams import Team, TeamLink
-from bindery.wire.teams import team_to_wire
 
 NO_TEAM = "No matching team"
 

@@ -17,16 +17,16 @@ from typing import Any
 
 import yaml
 
+from bindery.api.schemas.templates import ApplySpaceTemplate, FileRef, UrlRef
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.content.templates import NewPage, add_pages, page_set
 from bindery.content.tree import Tree
-from bindery.domain.content_access import space_access
+from bindery.domain.access.content import space_access
 from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision
-from bindery.domain.spaces import require_editable
+from bindery.domain.spaces.records import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
-from bindery.schemas.templates import ApplySpaceTemplate, FileRef, UrlRef
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
 from bindery.store.spaces import Space

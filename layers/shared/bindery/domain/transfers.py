@@ -16,7 +16,7 @@ The spaces' change requests follow afterwards (store.change_requests.move_to_org
 UpdateItem each, as many as there are, outside the 100-item limit). Until they have, the organization
 listings read the space's organization and show a change request only where its space now is; if the
 follow-up is cut short (the function dies in between), the next read or write of any of the space's
-change requests finishes it (domain.change_requests.open_change_request).
+change requests finishes it (domain.change_requests.records.open_change_request).
 """
 
 from __future__ import annotations
@@ -24,13 +24,15 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from bindery.api.schemas.tree import TransferContent
+from bindery.api.wire.collections import collection_to_wire
+from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
-from bindery.domain.access import org_access
-from bindery.domain.content_access import ContentAccess, collection_access, space_access
-from bindery.domain.roles import at_least
+from bindery.domain.access.content import ContentAccess, collection_access, space_access
+from bindery.domain.access.organization import org_access
+from bindery.domain.access.roles import at_least
 from bindery.errors import BinderyError, Conflict, Forbidden
 from bindery.positions import between
-from bindery.schemas.tree import TransferContent
 from bindery.store import Item, Op, Transaction
 from bindery.store import change_requests as cr_store
 from bindery.store import grants as grant_store
@@ -42,8 +44,6 @@ from bindery.store.collections import Collection
 from bindery.store.content_nodes import org_counts_op
 from bindery.store.spaces import Space
 from bindery.store.tree import MAX_TREE_WRITES, TransferredNode
-from bindery.wire.collections import collection_to_wire
-from bindery.wire.spaces import space_to_wire
 
 
 class CannotBeMoved(BinderyError):

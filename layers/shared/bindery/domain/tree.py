@@ -21,8 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bindery.api.schemas.tree import CollectionPointer, MoveContent, SpacePointer
+from bindery.api.wire.collections import collection_to_wire
+from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
-from bindery.domain.content_access import (
+from bindery.domain.access.content import (
     NO_COLLECTION,
     NO_SPACE,
     ContentAccess,
@@ -31,10 +34,9 @@ from bindery.domain.content_access import (
     roles_in_chains,
     space_access,
 )
-from bindery.domain.roles import at_least
+from bindery.domain.access.roles import at_least
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.positions import between
-from bindery.schemas.tree import CollectionPointer, MoveContent, SpacePointer
 from bindery.store import Item, Op, Transaction
 from bindery.store import tree as tree_store
 from bindery.store.collections import Collection
@@ -42,8 +44,6 @@ from bindery.store.content_nodes import Node
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
 from bindery.store.tree import MAX_TREE_WRITES, Placement, sort_key
-from bindery.wire.collections import collection_to_wire
-from bindery.wire.spaces import space_to_wire
 
 UNCHANGED = "Operation would not change anything: the {kind} is already there"
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.wire.users import user_to_wire
 from bindery.auth import Caller
 from bindery.errors import NotFound
 from bindery.store import users as user_store
-from bindery.wire.users import user_to_wire
 
 
 def get_user(caller: Caller, user_id: str) -> dict[str, Any]:

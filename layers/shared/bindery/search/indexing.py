@@ -20,6 +20,7 @@ from bindery import queues
 from bindery.config import settings
 from bindery.content.links import all_pages, build_report
 from bindery.content.tree import Tree
+from bindery.messages import IndexMessage
 from bindery.search import storage
 from bindery.search.index import IndexedPage, build
 from bindery.search.text import sections
@@ -40,7 +41,7 @@ def request_index(space_id: str, revision_id: str) -> None:
     if not url:
         return
     try:
-        queues.send(url, {"spaceId": space_id, "revisionId": revision_id})
+        queues.send(url, IndexMessage(spaceId=space_id, revisionId=revision_id))
     except (BotoCoreError, ClientError):
         logger.warning("could not queue a revision for indexing", extra={"spaceId": space_id,
                                                                          "revisionId": revision_id})

@@ -32,7 +32,7 @@ class Space(Node):
     change_requests_open: int = 0
     change_requests_draft: int = 0
     change_requests_merged: int = 0
-    # The spec's GitSyncState, set by a successful Git Sync run (domain/git_runs.py).
+    # The spec's GitSyncState, set by a successful Git Sync run (domain/git_sync/runs.py).
     git_sync: dict[str, Any] | None = None
 
     kind = "space"

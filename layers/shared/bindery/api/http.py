@@ -1,0 +1,202 @@
+"""The REST resolver every API function uses, with Bindery's one mapping of errors to HTTP, and the
+one Lambda handler over it (logs, trace and per-route metrics: bindery.observability)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from bindery import observability
+from bindery.api.wire.urls import remember_request_base
+from bindery.errors import BinderyError, error_body
+from bindery.ids import plausible
+
+
+def _error(status: int, message: str) -> Response[str]:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body=json.dumps(error_body(status, message)),
+    )
+
+
+def _location(loc: tuple[Any, ...]) -> str:
+    # pydantic's loc starts with where the value came from ("body", "query", "path"); the field follows.
+    parts = [str(part) for part in loc[1:]] or [str(part) for part in loc]
+    return ".".join(parts) or "request"
+
+
+def validation_message(errors: list[dict[str, Any]]) -> str:
+    described = []
+    for error in errors[:5]:
+        where = _location(tuple(error.get("loc", ())))
+        if error.get("type") == "json_invalid":
+            described.append("body: not valid JSON")
+            continue
+        described.append(f"{where}: {error.get('msg', 'invalid value')}")
+    return "Invalid request: " + "; ".join(described)
+
+
+def _resource(parameter: str) -> str:
+    """`changeRequestId` → "change request"."""
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", parameter.removesuffix("Id")).lower()
+
+
+def _body_text(event: dict[str, Any]) -> str:
+    body = event.get("body") or ""
+    if event.get("isBase64Encoded"):
+        return base64.b64decode(body).decode("utf-8", errors="replace")
+    return str(body)
+
+
+def _nesting_exceeds(text: str, limit: int) -> bool:
+    """Do arrays and objects in `text` nest deeper than `limit`? (A scan, not a parse: parsing is what
+    overflowed.) Brackets inside strings do not count."""
+    depth, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+def _utf8_body(event: dict[str, Any]) -> bool:
+    body = event.get("body")
+    if not body or not event.get("isBase64Encoded"):
+        return True
+    try:
+        base64.b64decode(body).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return True
+
+
+# How deep request JSON may nest: documents nest a few dozen levels at most.
+MAX_BODY_NESTING = 256
+# The `route` dimension of an event no route matched (a 404 from the resolver).
+NO_ROUTE = "(no route)"
+_UNMATCHED = "bindery_unmatched"
+
+
+class Resolver(APIGatewayRestResolver):
+    """Powertools' REST resolver, knowing its service and the route template the last event matched."""
+
+    def __init__(self, service: str) -> None:
+        super().__init__(enable_validation=True)
+        self.service = service
+        self.matched_route: str | None = None
+
+    def clear_context(self) -> None:
+        # resolve() clears the routing context, matched route included, when it ends (whatever the
+        # outcome: validation error, domain error, crash); keep the route's template for the metrics.
+        # An unmatched event has a route too, made up by Powertools from the concrete path: not kept.
+        route = None if self.context.get(_UNMATCHED) else self.context.get("_route")
+        self.matched_route = f"{route.method} {route.path}" if route is not None else None
+        super().clear_context()  # type: ignore[no-untyped-call]  # Powertools leaves it unannotated
+
+
+def create_app(service: str) -> Resolver:
+    logger = observability.logger(service)
+    app = Resolver(service)
+
+    def _request_base(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        remember_request_base(resolver.current_event.raw_event)
+        return next_middleware(resolver)
+
+    def _path_ids(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        # Every id the route names (`spaceId`, `commentId`…), after routing: one that cannot exist is a
+        # 404 here, before it reaches a key (DynamoDB refuses over-long keys with a 500-worthy error).
+        # Deleting what does not exist is a 204 (API.md), so an impossible id of the thing a DELETE
+        # names — the route's last id — is one too; an impossible id above it is a 404 as ever.
+        ids = [(name, value) for name, value in (resolver.context.get("_route_args") or {}).items()
+               if name.endswith("Id") and isinstance(value, str)]
+        for position, (name, value) in enumerate(ids):
+            if not plausible(value):
+                if resolver.current_event.http_method == "DELETE" and position == len(ids) - 1:
+                    return Response(status_code=204, body="")
+                return _error(404, f"No matching {_resource(name)}")
+        return next_middleware(resolver)
+
+    app.use(middlewares=[_path_ids, _request_base])
+
+    @app.exception_handler(BinderyError)
+    def _domain_error(error: BinderyError) -> Response[str]:
+        return _error(error.status, error.message)
+
+    @app.exception_handler(RequestValidationError)
+    def _invalid(error: RequestValidationError) -> Response[str]:
+        return _error(400, validation_message(list(error.errors())))
+
+    @app.not_found
+    def _no_route(_: NotFoundError) -> Response[str]:
+        app.context[_UNMATCHED] = True
+        return _error(404, f"No route for {app.current_event.http_method} {app.current_event.path}")
+
+    def _internal(error: Exception) -> Response[str]:
+        logger.exception("unhandled error", extra={"error": type(error).__name__})
+        return _error(500, "Internal error")
+
+    @app.exception_handler(UnicodeDecodeError)
+    def _undecodable(error: UnicodeDecodeError) -> Response[str]:
+        # Powertools decodes the body as UTF-8 while validating it: bytes that are not UTF-8 are the
+        # caller's mistake. The same error from anywhere else is ours.
+        if not _utf8_body(app.current_event.raw_event):
+            return _error(400, "body: not valid UTF-8 (send JSON encoded as UTF-8)")
+        return _internal(error)
+
+    @app.exception_handler(RecursionError)
+    def _too_deep(error: RecursionError) -> Response[str]:
+        # json.loads recurses once per level: a body nested thousands deep exhausts the stack while
+        # Powertools parses it. That is the caller's mistake; a RecursionError anywhere else is ours.
+        if _nesting_exceeds(_body_text(app.current_event.raw_event), MAX_BODY_NESTING):
+            return _error(400, f"body: JSON nested deeper than {MAX_BODY_NESTING} levels")
+        return _internal(error)
+
+    @app.exception_handler(Exception)
+    def _unexpected(error: Exception) -> Response[str]:
+        return _internal(error)
+
+    return app
+
+
+def api_handler(app: Resolver,
+                prepare: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> observability.Handler:
+    """The function's Lambda handler: `app.resolve` (after `prepare` rewrites the event, if given), with
+    API Gateway's request id as the correlation id and metrics per route."""
+
+    def run(event: dict[str, Any], context: LambdaContext,
+            invocation: observability.Invocation) -> dict[str, Any]:
+        app.matched_route = None
+        try:
+            response = app.resolve(prepare(event) if prepare else event, context)
+        finally:
+            # The route *template* (`GET /spaces/<spaceId>`), never the path: a dimension value is a
+            # CloudWatch metric of its own, and the routes are a fixed few dozen per function while
+            # paths (ids) are unbounded.
+            invocation.dimensions["route"] = app.matched_route or NO_ROUTE
+        invocation.log_fields["status"] = response.get("statusCode")
+        return response
+
+    return observability.observed(app.service, run, correlation_id_path=correlation_paths.API_GATEWAY_REST)

@@ -1,0 +1,26 @@
+"""Value types several response shapes share (enums as the reference spec states them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery.api.schemas.common import RoleOrGuest, RoleValue
+from bindery.api.wire.models.base import WireModel
+
+# The request bodies' role types, reused: Python treats Literals with the same values in another order as
+# equal and caches them, so a second spelling would make the generated document depend on import order.
+MemberRole = RoleValue
+# The spec's MemberRoleOrGuest: a role, or `null` for a guest (always sent).
+MemberRoleOrGuest = RoleOrGuest
+Timestamp = str
+# Rich-text documents, merge rules and other nested stored structures pass through as stored: their
+# blocks are the content engine's (bindery.content), validated when written.
+JSONObject = dict[str, Any]
+
+
+class Location(WireModel):
+    location: str
+
+
+class Empty(WireModel):
+    """An answer with nothing to say (`{}`)."""

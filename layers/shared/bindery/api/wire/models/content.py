@@ -1,0 +1,242 @@
+"""Revision content: Revision, RevisionPage (document, group, link or computed), RevisionFile,
+RevisionReusableContent, and the content-location and link shapes built on them."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, RootModel
+
+from bindery.api.wire.models.base import ListPage, Omitted, WireModel
+from bindery.api.wire.models.change_requests import ChangeRequest
+from bindery.api.wire.models.common import JSONObject, Timestamp
+from bindery.api.wire.models.organizations import Organization
+from bindery.api.wire.models.spaces import Space
+
+
+class AppUrl(WireModel):
+    app: str
+
+
+class GitSyncBlob(WireModel):
+    oid: str
+    path: str
+
+
+class PageLayout(WireModel):
+    width: Literal["default", "wide"]
+    cover: bool
+    coverSize: Literal["hero", "full"]
+    title: bool
+    description: bool
+    tableOfContents: bool
+    outline: bool
+    pagination: bool
+    metadata: bool
+
+
+class PageBase(WireModel):
+    id: str
+    title: str
+    emoji: Omitted[str] = None
+    icon: Omitted[str] = None
+    createdAt: Omitted[Timestamp] = None
+    updatedAt: Omitted[Timestamp] = None
+    condition: Omitted[str] = None
+
+
+class RevisionPageDocument(PageBase):
+    """A document page; read by itself it carries its body (`document`, or `markdown` when asked)."""
+
+    kind: Literal["sheet"]
+    type: Literal["document"]
+    slug: str
+    path: str
+    description: Omitted[str] = None
+    hidden: Omitted[bool] = None
+    noIndex: Omitted[bool] = None
+    noRobotsIndex: Omitted[bool] = None
+    cover: Omitted[JSONObject] = None
+    variables: Omitted[JSONObject] = None
+    git: Omitted[GitSyncBlob] = None
+    documentId: Omitted[str] = None
+    computed: Omitted[JSONObject] = None
+    computedSeed: Omitted[str] = None
+    pages: list[PageUnion]
+    urls: AppUrl
+    layout: PageLayout
+    document: Omitted[JSONObject] = None
+    markdown: Omitted[str] = None
+
+
+class RevisionPageGroup(PageBase):
+    kind: Literal["group"]
+    type: Literal["group"]
+    slug: str
+    path: str
+    hidden: Omitted[bool] = None
+    noIndex: Omitted[bool] = None
+    noRobotsIndex: Omitted[bool] = None
+    pages: list[PageUnion]
+
+
+class RevisionPageLink(PageBase):
+    kind: Literal["link"]
+    type: Literal["link"]
+    target: JSONObject
+    href: Omitted[str] = None
+    hidden: Omitted[bool] = None
+
+
+class RevisionPageComputed(PageBase):
+    type: Literal["computed"]
+    computed: JSONObject
+
+
+PageUnion = Annotated[
+    RevisionPageDocument | RevisionPageGroup | RevisionPageLink | RevisionPageComputed,
+    Field(discriminator="type"),
+]
+
+
+class RevisionPage(RootModel[PageUnion]):
+    """One page, read by id or path."""
+
+
+class RevisionPages(WireModel):
+    pages: list[PageUnion]
+
+
+class Dimensions(WireModel):
+    # The spec's `number`: an int stays an int on the wire.
+    width: int | float
+    height: int | float
+
+
+class RevisionFile(WireModel):
+    id: str
+    name: str
+    contentType: str
+    downloadURL: str
+    size: int
+    dimensions: Omitted[Dimensions] = None
+    git: Omitted[GitSyncBlob] = None
+
+
+class RevisionFileList(ListPage):
+    items: list[RevisionFile]
+
+
+class RevisionReusableContent(WireModel):
+    id: str
+    title: str
+    document: Omitted[str] = None
+    git: Omitted[GitSyncBlob] = None
+
+
+class RevisionUrls(WireModel):
+    app: str
+
+
+class Revision(WireModel):
+    object: Literal["revision"]
+    id: str
+    type: Literal["edits", "merge", "rollback", "update", "computed"]
+    parents: list[str]
+    pages: list[PageUnion]
+    files: list[RevisionFile]
+    reusableContents: list[RevisionReusableContent]
+    variables: JSONObject
+    createdAt: Timestamp
+    urls: RevisionUrls
+    git: Omitted[JSONObject] = None
+    mergedFrom: Omitted[ChangeRequest] = None
+
+
+class JSONDocument(WireModel):
+    """A rich-text document (`JSONDocument`), as the content engine stores it."""
+
+    object: Literal["document"]
+    data: JSONObject
+    nodes: list[JSONObject]
+
+
+# --- where content is, and what links to what ------------------------------------------------------------
+class ChangeRequestContext(WireModel):
+    type: Literal["changeRequest"]
+    changeRequest: ChangeRequest
+
+
+class LocationBase(WireModel):
+    organization: Organization
+    space: Space
+    versionContext: Omitted[ChangeRequestContext] = None
+
+
+class ContentLocationPage(LocationBase):
+    kind: Literal["page"]
+    page: PageUnion
+    internalLocation: Omitted[JSONObject] = None
+
+
+class ContentLocationFile(LocationBase):
+    kind: Literal["file"]
+    file: RevisionFile
+
+
+class ContentLocationReusableContent(LocationBase):
+    kind: Literal["reusable-content"]
+    reusableContent: RevisionReusableContent
+
+
+class ContentLocationURL(WireModel):
+    kind: Literal["url"]
+    url: str
+
+
+ContentLocation = Annotated[
+    ContentLocationPage | ContentLocationFile | ContentLocationReusableContent | ContentLocationURL,
+    Field(discriminator="kind"),
+]
+
+
+class ContentLocationList(ListPage):
+    items: list[ContentLocation]
+
+
+class ContentReferenceUsage(WireModel):
+    status: Literal["ok", "broken", "in-app"]
+    relation: Literal["reference", "dependsOn"]
+    targetReference: Omitted[ContentLocation] = None
+    locationReferences: list[ContentLocation]
+
+
+class BrokenLinks(WireModel):
+    total: int
+    changeRequest: Omitted[int] = None
+
+
+class ContentReferencesStats(WireModel):
+    total: int
+    broken: BrokenLinks
+
+
+class ContentReferenceUsageList(ListPage):
+    stats: ContentReferencesStats
+    items: list[ContentReferenceUsage]
+
+
+class ContentUpdated(WireModel):
+    """POST …/change-requests/{id}/content (Bindery): the change request after the edit, the pages it
+    touched and the files it inserted."""
+
+    changeRequest: ChangeRequest
+    changes: list[JSONObject]
+    insertedFiles: list[RevisionFile]
+
+
+
+
+class ContentUpdateResult(RootModel[ChangeRequest | ContentUpdated]):
+    """What POST …/content answers: the change request (`compat`, the default, as GitBook does), or
+    ContentUpdated."""

@@ -1,0 +1,30 @@
+"""User and member shapes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery.api.wire.urls import api_url
+from bindery.store.members import Member
+from bindery.store.users import User
+
+
+def user_to_wire(user: User) -> dict[str, Any]:
+    body: dict[str, Any] = {"object": "user", "id": user.id, "displayName": user.display_name,
+                            "urls": {"location": api_url(f"/users/{user.id}")}}
+    if user.email:
+        body["email"] = user.email
+    if user.photo_url:
+        body["photoURL"] = user.photo_url
+    return body
+
+
+def member_to_wire(member: Member) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "object": "member", "id": member.user_id, "role": member.role, "user": user_to_wire(member.user),
+        "disabled": member.disabled, "joinedAt": member.joined_at, "sso": member.sso,
+        "spaces": member.spaces, "teams": member.teams,
+    }
+    if member.last_seen_at:
+        body["lastSeenAt"] = member.last_seen_at
+    return body

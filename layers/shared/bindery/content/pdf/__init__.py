@@ -1,0 +1,1 @@
+"""PDF export of a space's or a change request's content."""

@@ -1,0 +1,39 @@
+"""Organization-scoped access: who may see and change what. Non-members get 404, never data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bindery.auth import Caller
+from bindery.domain.access.roles import Role, at_least
+from bindery.errors import Forbidden, NotFound
+from bindery.store.members import Member
+from bindery.store.orgs import Organization, get_org_and_member
+
+NO_ORG = "No matching organization"
+
+
+@dataclass(frozen=True)
+class OrgAccess:
+    org: Organization
+    member: Member
+
+    @property
+    def role(self) -> str | None:
+        return self.member.role
+
+    @property
+    def is_admin(self) -> bool:
+        return at_least(self.member.role, "admin")
+
+    def require(self, role: Role, action: str) -> None:
+        if not at_least(self.member.role, role):
+            raise Forbidden(f"You need the {role} role in this organization to {action}")
+
+
+def org_access(org_id: str, caller: Caller) -> OrgAccess:
+    """The organization and the caller's membership, in one request; 404 unless the caller is a member."""
+    org, member = get_org_and_member(org_id, caller.user_id)
+    if org is None or member is None or member.disabled:
+        raise NotFound(NO_ORG)
+    return OrgAccess(org=org, member=member)

@@ -1,0 +1,156 @@
+"""Update (the space's content into a change request) and merge (a change request into the space).
+
+Both are three-way merges (content.merge.trees.merge_trees) with the change request's base
+(`revisionMergedAncestor`, else `revisionInitial`) as the common ancestor. Conflicts answer the official
+contract's 200 `{revision: <the change request's revision>, result: "conflicts"}` and write nothing; the
+conflicts themselves are listed by `GET CR/changes` (`pending_conflicts`), computed again on each read.
+The merged tree is committed as a new revision (commit_revision, unreferenced until the pointer moves),
+then the pointer moves conditionally:
+
+* update: the change request's `revision` (it must still be the one merged), `revisionMergedAncestor`
+  becomes the space revision merged in. Needs `edit`.
+* merge: ONE transaction moves the space's `revision` (it must still be the one merged, the space live
+  and unlocked) with the change request's status counters, and marks the change request merged
+  (`revisionMerged`, `mergedBy`, `mergedAt`; it must still be at the revision and status merged).
+  Needs `review`, a live (unlocked) space and the merge rules met (domain.change_requests.rules).
+
+If the space or the change request moved meanwhile the merge is computed again from what they are now
+(a few times at most): two concurrent merges into one space both land, neither overwrites the other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.content.merge.trees import MergeConflict, Merged, PageConflict, merge_trees
+from bindery.domain.change_requests import status as status_flow
+from bindery.domain.change_requests.edits import load_tree, reread
+from bindery.domain.change_requests.records import open_change_request
+from bindery.domain.change_requests.rules import check_merge_rules
+from bindery.domain.revisions import commit_revision
+from bindery.domain.spaces.records import require_editable
+from bindery.errors import Conflict, NotFound
+from bindery.search.indexing import request_index
+from bindery.store import Transaction, TransactionConflict, blobs
+from bindery.store import change_requests as cr_store
+from bindery.store import revisions as revision_store
+from bindery.store import spaces as space_store
+from bindery.store.change_requests import ChangeRequest
+from bindery.store.grants import next_updated_at
+from bindery.store.spaces import Space
+
+ATTEMPTS = 4
+NO_SPACE = "No matching space"
+
+
+def _merge(space_id: str, base: str, ours: str, theirs: str) -> Merged:
+    def load_document(digest: str) -> Any:
+        return blobs.get_value(space_id, digest)
+
+    trees = [load_tree(space_id, revision).value for revision in (base, ours, theirs)]
+    return merge_trees(trees[0], trees[1], trees[2], load_document)
+
+
+def _commit(space_id: str, parents: list[str], merged: Merged, revision_type: str,
+            merged_from: str | None = None) -> str:
+    return commit_revision(space_id, parents, merged.tree, merged.documents,
+                           reusable_documents=merged.reusable_documents, revision_type=revision_type,
+                           merged_from=merged_from)
+
+
+def _fresh_space(space_id: str) -> Space:
+    space = space_store.get_space(space_id)
+    if space is None or space.deleted_at is not None:
+        raise NotFound(NO_SPACE)
+    return space
+
+
+# --- update -----------------------------------------------------------------------------------------------
+def update_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, Any]:
+    opened = open_change_request(caller, space_id, ref, "edit", "update this change request")
+    change_request, space = opened.change_request, opened.space
+    status_flow.require_editable(change_request.status)
+    require_editable(space)
+    for _ in range(ATTEMPTS):
+        if space.revision == change_request.base:
+            return {"revision": change_request.revision, "result": "update"}  # already up to date
+        try:
+            merged = _merge(space_id, change_request.base, change_request.revision, space.revision)
+        except MergeConflict:
+            return {"revision": change_request.revision, "result": "conflicts"}  # nothing changed
+        new_revision = _commit(space_id, [change_request.revision, space.revision], merged, "update")
+        assign = {"updatedAt": next_updated_at(change_request.updated_at),
+                  "revisionMergedAncestor": space.revision}
+        try:
+            Transaction(cr_store.advance_op(change_request, change_request.revision, new_revision,
+                                            assign)).commit()
+        except TransactionConflict:
+            change_request, space = reread(change_request), _fresh_space(space_id)
+            continue
+        return {"revision": new_revision, "result": "update"}
+    raise Conflict("The change request or the space kept changing during the update: nothing was changed; "
+                   "try again")
+
+
+# --- merge ------------------------------------------------------------------------------------------------
+def _merge_transaction(space: Space, change_request: ChangeRequest, new_revision: str,
+                       caller: Caller) -> Transaction:
+    # One item, one operation: the space's pointer and its counters move in the same update.
+    advance = revision_store.advance_op(space.id, space.revision, new_revision,
+                                        next_updated_at(space.updated_at),
+                                        counters=cr_store.status_deltas(change_request.status, "merged"))
+    marked = cr_store.mark_merged_op(change_request, new_revision, caller.user_id, now_iso(),
+                                     next_updated_at(change_request.updated_at))
+    return Transaction(advance, marked)
+
+
+def _after_conflict(error: TransactionConflict, space: Space,
+                    change_request: ChangeRequest) -> tuple[Space, ChangeRequest]:
+    """What to merge next time: re-read whichever side moved (a locked or deleted space, or a change
+    request no longer open, ends the attempt with the matching error)."""
+    space_moved = error.failed(revision_store.SPACE_POINTER)
+    if space_moved:
+        space = _fresh_space(space.id)
+        require_editable(space)
+    if not space_moved or error.failed(cr_store.MARK_MERGED):
+        change_request = reread(change_request)
+    return space, change_request
+
+
+def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, Any]:
+    opened = open_change_request(caller, space_id, ref, "review", "merge change requests")
+    change_request, space = opened.change_request, opened.space
+    status_flow.require_editable(change_request.status)
+    require_editable(space)
+    check_merge_rules(space, change_request, caller.user_id,
+                      outdated=space.revision != change_request.base)
+    for _ in range(ATTEMPTS):
+        try:
+            merged = _merge(space_id, change_request.base, space.revision, change_request.revision)
+        except MergeConflict:
+            return {"revision": change_request.revision, "result": "conflicts"}  # nothing merged
+        new_revision = _commit(space_id, [space.revision, change_request.revision], merged, "merge",
+                               change_request.id)
+        try:
+            _merge_transaction(space, change_request, new_revision, caller).commit()
+        except TransactionConflict as error:
+            space, change_request = _after_conflict(error, space, change_request)
+            continue
+        request_index(space_id, new_revision)
+        return {"revision": new_revision, "result": "merge"}
+    raise Conflict("The space kept changing during the merge: nothing was merged; try again")
+
+
+
+def pending_conflicts(change_request: ChangeRequest, space: Space) -> list[PageConflict]:
+    """What a merge of the change request into the space would meet now (nothing when the change request
+    is up to date: then the merge takes its content as it is). The same merge, run dry."""
+    if change_request.status in ("merged", "archived") or space.revision == change_request.base:
+        return []
+    try:
+        _merge(space.id, change_request.base, space.revision, change_request.revision)
+    except MergeConflict as conflict:
+        return conflict.conflicts
+    return []

@@ -1,0 +1,171 @@
+"""Change requests: create, read (by id or by number), change subject/description/status.
+
+A change request branches from the space's current revision (`revisionInitial`); edits move its own
+`revision` (domain.change_requests.edits); update and merge are in domain.change_requests.merges. Roles
+(docs/permissions.md): any role on the space reads; `edit` creates, edits and changes status; `review`
+reviews and merges. docs/change-requests.md has the whole design.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from bindery.api.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
+from bindery.api.wire.change_requests import change_request_to_wire, change_request_users
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.domain.access.content import ContentAccess, space_access
+from bindery.domain.access.roles import Role
+from bindery.domain.change_requests import status as status_flow
+from bindery.domain.people import load_users
+from bindery.domain.spaces.records import require_editable
+from bindery.errors import BadRequest, Conflict, NotFound
+from bindery.ids import new_id
+from bindery.store import Transaction, TransactionConflict
+from bindery.store import change_requests as cr_store
+from bindery.store import spaces as space_store
+from bindery.store.change_requests import ChangeRequest
+from bindery.store.grants import next_updated_at
+from bindery.store.spaces import Space
+
+NO_CHANGE_REQUEST = "No matching change request"
+CREATE_ATTEMPTS = 5
+MAX_DESCRIPTION_BYTES = 100_000
+NUMBER_MAX_DIGITS = 12  # ids are 20 characters: anything shorter made of digits is a number
+
+
+@dataclass(frozen=True)
+class Opened:
+    access: ContentAccess
+    change_request: ChangeRequest
+
+    @property
+    def space(self) -> Space:
+        assert isinstance(self.access.node, Space)
+        return self.access.node
+
+
+def find(space_id: str, ref: str) -> ChangeRequest | None:
+    """By id (one GetItem) or, for a number, through GSI2 (one Query, then the GetItem)."""
+    if ref.isdigit() and len(ref) <= NUMBER_MAX_DIGITS:
+        return cr_store.get_by_number(space_id, int(ref))
+    return cr_store.get_change_request(space_id, ref)
+
+
+def open_change_request(caller: Caller, space_id: str, ref: str, role: Role = "read",
+                        action: str = "read this change request") -> Opened:
+    """The caller's access to the space (404 without a role), then the change request (404 if unknown)."""
+    access = space_access(caller, space_id)
+    access.require(role, action)
+    change_request = find(space_id, ref)
+    if change_request is None:
+        raise NotFound(NO_CHANGE_REQUEST)
+    space = access.node
+    if change_request.org_id != space.org_id:
+        # A transfer whose follow-up was cut short (domain.transfers): finish it now, once for all the
+        # space's change requests, so that this one's writes file it under the right organization.
+        cr_store.move_to_org(space_id, change_request.org_id, space.org_id)
+        change_request = cr_store.get_change_request(space_id, change_request.id) or change_request
+    return Opened(access, change_request)
+
+
+def change_request_for_read(caller: Caller, space_id: str, ref: str) -> ChangeRequest:
+    """For content reads, which check the caller's access themselves (content_reads): the change request
+    first, and the access check here only when it is missing, so that who has no access to the space
+    learns nothing from the answer."""
+    change_request = find(space_id, ref)
+    if change_request is None:
+        space_access(caller, space_id)
+        raise NotFound(NO_CHANGE_REQUEST)
+    return change_request
+
+
+def is_outdated(change_request: ChangeRequest, space: Space) -> bool:
+    """Behind the main content: the space moved past the revision the change request is based on."""
+    return change_request.status != "merged" and space.revision != change_request.base
+
+
+def to_wire(change_request: ChangeRequest, space: Space) -> dict[str, Any]:
+    users = load_users(change_request_users(change_request))
+    return change_request_to_wire(change_request, users, outdated=is_outdated(change_request, space))
+
+
+def get_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, Any]:
+    opened = open_change_request(caller, space_id, ref)
+    return to_wire(opened.change_request, opened.space)
+
+
+def description_value(document: Any, field: str = "description") -> dict[str, Any]:
+    """A request's document as stored on an item (which holds at most 400 KB)."""
+    value: dict[str, Any] = document.model_dump(mode="json")
+    if len(json.dumps(value)) > MAX_DESCRIPTION_BYTES:
+        raise BadRequest(f"{field}: the document is larger than {MAX_DESCRIPTION_BYTES} bytes")
+    return value
+
+
+# --- create -------------------------------------------------------------------------------------------------
+def create_change_request(caller: Caller, space_id: str, body: CreateChangeRequest) -> dict[str, Any]:
+    """Numbered by the space's `changeRequests` total, which the same transaction increments on the
+    condition that it is still the value read: of two concurrent creates one retries with the next
+    number, so numbers are unique and gapless."""
+    access = space_access(caller, space_id)
+    access.require("edit", "create change requests")
+    space = access.node
+    assert isinstance(space, Space)
+    require_editable(space)
+    for _ in range(CREATE_ATTEMPTS):
+        now = now_iso()
+        change_request = ChangeRequest(
+            id=new_id(), space_id=space.id, org_id=space.org_id, number=space.change_requests + 1,
+            status="open", subject=body.subject or "", created_by=caller.user_id, created_at=now,
+            updated_at=now, revision=space.revision, revision_initial=space.revision,
+            agent_task_id=body.agentTaskId)
+        try:
+            Transaction(cr_store.create_ops(change_request, space.change_requests)).commit()
+        except TransactionConflict:
+            fresh = space_store.get_space(space_id)
+            if fresh is None or fresh.deleted_at is not None:
+                raise NotFound("No matching space") from None
+            if fresh.org_id != space.org_id:  # transferred meanwhile: the caller's rights are the new org's
+                access = space_access(caller, space_id)
+                access.require("edit", "create change requests")
+                assert isinstance(access.node, Space)
+                fresh = access.node
+            space = fresh
+            continue
+        return to_wire(change_request, space)
+    raise Conflict("Too many change requests were created in this space at once; try again")
+
+
+# --- update -------------------------------------------------------------------------------------------------
+def update_change_request(caller: Caller, space_id: str, ref: str,
+                          body: UpdateChangeRequest) -> dict[str, Any]:
+    """Subject, description and status (draft, open, archived: merging is its own operation), in one
+    write; a status change moves the space's counters in the same transaction."""
+    opened = open_change_request(caller, space_id, ref, "edit", "change this change request")
+    change_request = opened.change_request
+    if change_request.status == "merged":
+        raise Conflict("This change request is merged: it can no longer be changed")
+    assign: dict[str, Any] = {"updatedAt": next_updated_at(change_request.updated_at)}
+    if body.subject is not None:
+        assign["subject"] = body.subject
+    if body.description is not None:
+        assign["description"] = description_value(body.description)
+    if body.status is not None and body.status != change_request.status:
+        status_flow.check_transition(change_request.status, body.status)
+        ops = cr_store.status_ops(change_request, body.status, assign)
+    else:
+        ops = [cr_store.update_op(change_request, assign, "attribute_exists(PK) AND #st <> :merged",
+                                  {":merged": "merged"})]
+        ops[0]["Update"]["ExpressionAttributeNames"]["#st"] = "status"
+    try:
+        Transaction(ops).commit()
+    except TransactionConflict:
+        raise Conflict("The change request changed meanwhile (its status moved): nothing was changed; "
+                       "read it again and retry") from None
+    fresh = cr_store.get_change_request(space_id, change_request.id)
+    if fresh is None:
+        raise NotFound(NO_CHANGE_REQUEST)
+    return to_wire(fresh, opened.space)

@@ -1,0 +1,133 @@
+"""Reviews of a change request: submit (approve or request changes), list, read one.
+
+Submitting needs the `review` role on the space and a draft or open change request. One transaction
+writes the review, fulfils the caller's pending review request (the request item goes, the review keeps
+who requested it) and records the review as the reviewer's latest on the change request
+(`latestReviews`): a reviewer's earlier reviews, and all of them once a review is requested from them
+again, are `outdated`. Merge rules read approvals from `latestReviews` (no Query at merge time).
+
+A review's `comment` is a comment on the change request, posted by the reviewer in the same transaction
+(it counts among the change request's comments, lists with them, takes replies and reactions, and can be
+resolved or deleted like any other); the review names it and embeds it as the spec's `Comment` when read
+(one BatchGetItem for the comments of a page of reviews, one for the users they name).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery.api.schemas.change_requests import SubmitReview
+from bindery.api.wire.change_requests import review_to_wire
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.domain.change_requests.records import Opened, open_change_request
+from bindery.domain.change_requests.status import EDITABLE
+from bindery.domain.comments import bodies
+from bindery.domain.comments.targets import Target
+from bindery.domain.comments.views import comments_to_wire
+from bindery.domain.people import load_users
+from bindery.errors import Conflict, NotFound
+from bindery.ids import new_id
+from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.store import Transaction, TransactionConflict
+from bindery.store import comments as comment_store
+from bindery.store import reviews as review_store
+from bindery.store.change_requests import ChangeRequest
+from bindery.store.comments import Comment
+from bindery.store.reviews import Review
+
+NO_REVIEW = "No matching review"
+
+
+def _outdated(change_request: ChangeRequest, review: Review) -> bool:
+    latest = change_request.latest_reviews.get(review.reviewer_id) or {}
+    return latest.get("id") != review.id
+
+
+def _target(caller: Caller, opened: Opened) -> Target:
+    return Target(access=opened.access, space=opened.space, change_request=opened.change_request,
+                  user_id=caller.user_id)
+
+
+def _comments(target: Target, reviews: list[Review]) -> dict[str, dict[str, Any]]:
+    """The comments the reviews name, as the caller sees them, by id (deleted ones are left out)."""
+    wanted = [review.comment_id for review in reviews if review.comment_id]
+    if not wanted:
+        return {}
+    items = comment_store.comment_items(target.space.id, target.token, wanted)
+    comments = [Comment.from_item(item) for item in items if item.get("type") == "comment"]
+    return {wired["id"]: wired for wired in comments_to_wire(target, comments, None)}
+
+
+def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> dict[str, Any]:
+    opened = open_change_request(caller, space_id, ref, "review", "review change requests")
+    change_request = opened.change_request
+    if change_request.status not in EDITABLE:
+        raise Conflict(f"This change request is {change_request.status}: it can no longer be reviewed")
+    pending = review_store.get_requested_reviewer(space_id, change_request.id, caller.user_id)
+    now = now_iso()
+    target = _target(caller, opened)
+    comment = None
+    if body.comment is not None:
+        prepared = bodies.prepare(opened.space.org_id, body.comment, "comment")
+        comment = Comment(id=new_id(), space_id=space_id, change_request_id=change_request.id,
+                          posted_by=caller.user_id, posted_at=now, body=prepared.markdown,
+                          mentions=prepared.mentions, revision=change_request.revision)
+    review = Review(id=new_id(), space_id=space_id, change_request_id=change_request.id,
+                    reviewer_id=caller.user_id, status=body.status, revision=change_request.revision,
+                    created_at=now, updated_at=now,
+                    requested_by=pending["requestedBy"] if pending else None,
+                    comment_id=comment.id if comment else None)
+    ops = [review_store.put_review_op(review), review_store.record_review_op(review)]
+    if comment is not None:
+        ops += [comment_store.post_comment_op(comment),
+                comment_store.commenter_op(space_id, target.token, caller.user_id, 1, now)]
+    if pending:
+        ops.append(review_store.delete_requested_reviewer_op(space_id, change_request.id, caller.user_id,
+                                                             must_exist=False))
+    try:
+        Transaction(ops).commit()
+    except TransactionConflict:
+        raise Conflict("The change request was merged or archived meanwhile: the review was not "
+                       "recorded") from None
+    users = load_users([review.reviewer_id, review.requested_by])
+    wired = comments_to_wire(target, [comment], None)[0] if comment else None
+    return review_to_wire(review, users, outdated=False, comment=wired)
+
+
+def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | None, limit: int,
+                 page: str | None) -> Listing:
+    """Newest first, one Query; `outdated` narrows the page after it is read (a page may be short)."""
+    opened = open_change_request(caller, space_id, ref)
+    change_request = opened.change_request
+    scope = f"reviews:{space_id}:{change_request.id}:{outdated}"
+    result = review_store.reviews_page(space_id, change_request.id, limit, decode_cursor(scope, page))
+    reviews = [Review.from_item(item) for item in result.items]
+    flagged = [(review, _outdated(change_request, review)) for review in reviews]
+    if outdated is not None:
+        flagged = [(review, flag) for review, flag in flagged if flag == outdated]
+    users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
+    comments = _comments(_target(caller, opened), [review for review, _ in flagged])
+    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
+    # The change request's `reviews` counter; `outdated` is decided per review against the change request
+    # as read, which no Query filter (and so no `Select=COUNT`) can express: no `count` then.
+    return Listing(items=[review_to_wire(review, users, outdated=flag,
+                                         comment=comments.get(review.comment_id or ""))
+                          for review, flag in flagged], next_cursor=cursor,
+                   count=change_request.reviews if outdated is None else None)
+
+
+def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[str, Any]:
+    opened = open_change_request(caller, space_id, ref)
+    review = review_store.get_review(space_id, opened.change_request.id, review_id)
+    if review is None:
+        raise NotFound(NO_REVIEW)
+    users = load_users([review.reviewer_id, review.requested_by])
+    comment = _comments(_target(caller, opened), [review]).get(review.comment_id or "")
+    return review_to_wire(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
+
+
+def approvals(change_request: ChangeRequest) -> set[str]:
+    """Who approved the change request in their latest review."""
+    return {user_id for user_id, latest in change_request.latest_reviews.items()
+            if latest.get("status") == "approved"}

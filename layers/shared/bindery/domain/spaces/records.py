@@ -1,0 +1,155 @@
+"""Spaces: creation, reading, settings (PATCH), and the edit-mode guard content changes go through.
+
+Permissions (docs/permissions.md): reading needs any role on the space; changing its settings (every
+PATCH field: the spec's `permissions.admin` is "edit the title, install integrations, and manage the
+space") needs `admin` on it; creating one needs `create` in the organization (top level) or in the
+parent collection (which already folds the organization role in, through `defaultLevel` inheritance).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from bindery.api.schemas.spaces import CreateSpace, UpdateSpace
+from bindery.api.wire.spaces import space_to_wire
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.domain.access.content import roles_on, space_access
+from bindery.domain.access.organization import OrgAccess
+from bindery.domain.access.roles import at_least
+from bindery.domain.access.space_roles import role_at
+from bindery.errors import BadRequest, Forbidden
+from bindery.ids import new_id
+from bindery.positions import between
+from bindery.store import Transaction
+from bindery.store import collections as collection_store
+from bindery.store import members as member_store
+from bindery.store import spaces as space_store
+from bindery.store import tree as tree_store
+from bindery.store.collections import Collection
+from bindery.store.grants import next_updated_at
+from bindery.store.spaces import Space
+
+DEFAULT_TITLE = "Untitled"
+NO_PARENT = "parent: no matching collection"
+# Rules that name users, who must be members of the space's organization.
+USER_RULES = ("require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass")
+# PATCH fields that may not be null (emoji, icon and defaultLevel may: null removes or makes private).
+NOT_NULL = ("editMode", "title", "language", "mergeRules")
+
+
+def require_editable(space: Space) -> None:
+    """Every content change and merge in a space calls this first: a locked space refuses them all.
+    403, like any action the caller's `permissions` (edit/merge are false when locked) do not allow."""
+    if space.edit_mode == "locked":
+        raise Forbidden("This space is locked (editMode: locked): its content cannot be changed or merged "
+                        "until an admin sets editMode back to live")
+
+
+def get_space(caller: Caller, space_id: str) -> dict[str, Any]:
+    access = space_access(caller, space_id)
+    assert isinstance(access.node, Space)
+    return space_to_wire(access.node, access.role)
+
+
+def create_space(access: OrgAccess, body: CreateSpace) -> dict[str, Any]:
+    """A new, empty space placed after the last space or collection at its level."""
+    parent: Collection | None = None
+    if body.parent:
+        parent = collection_store.get_collection(body.parent)
+        # A body field: 400, whether the collection is unknown, elsewhere or hidden from the caller.
+        if parent is None or parent.org_id != access.org.id:
+            raise BadRequest(NO_PARENT)
+        role = role_at(access.member, parent)
+        if role is None:
+            raise BadRequest(NO_PARENT)
+        if not at_least(role, "create"):
+            raise Forbidden("You need the create role in the parent collection to create a space in it")
+    else:
+        access.require("create", "create spaces")
+        role = role_at(access.member, None)
+    org_id = access.org.id
+    created = now_iso()
+    space = Space(
+        id=new_id(), org_id=org_id, created_at=created, updated_at=created,
+        position=between(tree_store.last_child_position(org_id, body.parent), None),
+        parent=body.parent, ancestors=[parent.id, *parent.ancestors] if parent else [],
+        default_level="inherit", title=DEFAULT_TITLE if body.title is None else body.title,
+        emoji=body.emoji or None, language=body.language, edit_mode=body.editMode or "live",
+        revision=new_id(),
+    )
+    Transaction(space_store.create_space_ops(space)).commit()
+    # The new space has no grants and inherits its level: the caller's role on it is the one they
+    # have where it was created.
+    return space_to_wire(space, role)
+
+
+def _checked_merge_rules(org_id: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """The rules as stored: users only on the rules that name users, each a member of the organization."""
+    named: list[str] = []
+    for index, rule in enumerate(rules.get("rules") or []):
+        if rule["rule"] in USER_RULES:
+            if rule.get("users") is None:
+                raise BadRequest(f"mergeRules.rules.{index}.users: required for {rule['rule']}")
+            named.extend(rule["users"])
+        else:
+            rule.pop("users", None)  # the spec lets other rules carry extra keys; they mean nothing
+    members = member_store.get_members(org_id, list(dict.fromkeys(named))) if named else {}
+    for user_id in named:
+        if user_id not in members or members[user_id].disabled:
+            raise BadRequest(f"mergeRules: {user_id} is not a member of this organization")
+    return rules
+
+
+def _changes(space: Space, body: UpdateSpace) -> tuple[dict[str, Any], list[str]]:
+    """The attributes to set and to remove, from the fields the body sent."""
+    sent = body.model_fields_set
+    data = body.model_dump(mode="json")
+    for name in NOT_NULL:
+        if name in sent and data[name] is None:
+            raise BadRequest(f"{name}: may not be null")
+    if data.get("emoji") is not None and data.get("icon") is not None:
+        raise BadRequest("emoji, icon: set an emoji or an icon, not both")
+    assign: dict[str, Any] = {name: data[name] for name in ("title", "editMode", "language") if name in sent}
+    remove: list[str] = []
+    if "defaultLevel" in sent:
+        assign["defaultLevel"] = data["defaultLevel"]
+    if "mergeRules" in sent:
+        assert body.mergeRules is not None
+        assign["mergeRules"] = _checked_merge_rules(
+            space.org_id, body.mergeRules.model_dump(mode="json", exclude_none=True))
+    # A space shows an emoji or an icon: setting one replaces the other; null removes it.
+    for name, other in (("emoji", "icon"), ("icon", "emoji")):
+        if name in sent and data[name] is not None:
+            assign[name] = data[name]
+            remove.append(other)
+        elif name in sent:
+            remove.append(name)
+    return assign, remove
+
+
+_ATTRIBUTES = {"title": "title", "editMode": "edit_mode", "language": "language",
+               "defaultLevel": "default_level", "mergeRules": "merge_rules", "emoji": "emoji",
+               "icon": "icon"}
+
+
+def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> dict[str, Any]:
+    """Only the sent fields are written, and only if the space is unchanged since it was read (409
+    otherwise: the caller re-reads and retries)."""
+    access = space_access(caller, space_id)
+    assert isinstance(access.node, Space)
+    access.require("admin", "change this space's settings")
+    space = access.node
+    assign, remove = _changes(space, body)
+    if not assign and not remove:
+        return space_to_wire(space, access.role)
+    assign["updatedAt"] = next_updated_at(space.updated_at)
+    Transaction([space_store.update_space_op(space.id, assign, remove, space.updated_at)]).commit()
+    values: dict[str, Any] = {_ATTRIBUTES[name]: None for name in remove if name not in assign}
+    values.update({_ATTRIBUTES[name]: value for name, value in assign.items() if name in _ATTRIBUTES})
+    updated = replace(space, updated_at=assign["updatedAt"], **values)
+    # A new defaultLevel can change the caller's own role (an organization admin, or one granted admin,
+    # stays admin).
+    role = roles_on(access.member, [updated])[updated.id] if "defaultLevel" in assign else access.role
+    return space_to_wire(updated, role)

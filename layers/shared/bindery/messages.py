@@ -1,0 +1,28 @@
+"""The body of every SQS message Bindery sends: one model per queue, shared by the sender and the
+worker, so that the two cannot disagree on a field name. Field names are the JSON's (camelCase)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Message(BaseModel):
+    # A worker of an older deployment may receive a newer message: extra fields are ignored, missing
+    # ones make the message malformed (the worker drops it with a log line).
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class GitRunMessage(Message):
+    """GitSyncQueue: perform one Git Sync run (bindery.domain.git_sync.runs). `url` may hold
+    credentials, so it travels in the message rather than in the stored run, and is never logged."""
+
+    spaceId: str  # noqa: N815
+    runId: str  # noqa: N815
+    url: str
+
+
+class IndexMessage(Message):
+    """SearchIndexQueue: build the search index of one revision (bindery.search.indexing)."""
+
+    spaceId: str  # noqa: N815
+    revisionId: str  # noqa: N815
