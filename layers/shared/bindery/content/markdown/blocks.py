@@ -1,49 +1,27 @@
 """markdown-it block tokens to document blocks: paragraphs, headings, lists, quotes, code, math.
 
-The flat token stream is first folded into a tree (`TNode`: an opening token, its children, or a single
-token), then converted node by node. GitBook's containers are delegated to `liquid.py` (`{% … %}`),
+The flat token stream is first folded into a tree (token_tree.TNode: an opening token, its children, or a
+single token), then converted node by node. GitBook's containers are delegated to `liquid.py` (`{% … %}`),
 `html_blocks.py` (figures, tables, aligned paragraphs…) and `tables.py` (GFM tables).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from bindery.content.markdown import conform, model
+from bindery.content.markdown import conform, html_blocks, liquid, model, tables
 from bindery.content.markdown.inlines import convert_inline
 from bindery.content.markdown.model import Node
+from bindery.content.markdown.token_tree import TNode
 
 if TYPE_CHECKING:
-    from markdown_it.token import Token
 
     from bindery.content.markdown.context import ParseContext
+    from bindery.content.markdown.html import Element
 
 _TASK = re.compile(r"\[([ xX])\](?:[ \t]|$)")
 _HEADINGS = {"h1": "heading-1", "h2": "heading-1", "h3": "heading-2"}
-
-
-@dataclass
-class TNode:
-    token: Token
-    children: list[TNode] = field(default_factory=list)
-
-
-def fold(tokens: list[Token]) -> list[TNode]:
-    root: list[TNode] = []
-    stack: list[list[TNode]] = [root]
-    for token in tokens:
-        if token.nesting == 1:
-            node = TNode(token)
-            stack[-1].append(node)
-            stack.append(node.children)
-        elif token.nesting == -1:
-            if len(stack) > 1:
-                stack.pop()
-        else:
-            stack[-1].append(TNode(token))
-    return root
 
 
 class BlockConverter:
@@ -58,8 +36,6 @@ class BlockConverter:
         return out
 
     def block(self, node: TNode, container: str) -> list[Node]:  # noqa: PLR0911 - dispatch
-        from bindery.content.markdown import html_blocks, liquid, tables
-
         kind = node.token.type
         if kind == "paragraph_open":
             return [self.paragraph(node, container)]
@@ -94,6 +70,12 @@ class BlockConverter:
             return [model.paragraph(convert_inline(node.token.children or [], self.ctx)[0])]
         return []
 
+    def html_table(self, table: Element, source: str) -> Node:
+        return tables.from_html(table, source, self)
+
+    def html_cell(self, el: Element, source: str) -> list[Node]:
+        return html_blocks.cell_blocks(el, source, self)
+
     def inlines(self, node: TNode) -> tuple[list[Node], str | None]:
         inline = next((child.token for child in node.children if child.token.type == "inline"), None)
         if inline is None:
@@ -108,7 +90,7 @@ class BlockConverter:
             if conform.allowed(container, model.block("images")):
                 data = {k: v for k, v in image["data"].items() if k in ("ref", "refDark")}
                 caption = image["data"].get("alt")
-                return model.block("images", [image_block(data, caption)])
+                return model.block("images", [model.image_block(data, caption)])
         return model.block("paragraph", nodes)
 
     @staticmethod
@@ -174,12 +156,3 @@ def code_block(content: str, syntax: str | None, data: dict[str, object] | None 
     return model.block("code", nodes, merged)
 
 
-def image_block(
-    data: dict[str, object], caption: str | None = None, caption_nodes: list[Node] | None = None
-) -> Node:
-    fragments = []
-    if caption_nodes:
-        fragments = [model.fragment("caption", caption_nodes)]
-    elif caption:
-        fragments = [model.fragment("caption", [model.paragraph([model.text(caption)])])]
-    return model.block("image", data=data, fragments=fragments)

@@ -12,14 +12,15 @@ import html as std_html
 import re
 from typing import TYPE_CHECKING, Any
 
-from bindery.content.markdown import blocks, conform, html, model
+from bindery.content.markdown import conform, html, model
 from bindery.content.markdown.inlines import DARK_MEDIA, parse_inline_source
 from bindery.content.markdown.liquid import length
 from bindery.content.markdown.model import Node
+from bindery.content.markdown.token_tree import fold
 
 if TYPE_CHECKING:
-    from bindery.content.markdown.blocks import BlockConverter, TNode
     from bindery.content.markdown.html import Element
+    from bindery.content.markdown.token_tree import Converter, TNode
 
 ALIGN_IN = {"left": "start", "center": "center", "right": "end"}
 ALIGN_OUT = {value: key for key, value in ALIGN_IN.items()}
@@ -38,13 +39,13 @@ _CODE_TAG = re.compile(r"<(/?)([a-zA-Z]+)([^>]*)>")
 _TOP_LEVEL = html.BLOCK_ELEMENTS | {"img", "picture"}
 
 
-def convert(source: str, conv: BlockConverter, container: str) -> list[Node]:
+def convert(source: str, conv: Converter, container: str) -> list[Node]:
     root = html.parse_tree(source)
     return _content(root, source, conv, container, loose=True)
 
 
 def _content(
-    parent: Element, source: str, conv: BlockConverter, container: str, *, loose: bool
+    parent: Element, source: str, conv: Converter, container: str, *, loose: bool
 ) -> list[Node]:
     """Blocks of an element's content: block elements, and the inline runs between them."""
     out: list[Node] = []
@@ -60,7 +61,7 @@ def _content(
     return out
 
 
-def _inline_run(raw: str, conv: BlockConverter, *, loose: bool) -> list[Node]:
+def _inline_run(raw: str, conv: Converter, *, loose: bool) -> list[Node]:
     text = re.sub(r"<!--.*?-->", "", raw, flags=re.DOTALL)
     if not text.strip():
         return []
@@ -70,7 +71,7 @@ def _inline_run(raw: str, conv: BlockConverter, *, loose: bool) -> list[Node]:
     return [model.block("paragraph", parse_inline_source(text, conv.ctx)[0])]
 
 
-def element(el: Element, source: str, conv: BlockConverter, container: str) -> list[Node]:  # noqa: PLR0911, PLR0912 - dispatch
+def element(el: Element, source: str, conv: Converter, container: str) -> list[Node]:  # noqa: PLR0911, PLR0912 - dispatch
     name = el.name
     if name in ("figure", "picture"):
         return _images([el], {}, source, conv, container)
@@ -96,9 +97,7 @@ def element(el: Element, source: str, conv: BlockConverter, container: str) -> l
             data["id"] = anchor
         return [model.block("paragraph" if name == "p" else _HEADING[name], nodes, data)]
     if name == "table":
-        from bindery.content.markdown import tables
-
-        return [tables.from_html(el, source, conv)]
+        return [conv.html_table(el, source)]
     if name == "pre":
         return [pre_code(el, source, conv)]
     if name in ("ul", "ol"):
@@ -109,7 +108,7 @@ def element(el: Element, source: str, conv: BlockConverter, container: str) -> l
         summary = el.find("summary")
         title = parse_inline_source(html.inner(source, summary), conv.ctx)[0] if summary else [model.text()]
         start = html.end(source, summary) if summary else el.inner_start
-        body = blocks.fold(conv.ctx.md.parse(source[start : el.inner_end], conv.ctx.env))
+        body = fold(conv.ctx.md.parse(source[start : el.inner_end], conv.ctx.env))
         return expandable(title, conv.blocks(body, "expandable-body"))
     if name == "blockquote":
         children = _content(el, source, conv, "blockquote", loose=False)
@@ -118,7 +117,7 @@ def element(el: Element, source: str, conv: BlockConverter, container: str) -> l
 
 
 def _images(
-    els: list[Element], data: dict[str, Any], source: str, conv: BlockConverter, container: str
+    els: list[Element], data: dict[str, Any], source: str, conv: Converter, container: str
 ) -> list[Node]:
     images = [_image(el, source, conv) for el in els]
     if conform.allowed(container, model.block("images")):
@@ -127,7 +126,7 @@ def _images(
     return [model.paragraph([model.inline("inline-image", img["data"])]) for img in images]
 
 
-def _image(el: Element, source: str, conv: BlockConverter) -> Node:
+def _image(el: Element, source: str, conv: Converter) -> Node:
     # The image itself, not those of its caption: <figure>[<picture><source>]<img>…<figcaption>.
     holder = next((c for c in el.children if c.name == "picture"), el) if el.name == "figure" else el
     img = holder if holder.name == "img" else next((c for c in holder.children if c.name == "img"), None)
@@ -145,10 +144,10 @@ def _image(el: Element, source: str, conv: BlockConverter) -> Node:
     caption = el.find("figcaption") if el.name != "img" else None
     nodes = _content(caption, source, conv, "table-cell", loose=False) if caption else []
     nodes = [n for n in nodes if n["type"] == "paragraph" and not model.is_empty_inlines(n["nodes"])]
-    return blocks.image_block(data, caption_nodes=nodes)
+    return model.image_block(data, caption_nodes=nodes)
 
 
-def cell_blocks(el: Element, source: str, conv: BlockConverter) -> list[Node]:
+def cell_blocks(el: Element, source: str, conv: Converter) -> list[Node]:
     """Blocks of a table cell, list item or caption: its block elements, or one paragraph."""
     if not any(child.name in html.BLOCK_ELEMENTS for child in el.children):
         raw = html.inner(source, el)
@@ -156,7 +155,7 @@ def cell_blocks(el: Element, source: str, conv: BlockConverter) -> list[Node]:
     return _content(el, source, conv, "table-cell", loose=False)
 
 
-def _list(el: Element, source: str, conv: BlockConverter) -> Node:
+def _list(el: Element, source: str, conv: Converter) -> Node:
     items = [child for child in el.children if child.name == "li"]
     tasks = any(item.find("input") is not None for item in items)
     type_ = "list-tasks" if tasks else ("list-ordered" if el.name == "ol" else "list-unordered")
@@ -175,7 +174,7 @@ def _list(el: Element, source: str, conv: BlockConverter) -> Node:
     return model.block(type_, nodes, data)
 
 
-def pre_code(el: Element, source: str, conv: BlockConverter) -> Node:
+def pre_code(el: Element, source: str, conv: Converter) -> Node:
     """`<pre><code>` with `<strong>` around highlighted lines, annotations and expressions."""
     code = el.find("code") or el
     raw = html.inner(source, code)
@@ -201,7 +200,7 @@ def pre_code(el: Element, source: str, conv: BlockConverter) -> Node:
     return model.block("code", _code_lines(raw, conv), data)
 
 
-def _code_lines(raw: str, conv: BlockConverter) -> list[Node]:  # noqa: PLR0912 - one tag per branch
+def _code_lines(raw: str, conv: Converter) -> list[Node]:  # noqa: PLR0912 - one tag per branch
     lines: list[tuple[list[bool], list[Node]]] = [([False], [])]
     strong = 0
     capture: list[str] | None = None  # the text of an expression
@@ -261,7 +260,7 @@ def expandable(title: list[Node], body: list[Node]) -> list[Node]:
     return conform.split("expandable-body", body, make)
 
 
-def details(node: TNode, conv: BlockConverter) -> list[Node]:
+def details(node: TNode, conv: Converter) -> list[Node]:
     """`<details>` spread over several Markdown blocks: a `<summary>` block, then the body."""
     children = list(node.children)
     title: list[Node] = [model.text()]
@@ -278,5 +277,5 @@ def details(node: TNode, conv: BlockConverter) -> list[Node]:
             title = parse_inline_source(html.inner(source, summary), conv.ctx)[0]
             rest = source[html.end(source, summary) :]
             if rest.strip():
-                extra = conv.blocks(blocks.fold(conv.ctx.md.parse(rest, conv.ctx.env)), "expandable-body")
+                extra = conv.blocks(fold(conv.ctx.md.parse(rest, conv.ctx.env)), "expandable-body")
     return expandable(title, extra + conv.blocks(children, "expandable-body"))

@@ -15,8 +15,8 @@ from bindery.content.markdown import conform, model
 from bindery.content.markdown.model import Node
 
 if TYPE_CHECKING:
-    from bindery.content.markdown.blocks import BlockConverter, TNode
     from bindery.content.markdown.tags import Tag
+    from bindery.content.markdown.token_tree import Converter, TNode
 
 HINT_STYLES = {
     "info": "info",
@@ -59,7 +59,7 @@ def _optional(data: dict[str, Any], attrs: dict[str, Any], *names: str) -> dict[
     return data
 
 
-def convert(node: TNode, conv: BlockConverter, container: str) -> list[Node]:  # noqa: PLR0911
+def convert(node: TNode, conv: Converter, container: str) -> list[Node]:  # noqa: PLR0911
     token = node.token
     tag: Tag = token.meta["tag"]
     name, attrs, refs = tag.name, tag.attrs, conv.ctx.refs
@@ -103,7 +103,7 @@ def convert(node: TNode, conv: BlockConverter, container: str) -> list[Node]:  #
     return conv.blocks(children, container)
 
 
-def _void(tag: Tag, conv: BlockConverter) -> list[Node]:
+def _void(tag: Tag, conv: Converter) -> list[Node]:
     refs, attrs = conv.ctx.refs, tag.attrs
     if tag.name == "include" and tag.args:
         return [model.block("reusable-content", data={"ref": refs.reusable(tag.args[0])})]
@@ -168,7 +168,7 @@ def _openapi(tag: Tag) -> Node:
 _GROUPS = {"tabs": ("tab", "tabs-item"), "stepper": ("step", "stepper-step"), "columns": ("column", "column")}
 
 
-def _group(name: str, tag: Tag, children: list[TNode], conv: BlockConverter) -> list[Node]:
+def _group(name: str, tag: Tag, children: list[TNode], conv: Converter) -> list[Node]:
     item_tag, item_type = _GROUPS[name]
     data: dict[str, Any] = _optional({}, tag.attrs, "fullWidth") if name != "stepper" else {}
     items: list[Node] = []

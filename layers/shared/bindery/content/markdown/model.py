@@ -193,3 +193,15 @@ def plain_text(nodes: list[Node]) -> str:
 
 def is_empty_inlines(nodes: list[Node]) -> bool:
     return all(node["object"] == "text" and plain_text([node]) == "" for node in nodes)
+
+
+def image_block(
+    data: dict[str, object], caption: str | None = None, caption_nodes: list[Node] | None = None
+) -> Node:
+    """An image block, its caption (given as text or as blocks) in the `caption` fragment."""
+    fragments = []
+    if caption_nodes:
+        fragments = [fragment("caption", caption_nodes)]
+    elif caption:
+        fragments = [fragment("caption", [paragraph([text(caption)])])]
+    return block("image", data=data, fragments=fragments)

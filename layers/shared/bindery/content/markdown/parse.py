@@ -17,11 +17,12 @@ from mdit_py_plugins.front_matter import front_matter_plugin
 
 from bindery.content.markdown import block_rules, conform, front_matter, inline_rules, model
 from bindery.content.markdown.block_keys import assign_keys
-from bindery.content.markdown.blocks import BlockConverter, fold
+from bindery.content.markdown.blocks import BlockConverter
 from bindery.content.markdown.context import ParseContext
 from bindery.content.markdown.inlines import convert_inline
 from bindery.content.markdown.model import Node
 from bindery.content.markdown.references import LinkResolver, Resolvers
+from bindery.content.markdown.token_tree import fold
 
 if TYPE_CHECKING:
     from markdown_it.token import Token

@@ -38,7 +38,7 @@ class BlockRenderer:
         self.paths = paths
         self.notes = notes
         self.inline = inline
-        self.html = render_html.HtmlRenderer(self)
+        self.html = render_html.HtmlRenderer(paths, notes, inline)
 
     def blocks(self, nodes: list[Node]) -> str:
         parts: list[str] = []

@@ -13,11 +13,12 @@ from bindery.content.markdown import model
 from bindery.content.markdown.html import attrs_text, escape_attr
 from bindery.content.markdown.html_blocks import ALIGN_OUT
 from bindery.content.markdown.liquid import format_length
-from bindery.content.markdown.render_inline import code_span
+from bindery.content.markdown.render_inline import InlineRenderer, Notes, code_span
+from bindery.content.markdown.render_tables import TableRenderer
 
 if TYPE_CHECKING:
     from bindery.content.markdown.model import Node
-    from bindery.content.markdown.render import BlockRenderer
+    from bindery.content.markdown.references import Paths
 
 _HEADING_TAGS = {"heading-1": "h2", "heading-2": "h3", "heading-3": "h4"}
 
@@ -32,11 +33,13 @@ def heading_anchor(data: dict[str, Any]) -> str:
 
 
 class HtmlRenderer:
-    def __init__(self, blocks: BlockRenderer) -> None:
-        self.r = blocks
+    def __init__(self, paths: Paths, notes: Notes, inline: InlineRenderer) -> None:
+        self.paths = paths
+        self.notes = notes
+        self.inline = inline
 
     def _inline(self, nodes: list[Node]) -> str:
-        return self.r.inline.render(nodes, html=True, breaks="br")
+        return self.inline.render(nodes, html=True, breaks="br")
 
     def aligned(self, tag: str, nodes: list[Node], align: str | None, anchor: str = "") -> str:
         attrs = attrs_text([("align", ALIGN_OUT.get(align or ""))])
@@ -64,7 +67,7 @@ class HtmlRenderer:
         return f"<div{attrs}>{figures}</div>"
 
     def figure(self, image: Node) -> str:
-        data, paths = image.get("data", {}), self.r.paths
+        data, paths = image.get("data", {}), self.paths
         img = (
             "<img"
             + attrs_text(
@@ -126,15 +129,13 @@ class HtmlRenderer:
             expression = _pre_text(str(child["data"]["expression"]))
             return f'<code class="expression">{expression}</code>'
         if child["type"] == "annotation":
-            number = self.r.notes.add((child.get("fragments") or [{}])[0].get("nodes") or [model.paragraph()])
+            number = self.notes.add((child.get("fragments") or [{}])[0].get("nodes") or [model.paragraph()])
             inner = "".join(self._code_inline(n) for n in child.get("nodes", []))
             return f'<a data-footnote-ref href="#user-content-fn-{number}">{inner}</a>'
         return ""
 
     def table(self, node: Node) -> str:
-        from bindery.content.markdown.render_tables import TableRenderer
-
-        return TableRenderer(self).table(node)
+        return TableRenderer(self.paths, self.inline, self.cell_blocks).table(node)
 
     def cell_blocks(self, nodes: list[Node]) -> str:
         if (

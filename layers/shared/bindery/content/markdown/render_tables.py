@@ -16,8 +16,11 @@ from bindery.content.markdown.render_inline import escape
 from bindery.content.markdown.tables import column_order, row_order
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from bindery.content.markdown.model import Node
-    from bindery.content.markdown.render_html import HtmlRenderer
+    from bindery.content.markdown.references import Paths
+    from bindery.content.markdown.render_inline import InlineRenderer
 
 _GFM_ALIGN = {"left": "---", "center": ":-:", "right": "--:"}
 
@@ -31,8 +34,14 @@ def attr(value: str) -> str:
 
 
 class TableRenderer:
-    def __init__(self, html: HtmlRenderer) -> None:
-        self.h = html
+    """Renders one table block; `cell_blocks` is the HTML renderer's (cells hold blocks), passed in so
+    that this module does not import the one that imports it."""
+
+    def __init__(self, paths: Paths, inline: InlineRenderer,
+                 cell_blocks: Callable[[list[Node]], str]) -> None:
+        self.paths = paths
+        self.inline = inline
+        self.cell_blocks = cell_blocks
 
     def table(self, node: Node) -> str:
         data = node["data"]
@@ -66,7 +75,7 @@ class TableRenderer:
                     continue
                 if len(nodes) != 1 or nodes[0]["type"] != "paragraph" or nodes[0].get("data"):
                     return None
-                text = self.h.r.inline.render(nodes[0].get("nodes", []), breaks="br")
+                text = self.inline.render(nodes[0].get("nodes", []), breaks="br")
                 if "\n" in text or ("`" in text and "|" in text):
                     return None
                 cells.append(text)
@@ -158,11 +167,11 @@ class TableRenderer:
         return f"<th{attrs}>{std_html.escape(column.get('title', ''), quote=False)}{select}</th>"
 
     def _td(self, column: Node, value: Any, fragments: dict[str, list[Node]]) -> str:  # noqa: PLR0911
-        kind, paths = column["type"], self.h.r.paths
+        kind, paths = column["type"], self.paths
         if value is None:
             return ""
         if kind == "text":
-            return self.h.cell_blocks(fragments.get(value, []))
+            return self.cell_blocks(fragments.get(value, []))
         if kind in ("number", "rating"):
             return _number(value)
         if kind == "checkbox":

@@ -20,13 +20,12 @@ from typing import TYPE_CHECKING, Any
 
 from bindery import positions
 from bindery.content.markdown import conform, html, model
-from bindery.content.markdown.html_blocks import cell_blocks
 from bindery.content.markdown.inlines import convert_inline
 from bindery.content.markdown.model import Node
 
 if TYPE_CHECKING:
-    from bindery.content.markdown.blocks import BlockConverter, TNode
     from bindery.content.markdown.html import Element
+    from bindery.content.markdown.token_tree import Converter, TNode
 
 COLUMN_TYPES = frozenset(
     {"text", "number", "checkbox", "files", "users", "rating", "select", "content-ref", "image"}
@@ -83,7 +82,7 @@ def _text_value(blocks: list[Node], name: str, fragments: list[Node]) -> str | N
     return name
 
 
-def from_gfm(node: TNode, conv: BlockConverter) -> Node:
+def from_gfm(node: TNode, conv: Converter) -> Node:
     rows = [tr for section in node.children for tr in section.children if tr.token.type == "tr_open"]
     header = rows[0].children if rows else []
     columns = ids(len(header), "c")
@@ -114,14 +113,14 @@ def from_gfm(node: TNode, conv: BlockConverter) -> Node:
     )
 
 
-def _gfm_cell(raw: str, children: list[Any], conv: BlockConverter) -> list[Node]:
+def _gfm_cell(raw: str, children: list[Any], conv: Converter) -> list[Node]:
     if re.match(r"\s*<(p|ul|ol|h[1-6])[\s>]", raw):  # GitBook writes several blocks as HTML in a cell
         root = html.parse_tree(raw)
-        return conform.keep_allowed("table-cell", cell_blocks(root, raw, conv), conv.ctx.warn)
+        return conform.keep_allowed("table-cell", conv.html_cell(root, raw), conv.ctx.warn)
     return [model.block("paragraph", convert_inline(children, conv.ctx)[0])]
 
 
-def from_html(table: Element, source: str, conv: BlockConverter) -> Node:
+def from_html(table: Element, source: str, conv: Converter) -> Node:
     thead, tbody = table.find("thead"), table.find("tbody")
     head_row = thead.find("tr") if thead else None
     ths = [c for c in head_row.children if c.name == "th"] if head_row else []
@@ -203,13 +202,13 @@ def _column(cid: str, th: Element) -> Node:
 
 
 def _cell(  # noqa: PLR0911 - one return per column type
-    column: Node, td: Element, source: str, conv: BlockConverter, *, name: str, fragments: list[Node]
+    column: Node, td: Element, source: str, conv: Converter, *, name: str, fragments: list[Node]
 ) -> Any:
     kind, refs = column["type"], conv.ctx.refs
     text = std_html.unescape(re.sub(r"<[^>]*>", "", html.inner(source, td))).strip()
     links = [a for a in td.children if a.name == "a" and a.attr("href") is not None]
     if kind == "text":
-        blocks = conform.keep_allowed("table-cell", cell_blocks(td, source, conv), conv.ctx.warn)
+        blocks = conform.keep_allowed("table-cell", conv.html_cell(td, source), conv.ctx.warn)
         return _text_value(blocks, name, fragments)
     if kind in ("number", "rating"):
         return number(text) if text else None

@@ -8,7 +8,7 @@ references and images (their URL or id).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fpdf.enums import WrapMode
 from fpdf.errors import FPDFException
@@ -16,7 +16,22 @@ from fpdf.errors import FPDFException
 from bindery.content.pdf.text import pdf_text, plain_text, ref_label
 
 if TYPE_CHECKING:
-    from bindery.content.pdf.writer import DocumentWriter
+    from fpdf import FPDF
+
+
+class TextWriter(Protocol):
+    """What a table needs of the document writer (writer.DocumentWriter), named here so that the writer
+    imports the tables and not the other way round."""
+
+    pdf: FPDF
+
+    def font(self, *, size: float = ..., bold: bool = ..., italic: bool = ..., code: bool = ...,
+             underline: bool = ...) -> None: ...
+
+    def run(self, text: str, *, height: float = ..., link: str = ...,
+            color: tuple[int, int, int] | None = ..., **style: Any) -> None: ...
+
+    def end_block(self, height: float = ..., gap: float = ...) -> None: ...
 
 ALIGN = {"left": "LEFT", "center": "CENTER", "right": "RIGHT"}
 
@@ -59,7 +74,7 @@ def table_rows(data: Mapping[str, Any], fragments: Mapping[str, Any]) -> tuple[l
     return [str(definitions[column].get("title") or "") for column in columns], rows
 
 
-def draw_table(writer: DocumentWriter, node: Mapping[str, Any]) -> None:
+def draw_table(writer: TextWriter, node: Mapping[str, Any]) -> None:
     data = node.get("data") or {}
     fragments = {str(fragment.get("fragment")): fragment.get("nodes") or []
                  for fragment in node.get("fragments") or [] if isinstance(fragment, Mapping)}
