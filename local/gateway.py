@@ -8,6 +8,7 @@ import importlib
 import json
 import sys
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,8 +89,12 @@ def _match_segments(segments: list[str], parts: list[str]) -> dict[str, str] | N
 @dataclass
 class Gateway:
     template: Template = field(default_factory=load)
+    # The runner caches the authorizer's answer per token for the template's ReauthorizeEvery, as API
+    # Gateway does; tests leave it off so that every request sees the authorizer's current answer.
+    cache_authorizer: bool = False
     _handlers: dict[str, Any] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _authorized: dict[str, tuple[float, dict[str, Any] | Reply]] = field(default_factory=dict)
 
     def _handler(self, function: Function) -> Any:
         with self._lock:
@@ -113,19 +118,36 @@ class Gateway:
             return {}
         if not authorization:
             return self._gateway_response("UNAUTHORIZED", 401)
-        handler = self._handler(self.template.functions[self.template.authorizer])
+        if not self.cache_authorizer:
+            return self._run_authorizer(self.template.authorizer, authorization)[0]
+        now = time.monotonic()
+        cached = self._authorized.get(authorization)
+        if cached is not None and cached[0] > now:
+            return cached[1]
+        answer, is_policy = self._run_authorizer(self.template.authorizer, authorization)
+        # API Gateway caches the policy the authorizer returned (Allow or Deny), not its failures.
+        if is_policy:
+            with self._lock:
+                if len(self._authorized) > 10_000:  # bounded: expired entries go first
+                    self._authorized = {k: v for k, v in self._authorized.items() if v[0] > now}
+                self._authorized[authorization] = (now + self.template.authorizer_ttl, answer)
+        return answer
+
+    def _run_authorizer(self, name: str, authorization: str) -> tuple[dict[str, Any] | Reply, bool]:
+        """The authorizer's answer, and whether it was a policy (which API Gateway caches)."""
+        handler = self._handler(self.template.functions[name])
         event = {"type": "TOKEN", "authorizationToken": authorization,
                  "methodArn": "arn:aws:execute-api:us-east-1:000000000000:local/v1/GET/"}
         try:
-            policy = handler(event, _Context(self.template.authorizer))
+            policy = handler(event, _Context(name))
         except Exception as error:  # noqa: BLE001 - API Gateway turns any authorizer failure into a response
             if str(error) == "Unauthorized":
-                return self._gateway_response("UNAUTHORIZED", 401)
-            return self._gateway_response("DEFAULT_5XX", 500)
+                return self._gateway_response("UNAUTHORIZED", 401), False
+            return self._gateway_response("DEFAULT_5XX", 500), False
         statements = policy.get("policyDocument", {}).get("Statement", [])
         if not statements or any(s.get("Effect") != "Allow" for s in statements):
-            return self._gateway_response("ACCESS_DENIED", 403)
-        return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}
+            return self._gateway_response("ACCESS_DENIED", 403), True
+        return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}, True
 
     def dispatch(self, method: str, target: str, headers: dict[str, str] | None = None,
                  body: bytes | None = None) -> Reply:

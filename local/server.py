@@ -34,6 +34,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from local import blob_files
 from local import engine as engines
+from local.environments import Environments, default_size
 from local.gateway import API_GATEWAY_MAX_BODY, Gateway, Reply
 
 _READ_CHUNK = 1024 * 1024
@@ -50,10 +51,16 @@ class _BadRequest(Exception):
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: every response carries a Content-Length
     server_version = "Bindery-local"
+    # A response leaves in one write (buffered, flushed after each request) with Nagle off: written in
+    # pieces, a kept-alive connection would wait ~40 ms on every response for the client's delayed ACK.
+    wbufsize = 1 << 16
+    disable_nagle_algorithm = True
     gateway: ClassVar[Gateway]
+    environments: ClassVar[Environments | None] = None
     quiet: ClassVar[bool] = False
-    # One event at a time, like one warm Lambda environment: Powertools' resolver keeps the current
-    # event on the shared app object, and boto3 resources are not thread-safe.
+    # Without execution environments (BINDERY_ENVIRONMENTS=0), one event at a time in this process:
+    # Powertools' resolver keeps the current event on the shared app object, and boto3 resources are not
+    # thread-safe. Queue deliveries and the TTL stream always take it (they run in this process).
     dispatch_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def parse_request(self) -> bool:
@@ -83,6 +90,8 @@ class Handler(BaseHTTPRequestHandler):
     def _dispatch(self, body: bytes | None) -> Reply:
         headers = dict(self.headers.items())
         try:
+            if self.environments is not None:
+                return self.environments.dispatch(self.command, self.path, headers, body)
             with self.dispatch_lock:
                 return self.gateway.dispatch(self.command, self.path, headers, body)
         except Exception:  # noqa: BLE001 - a crashing function is a 502 from API Gateway, not a dropped connection
@@ -276,6 +285,14 @@ def _start_background_work(engine: engines.Engine) -> Callable[[], None]:
     return stop
 
 
+def _also(first: Callable[[], None], then: Callable[[], None]) -> Callable[[], None]:
+    def both() -> None:
+        then()
+        first()
+
+    return both
+
+
 def main() -> None:
     data_dir = Path(os.environ.get("BINDERY_DATA_DIR") or ".bindery")
     Handler.quiet = os.environ.get("BINDERY_QUIET") == "1"
@@ -308,7 +325,15 @@ def main() -> None:
     try:
         _prepare(engine, engines.blob_store(engine, data_dir), url)
         stop_background = _start_background_work(engine)
-        Handler.gateway = Gateway()
+        Handler.gateway = Gateway(cache_authorizer=True)
+        size = default_size()
+        if size:
+            # After the engine and the queues: the environments inherit their endpoints from os.environ.
+            Handler.environments = environments = Environments(size)
+            stop_background = _also(stop_background, environments.stop)
+        described = f"{size}, processes {Handler.environments.pids()}" if Handler.environments else \
+            "none (requests run in this process, one at a time)"
+        print(f"Execution environments: {described}")
         print(f"Bindery API listening on {url}", flush=True)
         httpd.serve_forever()
     except SystemExit as stop:

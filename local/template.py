@@ -59,6 +59,8 @@ class Template:
     gateway_responses: dict[str, dict[str, Any]]
     table: dict[str, Any]
     raw: dict[str, Any]
+    # How long API Gateway caches the authorizer's answer for a token (ReauthorizeEvery; 300 s when unset).
+    authorizer_ttl: int = 300
 
     @property
     def routes(self) -> list[Route]:
@@ -75,6 +77,7 @@ def load(path: Path = TEMPLATE) -> Template:
     resources: dict[str, Any] = raw["Resources"]
     functions: dict[str, Function] = {}
     authorizer_name: str | None = None
+    authorizer_ttl = 300
     gateway_responses: dict[str, dict[str, Any]] = {}
     table: dict[str, Any] = {}
     global_environment = _variables((raw.get("Globals") or {}).get("Function") or {})
@@ -95,10 +98,12 @@ def load(path: Path = TEMPLATE) -> Template:
                 arn = auth["Authorizers"][default]["FunctionArn"]
                 authorizer_name = arn["Fn::GetAtt"].split(".")[0] if isinstance(arn["Fn::GetAtt"], str) \
                     else arn["Fn::GetAtt"][0]
+                identity = auth["Authorizers"][default].get("Identity") or {}
+                authorizer_ttl = int(identity.get("ReauthorizeEvery", 300))
             gateway_responses = props.get("GatewayResponses", {})
         elif kind == "AWS::DynamoDB::Table":
             table = props
-    return Template(functions, authorizer_name, gateway_responses, table, raw)
+    return Template(functions, authorizer_name, gateway_responses, table, raw, authorizer_ttl)
 
 
 def create_table_kwargs(table_name: str) -> dict[str, Any]:

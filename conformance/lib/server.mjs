@@ -53,6 +53,9 @@ export async function startServer({ python = pythonPath(), extraEnv = {} } = {})
         BINDERY_DATA_DIR: dataDir,
         BINDERY_BOOTSTRAP_TOKEN: token,
         BINDERY_QUIET: '1',
+        // One event at a time: the Git Sync test's polls wait on the worker only because a request
+        // waits for a queue delivery then (tests/local/test_environments.py covers the environments).
+        BINDERY_ENVIRONMENTS: '0',
         ...extraEnv,
     };
     // Its own process group, so stopping it also stops whatever it started (DynamoDB Local…).

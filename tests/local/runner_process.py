@@ -36,7 +36,10 @@ class Runner:
         # The test session's AWS and BINDERY settings are not the runner's: it sets its own defaults.
         clean = {k: v for k, v in os.environ.items() if not k.startswith(("BINDERY_", "AWS_", "POWERTOOLS_"))}
         # Run from `cwd` with a relative data dir, as `make run` does from the repository root.
-        clean.update({"BINDERY_PORT": "0", "BINDERY_DATA_DIR": "data", "PYTHONPATH": str(ROOT), **env})
+        clean.update({"BINDERY_PORT": "0", "BINDERY_DATA_DIR": "data", "PYTHONPATH": str(ROOT),
+                      # One event at a time unless a test asks for execution environments: the polls of
+                      # `import_repository` wait on the worker only because a request waits for it then.
+                      "BINDERY_ENVIRONMENTS": "0", **env})
         self.process = subprocess.Popen(
             [sys.executable, "-m", "local.server"], cwd=cwd, env=clean, text=True,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
