@@ -300,3 +300,30 @@ def test_patch_org_flags_must_be_booleans(api):
         assert reply.status == 400, body
         assert next(iter(body)) in reply.json()["error"]["message"]
     assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["inviteLinks"] is True
+
+
+
+def test_patch_org_keeps_counters_moved_while_it_ran(api, monkeypatch):
+    """A PATCH reads the organization, then writes its settings: a member added in between (another
+    request's transaction) must still be counted: the PATCH writes settings, never the counters it read."""
+    from bindery.store import orgs as org_store
+    from bindery.store.table import Transaction
+
+    ada = api.org_admin()
+    bob = api.user("Bob", "bob@acme.test")
+    write = org_store.update_org
+
+    def member_joins_first(org, previous_domains):
+        bob_user = user_store.get_user(bob.user_id)
+        joining = Member.joining(ada.org_id, bob_user, "read", "2026-01-01T00:00:00.000Z")
+        Transaction(add_member_ops(joining)).commit()
+        write(org, previous_domains)
+
+    monkeypatch.setattr(org_store, "update_org", member_joins_first)
+    reply = api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"title": "Renamed", "logo": None})
+    assert reply.status == 200, reply.body
+    monkeypatch.undo()
+    assert org_store.get_org(ada.org_id).member_count == 2
+    members = api.get(f"/orgs/{ada.org_id}/members", token=ada.token).json()
+    assert members["count"] == len(members["items"]) == 2
+    assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["title"] == "Renamed"

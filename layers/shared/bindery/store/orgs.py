@@ -49,6 +49,29 @@ class Organization:
         ("space_count", "spaceCount"), ("collection_count", "collectionCount"),
     )
 
+    _COUNTERS = frozenset({"member_count", "admin_count", "team_count", "invite_count", "space_count",
+                           "collection_count"})
+
+    def settings_update(self) -> tuple[str, dict[str, str], dict[str, Any]]:
+        """An UpdateExpression writing every field but the counters (SET, or REMOVE for an absent one):
+        the counters move in other transactions, which a whole-item Put would undo."""
+        names: dict[str, str] = {}
+        values: dict[str, Any] = {}
+        sets: list[str] = []
+        removes: list[str] = []
+        for index, (attr, name) in enumerate(self._FIELDS):
+            if attr in self._COUNTERS:
+                continue
+            names[f"#f{index}"] = name
+            value = getattr(self, attr)
+            if value is not None or attr == "default_role":
+                values[f":v{index}"] = value
+                sets.append(f"#f{index} = :v{index}")
+            else:
+                removes.append(f"#f{index}")
+        expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
+        return expression, names, values
+
     def to_item(self) -> Item:
         item: Item = {**keys.org(self.id), "type": "organization", "id": self.id}
         for attr, name in self._FIELDS:
@@ -110,8 +133,11 @@ def create_org(org: Organization, founder: Member) -> None:
 
 
 def update_org(org: Organization, previous_domains: list[str]) -> None:
-    """Write the organization and bring the email-domain index in line with it, atomically."""
-    ops: list[table.Op] = [table.put_op(org.to_item(), "attribute_exists(PK)")]
+    """Write the organization's settings (never its counters) and bring the email-domain index in line
+    with them, atomically."""
+    expression, names, values = org.settings_update()
+    ops: list[table.Op] = [table.update_op(keys.org(org.id), expression, values, "attribute_exists(PK)",
+                                           names, name="org-settings")]
     for domain in set(previous_domains) - set(org.email_domains):
         ops.append(table.delete_op(keys.email_domain(domain, org.id)))
     for domain in set(org.email_domains) - set(previous_domains):
