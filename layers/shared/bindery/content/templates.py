@@ -14,7 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery.content.markdown import markdown_to_document
+# The package loads markdown-it on first use: routes that never convert do not pay for it.
+from bindery.content import markdown as markdown_engine
 from bindery.content.tree_edits import slugify
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -30,7 +31,7 @@ class NewPage:
 
 
 def _markdown(title: str, markdown: str, *children: NewPage) -> NewPage:
-    return NewPage(title, markdown_to_document(markdown).document, list(children))
+    return NewPage(title, markdown_engine.markdown_to_document(markdown).document, list(children))
 
 
 def getting_started() -> list[NewPage]:

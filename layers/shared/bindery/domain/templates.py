@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
 from bindery.api.schemas.templates import ApplySpaceTemplate, FileRef, UrlRef
 from bindery.auth import Caller
 from bindery.clock import now_iso
@@ -46,6 +44,8 @@ def _spec_document(space_id: str, tree: Tree, ref: FileRef) -> Mapping[str, Any]
     data = blobs.read_file(space_id, str(entry["digest"]))
     if data is None:
         raise BadRequest(f"{SPEC}: the file's content is missing")
+    import yaml  # only this route reads YAML: the content function's cold start does not pay for it
+
     try:
         spec = yaml.safe_load(data)  # YAML is a superset of JSON: one parser reads both
     except yaml.YAMLError:

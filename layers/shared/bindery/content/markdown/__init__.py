@@ -12,18 +12,13 @@ content. docs/markdown.md describes the syntax, the mapping to blocks, and what 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from bindery.content.markdown import front_matter as _front_matter
-from bindery.content.markdown.block_keys import assign_keys, canonicalize, strip_keys
-from bindery.content.markdown.context import ParseContext
-from bindery.content.markdown.inlines import convert_inline
-from bindery.content.markdown.model import Node
-from bindery.content.markdown.parse import ParsedPage, markdown_to_document, parser
-from bindery.content.markdown.references import FilePath, PagePath, Paths, Resolvers
-from bindery.content.markdown.render import BlockRenderer
-from bindery.content.markdown.render_inline import InlineRenderer, Notes, escape
+if TYPE_CHECKING:
+    from bindery.content.markdown.block_keys import assign_keys, canonicalize, strip_keys
+    from bindery.content.markdown.convert import document_to_markdown
+    from bindery.content.markdown.parse import ParsedPage, markdown_to_document
 
 __all__ = [
     "ParsedPage",
@@ -34,39 +29,14 @@ __all__ = [
     "strip_keys",
 ]
 
-
-def _check(source: str) -> list[Node]:
-    """Inline Markdown read back, to verify that emphasis delimiters say what was meant."""
-    md = parser()
-    ctx = ParseContext(md, Resolvers())
-    tokens = md.parseInline(source, ctx.env)
-    return convert_inline(tokens[0].children or [] if tokens else [], ctx)[0]
+# Loaded on first use (PEP 562): markdown-it and its plugins cost ~100 ms of a cold start, which the
+# routes that never convert Markdown (most of them) should not pay for importing a submodule.
+_HOMES = {"ParsedPage": "parse", "markdown_to_document": "parse", "document_to_markdown": "convert",
+          "assign_keys": "block_keys", "canonicalize": "block_keys", "strip_keys": "block_keys"}
 
 
-def document_to_markdown(
-    document: Mapping[str, Any],
-    *,
-    title: str | None = None,
-    front_matter: Mapping[str, Any] | None = None,
-    page_path: PagePath | None = None,
-    file_path: FilePath | None = None,
-) -> str:
-    """The page as Git Sync writes it: front matter, `# title`, the blocks, then the footnotes.
-
-    `page_path(ref)` gives the URL for a reference to a page, an anchor in another page, a space,
-    reusable content…; `file_path(file_id)` the path of a file. See `references.py`."""
-    paths = Paths(page_path, file_path)
-    notes = Notes()
-    renderer = BlockRenderer(paths, notes, InlineRenderer(paths, notes, _check))
-    parts = []
-    if title is not None:
-        heading = escape(title, lt_entity=False, breaks="br", line_start=False, block_end=True)
-        parts.append(f"# {heading}".rstrip())
-    body = renderer.blocks(list(document.get("nodes", [])))
-    if body:
-        parts.append(body)
-    footnotes = renderer.footnotes()
-    if footnotes:
-        parts.append(footnotes)
-    text = "\n\n".join(parts)
-    return _front_matter.render(dict(front_matter or {})) + (text + "\n" if text else "")
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{home}"), name)

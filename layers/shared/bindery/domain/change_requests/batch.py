@@ -23,8 +23,10 @@ from bindery.api.schemas.change_requests import (
     fields_set,
 )
 from bindery.clock import now_iso
+
+# The package loads markdown-it on first use: routes that never convert do not pay for it.
+from bindery.content import markdown as markdown_engine
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
-from bindery.content.markdown import markdown_to_document
 from bindery.content.tree import Tree
 from bindery.content.tree_edits import EditableTree, EditError, slugify
 from bindery.domain.change_requests.outcome import Context, Outcome
@@ -84,7 +86,7 @@ def _body(body: PageBody, context: Context) -> tuple[Any, dict[str, Any]]:
         return body.document.model_dump(mode="json"), {}
     if body.markdown is None:
         return None, {}
-    parsed = markdown_to_document(body.markdown, resolve_link=_link_resolver(context),
+    parsed = markdown_engine.markdown_to_document(body.markdown, resolve_link=_link_resolver(context),
                                   resolve_file=_file_resolver(context))
     meta = {name: parsed.front_matter[name] for name in (*TEXTS, "title")
             if isinstance(parsed.front_matter.get(name), str)}

@@ -16,7 +16,9 @@ from typing import Any
 
 from bindery.api.schemas.comments import CommentBody
 from bindery.api.schemas.content import DocumentFormat
-from bindery.content.markdown import assign_keys, document_to_markdown, markdown_to_document
+
+# The package loads markdown-it on first use: routes that never convert do not pay for it.
+from bindery.content import markdown as markdown_engine
 from bindery.content.markdown.model import paragraph
 from bindery.errors import BadRequest
 from bindery.store.members import get_members
@@ -44,7 +46,7 @@ def prepare(org_id: str, body: CommentBody, field: str = "body") -> Body:
     """The Markdown to store and the members it mentions (one BatchGetItem when it mentions anyone)."""
     if body.document is not None:
         try:
-            markdown = document_to_markdown(body.document.model_dump())
+            markdown = markdown_engine.document_to_markdown(body.document.model_dump())
         except (KeyError, TypeError, ValueError) as error:
             raise BadRequest(f"{field}.document: not a document this API can read") from error
     else:
@@ -53,7 +55,7 @@ def prepare(org_id: str, body: CommentBody, field: str = "body") -> Body:
         raise BadRequest(f"{field}.markdown: must not be empty")
     if len(markdown) > MAX_MARKDOWN:
         raise BadRequest(f"{field}.markdown: at most {MAX_MARKDOWN} characters")
-    links = markdown_to_document(markdown).links
+    links = markdown_engine.markdown_to_document(markdown).links
     candidates = list(dict.fromkeys(uid for url in links if (uid := _user_in(url)) is not None))
     candidates = candidates[:MAX_MENTIONS]
     members = get_members(org_id, candidates) if candidates else {}
@@ -68,9 +70,9 @@ def to_document(markdown: str, mentions: list[str]) -> dict[str, Any]:
         user_id = _user_in(url)
         return {"kind": "user", "user": user_id} if user_id in known else None
 
-    parsed = markdown_to_document(_LEAD + markdown, resolve_link=resolve)
+    parsed = markdown_engine.markdown_to_document(_LEAD + markdown, resolve_link=resolve)
     nodes = list(parsed.document.get("nodes") or [])[1:] or [paragraph()]
-    return assign_keys({"object": "document", "data": {}, "nodes": nodes})
+    return markdown_engine.assign_keys({"object": "document", "data": {}, "nodes": nodes})
 
 
 def render(markdown: str, mentions: list[str], fmt: DocumentFormat | None) -> dict[str, Any]:
