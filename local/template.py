@@ -71,6 +71,15 @@ def _variables(props: dict[str, Any]) -> dict[str, Any]:
     return dict((props.get("Environment") or {}).get("Variables") or {})
 
 
+def _function_of(arn: dict[str, Any]) -> str:
+    """The function an ARN names: `!GetAtt Fn.Arn`, or `!Ref FnAlias<name>` (the alias SAM creates for
+    AutoPublishAlias)."""
+    if "Ref" in arn:
+        return str(arn["Ref"]).rsplit("Alias", 1)[0]
+    target = arn["Fn::GetAtt"]
+    return str(target.split(".")[0] if isinstance(target, str) else target[0])
+
+
 @lru_cache(maxsize=4)
 def load(path: Path = TEMPLATE) -> Template:
     raw = yaml.load(path.read_text(), Loader=_CfnLoader)  # noqa: S506 - a SafeLoader subclass
@@ -96,8 +105,7 @@ def load(path: Path = TEMPLATE) -> Template:
             default = auth.get("DefaultAuthorizer")
             if default:
                 arn = auth["Authorizers"][default]["FunctionArn"]
-                authorizer_name = arn["Fn::GetAtt"].split(".")[0] if isinstance(arn["Fn::GetAtt"], str) \
-                    else arn["Fn::GetAtt"][0]
+                authorizer_name = _function_of(arn)
                 identity = auth["Authorizers"][default].get("Identity") or {}
                 authorizer_ttl = int(identity.get("ReauthorizeEvery", 300))
             gateway_responses = props.get("GatewayResponses", {})

@@ -29,7 +29,7 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.metrics.functions import is_metrics_disabled
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from bindery import aws
+from bindery import aws, snapstart
 
 if TYPE_CHECKING:  # the batch utilities cost an API function's cold start ~20 ms and only workers use them
     from aws_lambda_powertools.utilities.batch import BatchProcessor
@@ -75,6 +75,7 @@ def tracer(service: str) -> Tracer:
 def observed(service: str, run: Callable[[Event, LambdaContext, Invocation], Any], *,
              correlation_id_path: str | None = None) -> Handler:
     """The Lambda handler that runs `run(event, context, invocation)` with logs, a trace and metrics."""
+    snapstart.register()
     log, emf = logger(service), metrics(service)
 
     @log.inject_lambda_context(correlation_id_path=correlation_id_path, log_event=False, clear_state=True)

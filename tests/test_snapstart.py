@@ -1,0 +1,54 @@
+"""SnapStart hooks (bindery.snapstart): registered with the runtime once per process when it offers
+them; clients exist before the snapshot and every restored environment makes its own."""
+
+from __future__ import annotations
+
+import sys
+import types
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from bindery import aws, snapstart
+
+
+@pytest.fixture
+def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[Callable[[], None]]]]:
+    """The module the Python SnapStart runtime provides, recording what is registered."""
+    hooks: dict[str, list[Callable[[], None]]] = {"before": [], "after": []}
+    module = types.ModuleType("snapshot_restore_py")
+    module.register_before_snapshot = hooks["before"].append  # type: ignore[attr-defined]
+    module.register_after_restore = hooks["after"].append  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "snapshot_restore_py", module)
+    snapstart.register.cache_clear()
+    yield hooks
+    snapstart.register.cache_clear()
+
+
+def test_without_the_runtime_nothing_is_registered(monkeypatch):
+    monkeypatch.setitem(sys.modules, "snapshot_restore_py", None)  # import fails, as off Lambda
+    snapstart.register.cache_clear()
+    assert snapstart.register() is False
+    snapstart.register.cache_clear()
+
+
+def test_hooks_are_registered_once_and_restored_environments_make_new_clients(runtime):
+    assert snapstart.register() is True
+    assert snapstart.register() is True
+    assert runtime == {"before": [snapstart.before_snapshot], "after": [snapstart.after_restore]}
+
+    aws.reset()
+    runtime["before"][0]()
+    assert aws.dynamodb_table.cache_info().currsize == 1
+    assert aws.s3_client.cache_info().currsize == aws.sqs_client.cache_info().currsize == 1
+    before = aws.dynamodb_table()
+    runtime["after"][0]()
+    assert aws.dynamodb_table.cache_info().currsize == 0
+    assert aws.dynamodb_table() is not before
+
+
+def test_every_function_handler_registers_the_hooks(runtime):
+    from bindery import observability
+
+    observability.observed("test", lambda event, context, invocation: None)
+    assert runtime["after"] == [snapstart.after_restore]
