@@ -215,16 +215,22 @@ def _raise_exit(signum: int, _frame: FrameType | None) -> None:
     raise SystemExit(128 + signum)
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5: 64 clients connecting at once would see SYNs dropped and
+    # retried a second or more later (the tail latency under load), where API Gateway accepts them all.
+    request_queue_size = 1024
+    daemon_threads = True
+
+
 def _listen() -> ThreadingHTTPServer:
     raw_port = os.environ.get("BINDERY_PORT") or "3000"
     if not raw_port.isdigit():
         raise engines.EngineError(f"BINDERY_PORT must be a port number, not {raw_port!r}")
     try:
-        httpd = ThreadingHTTPServer(("127.0.0.1", int(raw_port)), Handler)
+        httpd = _Server(("127.0.0.1", int(raw_port)), Handler)
     except OSError as error:
         raise engines.EngineError(f"cannot listen on 127.0.0.1:{raw_port}: {error} (set BINDERY_PORT)") \
             from None
-    httpd.daemon_threads = True
     return httpd
 
 
