@@ -52,11 +52,16 @@ def _resource(parameter: str) -> str:
     return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", parameter.removesuffix("Id")).lower()
 
 
-def _body_text(event: dict[str, Any]) -> str:
+def _raw_body(event: dict[str, Any]) -> bytes:
+    """The body's bytes, as the caller sent them (API Gateway base64-encodes those that are not text)."""
     body = event.get("body") or ""
     if event.get("isBase64Encoded"):
-        return base64.b64decode(body).decode("utf-8", errors="replace")
-    return str(body)
+        return base64.b64decode(body)
+    return str(body).encode("utf-8", errors="surrogatepass")
+
+
+def _body_text(event: dict[str, Any]) -> str:
+    return _raw_body(event).decode("utf-8", errors="replace")
 
 
 def _nesting_exceeds(text: str, limit: int) -> bool:
@@ -83,11 +88,10 @@ def _nesting_exceeds(text: str, limit: int) -> bool:
 
 
 def _utf8_body(event: dict[str, Any]) -> bool:
-    body = event.get("body")
-    if not body or not event.get("isBase64Encoded"):
-        return True
+    if not event.get("isBase64Encoded"):
+        return True  # text already (API Gateway only passes UTF-8 bodies through as text)
     try:
-        base64.b64decode(body).decode("utf-8")
+        _raw_body(event).decode("utf-8")
     except (ValueError, UnicodeDecodeError):
         return False
     return True
