@@ -21,6 +21,7 @@ import sys
 import threading
 import traceback
 from collections import deque
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
@@ -93,6 +94,11 @@ class _Handoff:
             else:
                 self._idle.append(connection)
 
+    def replace(self, dead: Callable[[Connection], bool], spawn: Callable[[Connection], Connection]) -> None:
+        """Swaps every idle environment that `dead` says has died for the one `spawn` starts in its place."""
+        with self._lock:
+            self._idle = [spawn(connection) if dead(connection) else connection for connection in self._idle]
+
 
 class Environments:
     """A pool of `size` worker processes; `dispatch` is safe to call from any number of threads."""
@@ -117,15 +123,21 @@ class Environments:
         self._processes[id(ours)] = process
         return ours
 
+    def _dead(self, connection: Connection) -> bool:
+        return not self._processes[id(connection)].is_alive() and not self._stopping.is_set()
+
+    def _respawn(self, connection: Connection) -> Connection:
+        self._processes.pop(id(connection)).join(timeout=5)
+        connection.close()
+        return self._spawn()
+
     def _take(self) -> Connection:
-        """An idle environment; one that died while idle (killed, out of memory) is replaced first, as
-        Lambda never routes a request to a dead environment."""
+        """An idle environment. Those that died while idle (killed, out of memory) are replaced first,
+        all of them, as Lambda never routes a request to a dead environment: idle ones are taken last
+        in first out (the warm one again), so a dead one at the bottom would otherwise linger unreaped."""
+        self._idle.replace(self._dead, self._respawn)
         connection = self._idle.take()
-        if not self._processes[id(connection)].is_alive() and not self._stopping.is_set():
-            self._processes.pop(id(connection)).join(timeout=5)
-            connection.close()
-            connection = self._spawn()
-        return connection
+        return self._respawn(connection) if self._dead(connection) else connection
 
     def pids(self) -> list[int]:
         return [process.pid for process in self._processes.values()]

@@ -51,7 +51,7 @@ def test_requests_run_in_worker_processes_and_a_dead_one_is_replaced(start_runne
 
     os.kill(pids[0], signal.SIGKILL)
     # The kill is asynchronous: wait until the kernel reports the process dead (a zombie until the
-    # runner reaps it), which a request then finds.
+    # runner reaps it), which the next request finds, whichever environment it is given.
     while _state(pids[0]) not in ("Z", "X", "gone"):
         pass
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
