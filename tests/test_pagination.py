@@ -16,7 +16,7 @@ import pytest
 
 from bindery.config import settings
 from bindery.errors import BadRequest
-from bindery.pagination import decode_cursor, encode_cursor
+from bindery.pagination import carried_count, decode_cursor, encode_cursor, next_page, open_page
 
 SCOPE = "spaces:org-1"
 KEY = {"PK": "ORG#org-1", "SK": "SPACE#private-space-id", "GSI1SK": "2026-11-23T10:00:00Z"}
@@ -108,3 +108,46 @@ def test_a_cursor_of_the_old_signed_format_or_garbage_is_refused():
 def test_a_cursor_without_a_secret_is_never_made():
     with cursor_secret(""), pytest.raises(RuntimeError):
         encode_cursor(SCOPE, KEY)
+
+
+# --- counts carried by cursors ------------------------------------------------------------------
+def _pages_of(sizes: list[int]):
+    """A listing of pages shown to a caller: how many items each page shows, read by start key."""
+    reads: list[int | None] = []
+
+    def count_page(start: dict | None) -> tuple[int, dict | None]:
+        index = 0 if start is None else start["i"]
+        reads.append(index)
+        return sizes[index], ({"i": index + 1} if index + 1 < len(sizes) else None)
+
+    return count_page, reads
+
+
+def test_the_first_page_counts_the_rest_and_its_cursor_carries_the_total():
+    count_page, reads = _pages_of([1, 0, 3, 2])
+    first = open_page(SCOPE, None)
+    total = carried_count(first, (1, {"i": 1}), count_page)
+    assert (total, reads) == (6, [1, 2, 3])  # the page already read is not read again
+    cursor = next_page(SCOPE, {"i": 1}, total)
+    later = open_page(SCOPE, cursor)
+    assert (later.start, later.count) == ({"i": 1}, 6)
+    reads.clear()
+    assert carried_count(later, (0, {"i": 2}), count_page) == 6
+    assert reads == []  # later pages read nothing to count
+
+
+def test_a_cursor_that_carries_no_count_counts_from_the_beginning():
+    count_page, reads = _pages_of([2, 2, 1])
+    # Issued where no pass was needed (an organization admin's), then used by someone who needs one.
+    later = open_page(SCOPE, next_page(SCOPE, {"i": 1}))
+    assert (later.start, later.count) == ({"i": 1}, None)
+    assert carried_count(later, (2, {"i": 2}), count_page) == 5
+    assert reads == [0, 1, 2]
+
+
+def test_the_last_page_has_no_cursor_and_a_carried_count_is_refused_in_another_listing():
+    assert next_page(SCOPE, None, 3) is None
+    cursor = next_page(SCOPE, KEY, 3)
+    assert decode_cursor(SCOPE, cursor) == KEY
+    with pytest.raises(BadRequest, match="another listing"):
+        open_page("spaces:org-2", cursor)

@@ -241,4 +241,24 @@ export function expectResponse(operationId, status, body) {
     }
     const validate = validatorFor(`${op.operationId} ${status}`, media.schema);
     if (!validate(body)) fail(op.operationId, status, validate.errors, body);
+    // The spec makes a list's `count` optional; Bindery gives it on every page of every listing (API.md's
+    // lists), the total over all pages.
+    if (declaresCount(media.schema)) {
+        assert.ok(Number.isInteger(body.count) && body.count >= 0,
+            `${op.operationId} ${status}: a listing without its count; body: ${describe(body)}`);
+        assert.ok(body.count >= body.items.length,
+            `${op.operationId} ${status}: count ${body.count} is less than the page's ${body.items.length} items`);
+    }
+}
+
+/** Whether a response schema is the spec's List (an `items` array with a `count`), however composed. */
+function declaresCount(schema) {
+    const names = new Set();
+    const collect = (part) => {
+        const node = deref(part);
+        Object.keys(node.properties ?? {}).forEach((name) => names.add(name));
+        (node.allOf ?? []).forEach(collect);
+    };
+    collect(schema);
+    return names.has('count') && names.has('items');
 }

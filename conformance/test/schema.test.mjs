@@ -34,7 +34,10 @@ describe('schema validator', () => {
     it('checks list envelopes', () => {
         expectResponse('listOrganizationsForAuthenticatedUser', 200, { items: [org], next: { page: 'p' }, count: 1 });
         assert.throws(() => expectResponse('listOrganizationsForAuthenticatedUser', 200, { items: [org], next: {} }), /next must have required property 'page'/);
-        assert.throws(() => expectResponse('listOrganizationsForAuthenticatedUser', 200, { items: [{ ...org, object: 'space' }] }), /items\/0\/object/);
+        assert.throws(() => expectResponse('listOrganizationsForAuthenticatedUser', 200, { items: [{ ...org, object: 'space' }], count: 1 }), /items\/0\/object/);
+        // Every listing carries its count (API.md), though the spec makes it optional.
+        assert.throws(() => expectResponse('listOrganizationsForAuthenticatedUser', 200, { items: [org] }), /without its count/);
+        assert.throws(() => expectResponse('listOrganizationsForAuthenticatedUser', 200, { items: [org, org], count: 1 }), /less than/);
     });
 
     it('checks declared error schemas (404 must carry code 404) and undeclared error shapes', () => {

@@ -9,7 +9,7 @@ from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from bindery.store import table
 from tests.api.test_content_reads import doc, page, publish, tree
-from tests.api.test_members import error, join
+from tests.api.test_members import error, join, pages
 from tests.api.test_spaces import new_space
 
 
@@ -188,6 +188,9 @@ def test_org_listing_shows_only_spaces_the_caller_may_read(api, setup):
     path = f"/orgs/{ada.org_id}/change-requests"
     assert [i["id"] for i in api.get(path, token=ada.token).json()["items"]] == [hidden, visible]
     assert [i["id"] for i in api.get(path, token=rita.token).json()["items"]] == [visible]
+    # count is what each caller may see, on every page.
+    assert [p["count"] for p in pages(api, path, ada.token, limit=1)] == [2, 2]
+    assert [p["count"] for p in pages(api, path, rita.token, limit=1)] == [1, 1]
     stranger = api.org_admin("Sam", "Other")
     error(api.get(path, token=stranger.token), 404)
     assert api.get(path, token=ada.token, query={"status": "merged"}).json()["items"] == []

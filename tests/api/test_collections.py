@@ -354,8 +354,12 @@ def test_spaces_of_a_collection_only_those_visible_and_live(api):
     items = api.get(path, token=rita.token).json()["items"]
     assert [item["id"] for item in items] == [shown]
     assert items[0]["permissions"]["edit"] is False
+    # count is what each caller sees (never the deleted one), on every page.
+    assert {page["count"] for page in pages(api, path, ada.token, limit=1)} == {2}
+    assert {page["count"] for page in pages(api, path, rita.token, limit=1)} == {1}
     give("space", hidden, "user", rita.user_id, "edit")
     assert listed(api, rita, path) == [shown, hidden]
+    assert api.get(path, token=rita.token).json()["count"] == 2
 
 
 def test_spaces_of_a_collection_page_with_scoped_cursors(api):
@@ -366,6 +370,7 @@ def test_spaces_of_a_collection_page_with_scoped_cursors(api):
     listed_pages = pages(api, f"/collections/{holder}/spaces", ada.token, limit=2)
     assert sizes(listed_pages) == [2, 2, 1]
     assert [item["id"] for page in listed_pages for item in page["items"]] == made
+    assert [page["count"] for page in listed_pages] == [5, 5, 5]
     cursor = listed_pages[0]["next"]["page"]
     reply = api.get(f"/collections/{other}/spaces", token=ada.token, query={"page": cursor})
     assert "another listing" in error(reply, 400)

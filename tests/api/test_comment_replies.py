@@ -137,6 +137,21 @@ def test_commenters_lists_each_member_once_and_pages(where, api):
         if not cursor:
             break
     assert seen == expected
+    first = api.get(f"{where.base}/commenters", token=people[1].token, query={"limit": 2}).json()
+    assert first["count"] == 5
+    # Someone who left the organization is no longer listed, nor counted.
+    assert api.delete(f"/orgs/{where.admin.org_id}/members/{people[2].user_id}",
+                      token=where.admin.token).status == 204
+    listed = []
+    for_page = api.get(f"{where.base}/commenters", token=people[1].token, query={"limit": 2}).json()
+    while True:
+        listed += [item["id"] for item in for_page["items"]]
+        assert for_page["count"] == 4
+        if "next" not in for_page:
+            break
+        for_page = api.get(f"{where.base}/commenters", token=people[1].token,
+                           query={"limit": 2, "page": for_page["next"]["page"]}).json()
+    assert sorted(listed) == sorted(set(expected) - {people[2].user_id})
 
 
 @pytest.mark.parametrize("variant", ["space", "cr"])

@@ -190,8 +190,13 @@ def test_resolving_and_reopening_move_the_status_and_the_open_counter(where, api
     assert "resolvedBy" not in reopened
     assert where.counter() == 2
     where.put(where.admin, second["id"], resolved=True)
+    # The listing's count follows each status (the target's open and resolved counters).
+    counts = [where.list(where.admin, **query)["count"] for query in ({}, {"status": "open"},
+                                                                      {"status": "resolved"})]
+    assert counts == [2, 1, 1]
     assert where.api.delete(f"{where.base}/comments/{second['id']}", token=where.admin.token).status == 204
     assert where.counter() == 1  # a resolved comment was not counted
+    assert [where.list(where.admin, **query)["count"] for query in ({}, {"status": "resolved"})] == [1, 0]
     assert where.api.delete(f"{where.base}/comments/{first['id']}", token=where.admin.token).status == 204
     assert where.counter() == 0
     assert where.api.delete(f"{where.base}/comments/{first['id']}", token=where.admin.token).status == 204
@@ -227,6 +232,13 @@ def test_listing_orders_filters_and_paginates(where, api):
         if not cursor:
             break
     assert seen == ids
+    # every page carries the count of the whole filtered listing
+    counted = [where.list(where.admin, **query)["count"] for query in (
+        {}, {"status": "resolved"}, {"status": "open"}, {"targetPage": "p1"}, {"authors": bob.user_id})]
+    assert counted == [4, 1, 3, 2, 2]
+    first = where.list(where.admin, status="open", limit=2)
+    rest = where.list(where.admin, status="open", limit=2, page=first["next"]["page"])
+    assert (first["count"], rest["count"], len(first["items"]) + len(rest["items"])) == (3, 3, 3)
     # a cursor belongs to its listing
     first_page = where.list(where.admin, limit=1)
     other = where.api.get(f"{where.base}/comments", token=where.admin.token,

@@ -80,6 +80,7 @@ def test_runs_are_listed_newest_first_with_pages(api: ApiClient, deliver_queued:
     listed = [item["id"] for item in first["items"] + rest["items"]]
     assert listed == [p.rsplit("/", 1)[1] for p in reversed(paths)]
     assert "next" not in rest
+    assert first["count"] == rest["count"] == 3
 
 
 def test_standalone_import_makes_a_revision_without_moving_the_space(api: ApiClient, deliver_queued: Deliver,

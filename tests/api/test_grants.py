@@ -346,9 +346,14 @@ def test_member_spaces_lists_direct_grants_as_the_caller_sees_each_space(api, re
     assert [(i["space"]["id"], i["space"]["permissions"]["admin"]) for i in own] == [(first, False),
                                                                                      (private, True)]
     # Cat cannot see the private space, so it is not shown to her.
-    assert [i["space"]["id"] for i in api.get(path, token=cat.token).json()["items"]] == [first]
+    for_cat = api.get(path, token=cat.token).json()
+    assert ([i["space"]["id"] for i in for_cat["items"]], for_cat["count"]) == ([first], 1)
     listed = pages(api, path, ada.token, limit=1, order="asc")
     assert [i["space"]["id"] for page in listed for i in page["items"]] == [first, private]
+    assert [page["count"] for page in listed] == [2, 2, 2]  # not the deleted one, on every page
+    # A cursor carries the count its viewer was given: it is nobody else's.
+    assert "page" in error(api.get(path, token=cat.token, query={"page": listed[0]["next"]["page"],
+                                                                 "order": "asc"}), 400)
     cursor = listed[0]["next"]["page"]
     assert "page" in error(api.get(path, token=ada.token, query={"page": cursor, "order": "desc"}), 400)
 

@@ -125,6 +125,7 @@ def test_org_search_groups_per_space_and_covers_only_readable_spaces(api, guide)
     assert empty not in groups
     for_rita = api.get(f"/orgs/{ada.org_id}/search", token=rita.token, query={"query": "install"}).json()
     assert [item["id"] for item in for_rita["items"]] == [space_id]
+    assert (reply.json()["count"], for_rita["count"]) == (2, 1)  # spaces with matches Rita may read
     give("space", secret, "user", rita.user_id, "read")
     for_rita = api.get(f"/orgs/{ada.org_id}/search", token=rita.token, query={"query": "install"}).json()
     assert {item["id"] for item in for_rita["items"]} == {space_id, secret}
@@ -140,6 +141,8 @@ def test_org_search_pages_through_spaces(api, guide):
     second = api.get(f"/orgs/{ada.org_id}/search", token=ada.token,
                      query={"query": "install", "limit": 1, "page": first["next"]["page"]}).json()
     assert [item["id"] for item in second["items"]] == [other]
+    # The first page searched every space to count those with matches; its cursor carries the count.
+    assert first["count"] == second["count"] == 2
 
 
 def test_responses_match_the_reference_spec(api, guide):

@@ -157,6 +157,11 @@ def test_member_teams_title_filter_and_errors(api):
     path = f"/orgs/{ada.org_id}/members/{bob.user_id}/teams"
     body = api.get(path, token=ada.token, query={"title": "DOCS"}).json()
     assert sorted(item["team"]["title"] for item in body["items"]) == ["Docs Writers", "docs reviewers"]
+    assert body["count"] == 2
+    # Over pages of one team each (one of them empty: Backend), every page says how many match.
+    listed = pages(api, path, ada.token, title="docs", limit=1)
+    assert sum(len(page["items"]) for page in listed) == 2
+    assert {page["count"] for page in listed} == {2}
     cursor = api.get(path, token=ada.token, query={"limit": 1}).json()["next"]["page"]
     assert error(api.get(path, token=ada.token, query={"limit": 1, "page": cursor, "title": "x"}), 400)
     assert error(api.get(f"/orgs/{ada.org_id}/members/{ada.user_id}/teams", token=ada.token,

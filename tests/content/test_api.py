@@ -161,3 +161,18 @@ def test_table_ids_are_renumbered():
         },
     }
     assert canonicalize({**page.document, "nodes": [shuffled]}) == page.document
+
+
+def test_a_footnote_that_refers_to_itself_ends_and_the_reference_stays_text():
+    """A definition that refers to its own footnote, directly or through another, would expand without
+    end (found by the property tests: the parse never returned). The reference inside stays text."""
+    for text in ("x[^1]\n\n[^1]: see y[^1]\n", "x[^1]\n\n[^1]: see y[^2]\n\n[^2]: and z[^1]\n",
+                 "[^1]: =a[^1]: $$\n<p>[^1]: "):
+        first = support.parse(text)
+        markdown = support.render(first)
+        assert support.parse(markdown).document == first.document, markdown
+    # The first footnote holds the second; the second's reference back to the first is text.
+    cycle = support.render(support.parse("x[^1]\n\n[^1]: see y[^2]\n\n[^2]: and z[^1]\n").document)
+    assert cycle == ('<a data-footnote-ref href="#user-content-fn-1">x</a>\n\n'
+                     '[^1]: see <a data-footnote-ref href="#user-content-fn-2">y</a>\n\n'
+                     '[^2]: and z\\[^1\\]\n')

@@ -16,6 +16,7 @@ import binascii
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -34,6 +35,9 @@ _TAG = 16  # bytes: GCM's full-length tag
 _SCOPE_DIGEST = 16  # bytes of SHA-256(scope) inside the ciphertext
 _INFO = b"bindery page cursor v1"
 INVALID = "page: invalid page cursor"
+# A carried count wraps the start key; no DynamoDB attribute name of ours starts with "#".
+_CARRIED_KEY = "#key"
+_CARRIED_COUNT = "#count"
 
 
 def _key() -> bytes:
@@ -71,8 +75,52 @@ def encode_cursor(scope: str, last_key: dict[str, Any]) -> str:
 
 def decode_cursor(scope: str, cursor: str | None) -> dict[str, Any] | None:
     """The DynamoDB start key a cursor carries, after checking its tag and its scope."""
-    if not cursor:
+    return open_page(scope, cursor).start
+
+
+@dataclass(frozen=True)
+class PageStart:
+    """Where a page starts, and the listing's `count` when the first page counted it (see `next_page`)."""
+
+    start: dict[str, Any] | None
+    count: int | None = None
+
+
+def next_page(scope: str, last_key: dict[str, Any] | None, count: int | None = None) -> str | None:
+    """The cursor of the page after one that ended on `last_key` (None: that was the last page).
+
+    `count` rides along for listings whose total only a pass over the whole listing can tell (what the
+    caller's permissions let them see): the first page pays for that pass once, and every later page
+    reads the total from its cursor. The cursor is sealed, so a client cannot change the count."""
+    if not last_key:
         return None
+    carried = last_key if count is None else {_CARRIED_KEY: last_key, _CARRIED_COUNT: count}
+    return encode_cursor(scope, carried)
+
+
+CountPage = Callable[[dict[str, Any] | None], tuple[int, dict[str, Any] | None]]
+
+
+def carried_count(start: PageStart, page: tuple[int, dict[str, Any] | None], count_page: CountPage) -> int:
+    """The total of a listing that only a pass over all of it can count (what the caller's permissions
+    let them see). `page` is what the page just read shows the caller and where the next one starts;
+    `count_page` reads the page at a start key (as large as a Query returns) and answers the same. The
+    first page pays for the pass; its cursor carries the total to every later page (`next_page`). A
+    cursor that carries none (issued when the caller needed no pass, e.g. as an admin) counts from the
+    beginning."""
+    if start.count is not None:
+        return start.count
+    counted, last_key = count_page(None) if start.start is not None else page
+    while last_key:
+        found, last_key = count_page(last_key)
+        counted += found
+    return counted
+
+
+def open_page(scope: str, cursor: str | None) -> PageStart:
+    """The start key a cursor carries (and the count it carries, if any), after checking its tag and scope."""
+    if not cursor:
+        return PageStart(None)
     # A cursor we issued is base64url: anything else (bytes that are not UTF-8 arrive as lone
     # surrogates) is not ours, and must not reach a decoder that would raise something else.
     if not cursor.isascii():
@@ -98,7 +146,12 @@ def decode_cursor(scope: str, cursor: str | None) -> dict[str, Any] | None:
         raise BadRequest(INVALID) from error
     if not isinstance(key, dict):
         raise BadRequest(INVALID)
-    return key
+    if _CARRIED_KEY in key:
+        start, count = key[_CARRIED_KEY], key.get(_CARRIED_COUNT)
+        if not isinstance(start, dict) or not isinstance(count, int):
+            raise BadRequest(INVALID)
+        return PageStart(start, count)
+    return PageStart(key)
 
 
 @dataclass
@@ -106,13 +159,14 @@ class Listing:
     """One page of a listing, ready for the wire."""
 
     items: list[Any]
-    next_cursor: str | None = None
-    count: int | None = None
+    next_cursor: str | None
+    # Every listing says how many items it holds over all its pages (API.md, lists): no default, so a
+    # listing cannot forget it.
+    count: int
 
     def to_wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {"items": self.items}
         if self.next_cursor:
             body["next"] = {"page": self.next_cursor}
-        if self.count is not None:
-            body["count"] = self.count
+        body["count"] = self.count
         return body

@@ -33,7 +33,7 @@ from bindery.domain.access.organization import org_access
 from bindery.domain.access.roles import at_least
 from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.positions import between
 from bindery.store import Transaction
 from bindery.store import collections as collection_store
@@ -61,23 +61,34 @@ def _collection(access_node: Node) -> Collection:
 def list_collections(caller: Caller, org_id: str, *, nested: bool, limit: int, page: str | None) -> Listing:
     """`nested` (the default): every collection of the organization, in creation order; otherwise the
     top-level ones, in sibling order. Collections the caller has no role on are dropped after the page is
-    read, so a page may hold fewer than `limit` items and still have a next page. `count` (nested only:
-    the organization's `collectionCount`) is given to organization admins, who see every collection; for
-    anyone else it would reveal how many they cannot see."""
-    scope = f"collections:{org_id}:{'nested' if nested else 'top'}"
-    start = decode_cursor(scope, page)
-    if nested:
-        result = collection_store.org_collections_page(org_id, limit, start)
-    else:
-        result = tree_store.children_page(org_id, None, limit, start, kind="collection")
-    collections = [Collection.from_item(item) for item in result.items]
+    read, so a page may hold fewer than `limit` items and still have a next page. `count`: for an
+    organization admin listing them all (nested), the organization's `collectionCount`; otherwise what
+    the caller sees, counted by the first page with a pass over the rest (pagination.carried_count)."""
+    # The caller is in the scope: a cursor's carried count is theirs alone.
+    scope = f"collections:{org_id}:{'nested' if nested else 'top'}:{caller.user_id}"
+    start = open_page(scope, page)
+
+    def read(start_key: dict[str, Any] | None, size: int) -> tuple[list[Collection], dict[str, Any] | None]:
+        if nested:
+            result = collection_store.org_collections_page(org_id, size, start_key)
+        else:
+            result = tree_store.children_page(org_id, None, size, start_key, kind="collection")
+        return [Collection.from_item(item) for item in result.items], result.last_key
+
+    collections, last_key = read(start.start, limit)
     # Membership is checked after the Query so that each read stays one request; nothing read reaches a
     # caller who is not a member (404).
     member, roles, org = member_roles_and_org(org_id, caller.user_id, collections)
     items = [collection_to_wire(c, roles[c.id]) for c in collections if roles[c.id] is not None]
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor,
-                   count=org.collection_count if nested and member.role == "admin" else None)
+    if nested and member.role == "admin":
+        return Listing(items, next_page(scope, last_key), org.collection_count)
+
+    def visible(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        more, more_last = read(start_key, MAX_LIMIT)
+        return sum(role is not None for role in roles_on(member, more).values()), more_last
+
+    count = carried_count(start, (len(items), last_key), visible)
+    return Listing(items, next_page(scope, last_key, count), count)
 
 
 def get_collection(caller: Caller, collection_id: str) -> dict[str, Any]:
@@ -87,19 +98,32 @@ def get_collection(caller: Caller, collection_id: str) -> dict[str, Any]:
 
 def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | None) -> Listing:
     """The live spaces directly in the collection, in sibling order, that the caller can see. The
-    collections above them were read by the access check, so a page costs one Query more."""
+    collections above them were read by the access check, so a page costs one Query more; `count` is
+    what the caller sees, counted by the first page with a pass over the rest (pagination.carried_count)."""
     access = collection_access(caller, collection_id)
     collection = _collection(access.node)
-    # The organization is in the scope: a cursor must not outlive a transfer of the collection.
-    scope = f"collection-spaces:{collection.org_id}:{collection.id}"
-    result = tree_store.children_page(collection.org_id, collection.id, limit, decode_cursor(scope, page),
-                                      kind="space")
-    spaces = [Space.from_item(item) for item in result.items]
+    # The organization is in the scope: a cursor must not outlive a transfer of the collection; the
+    # caller too: the count it carries is theirs alone.
+    scope = f"collection-spaces:{collection.org_id}:{collection.id}:{caller.user_id}"
+    start = open_page(scope, page)
     above: list[Node] = [collection, *access.collections]
-    roles = roles_in_chains(access.member, {space.id: [space, *above] for space in spaces})
+
+    def read(start_key: dict[str, Any] | None, size: int
+             ) -> tuple[list[Space], dict[str, str | None], dict[str, Any] | None]:
+        result = tree_store.children_page(collection.org_id, collection.id, size, start_key, kind="space")
+        spaces = [Space.from_item(item) for item in result.items]
+        return spaces, roles_in_chains(access.member, {space.id: [space, *above] for space in spaces}), \
+            result.last_key
+
+    spaces, roles, last_key = read(start.start, limit)
     items = [space_to_wire(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+
+    def visible(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        _, seen, more_last = read(start_key, MAX_LIMIT)
+        return sum(role is not None for role in seen.values()), more_last
+
+    count = carried_count(start, (len(items), last_key), visible)
+    return Listing(items, next_page(scope, last_key, count), count)
 
 
 # --- writes -------------------------------------------------------------------------------------

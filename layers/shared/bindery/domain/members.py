@@ -16,7 +16,15 @@ from bindery.domain.access.roles import at_least
 from bindery.domain.access.scoped import Scoped, scoped_access
 from bindery.domain.teams import teams_wire
 from bindery.errors import BadRequest, Forbidden, NotFound
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import (
+    MAX_LIMIT,
+    Listing,
+    carried_count,
+    decode_cursor,
+    encode_cursor,
+    next_page,
+    open_page,
+)
 from bindery.store import Key
 from bindery.store import members as member_store
 from bindery.store import teams as team_store
@@ -114,18 +122,32 @@ def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page:
         raise NotFound(NO_MEMBER)
     term = title.lower() if title else ""
     scope = f"member-teams:{org_id}:{user_id}:{term}"
-    result = team_store.links_of_member_page(org_id, user_id, limit, decode_cursor(scope, page))
-    links = [TeamLink.from_item(item) for item in result.items]
-    found = items_by_key(team_store.team_key(org_id, link.team_id) for link in links)
-    pairs = [(Team.from_item(item), link) for link, item in
-             ((link, found.get(ref(team_store.team_key(org_id, link.team_id)))) for link in links) if item]
-    pairs = [(team, link) for team, link in pairs if term in team.title.lower()]
+    start = open_page(scope, page)
+
+    def read(start_key: dict[str, Any] | None, size: int
+             ) -> tuple[list[tuple[Team, TeamLink]], dict[str, Any] | None]:
+        result = team_store.links_of_member_page(org_id, user_id, size, start_key)
+        links = [TeamLink.from_item(item) for item in result.items]
+        found = items_by_key(team_store.team_key(org_id, link.team_id) for link in links)
+        teams = ((link, found.get(ref(team_store.team_key(org_id, link.team_id)))) for link in links)
+        pairs = [(Team.from_item(item), link) for link, item in teams if item]
+        return [(team, link) for team, link in pairs if term in team.title.lower()], result.last_key
+
+    pairs, last_key = read(start.start, limit)
     # The caller's own memberships are the listed ones when they list their own teams.
     known = {link.team_id: link for _, link in pairs} if user_id == caller.user_id else None
     wired = teams_wire(access, [team for team, _ in pairs], known)
     items = [{"team": team, "member": {"role": link.role}}
              for team, (_, link) in zip(wired, pairs, strict=True)]
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    # Unfiltered, the member's `teams` counter is the count; the title filter applies to the teams read,
-    # which only reading all of the member's teams could count: no `count` then.
-    return Listing(items=items, next_cursor=cursor, count=None if term else member.teams)
+    if not term:
+        # Unfiltered, the member's `teams` counter is the count.
+        return Listing(items, next_page(scope, last_key), member.teams)
+
+    # The title filter applies to the teams read: the first page counts the matches with a pass over the
+    # rest of the member's teams, and its cursor carries the count.
+    def matching(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        more, more_last = read(start_key, MAX_LIMIT)
+        return len(more), more_last
+
+    count = carried_count(start, (len(pairs), last_key), matching)
+    return Listing(items, next_page(scope, last_key, count), count)

@@ -38,7 +38,7 @@ def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing:
     result = member_store.user_org_ids_page(caller.user_id, limit, start)
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     if not result.items and start is None and cursor is None:
-        return Listing(items=[], count=0)  # the whole listing was read: no organization
+        return Listing(items=[], next_cursor=None, count=0)  # the whole listing was read: no organization
     found = items_by_key([user_store.user_key(caller.user_id),
                           *(org_store.org_key(item["orgId"]) for item in result.items)])
     user_item = found.get(ref(user_store.user_key(caller.user_id)))

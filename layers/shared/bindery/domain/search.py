@@ -8,8 +8,8 @@ paging through results stays within one revision while the space moves on.
 An organization search pages through the organization's spaces (one GSI1 Query, like ORG/spaces), keeps
 those the caller may read (one BatchGetItem), reads their index pointers (one BatchGetItem) and returns
 one item per space with matches: its best `PAGES_PER_SPACE` pages. A page of results can hold fewer
-items than spaces read (even none) and still have a next page; there is no `count`, which would reveal
-spaces the caller cannot see.
+items than spaces read (even none) and still have a next page. `count` is how many of the spaces the
+caller may read match: the first page searches them all to tell (its cursor carries the count on).
 """
 
 from __future__ import annotations
@@ -19,9 +19,17 @@ from typing import Any
 
 from bindery.api.wire.content import View
 from bindery.auth import Caller
-from bindery.domain.access.content import member_roles, space_access
+from bindery.domain.access.content import member_roles, roles_on, space_access
 from bindery.errors import BadRequest, NotFound
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import (
+    MAX_LIMIT,
+    Listing,
+    carried_count,
+    decode_cursor,
+    encode_cursor,
+    next_page,
+    open_page,
+)
 from bindery.search import storage
 from bindery.search.indexing import ensure_index
 from bindery.search.query import PageHit, search
@@ -97,12 +105,32 @@ def _pointer(space: Space, known: dict[tuple[str, str], IndexPointer]) -> IndexP
 
 def search_organization(caller: Caller, org_id: str, query: str, *, limit: int, page: str | None) -> Listing:
     checked_query(query)
-    scope = _scope("search-org", org_id, query)
-    result = space_store.org_spaces_page(org_id, min(limit, ORG_SPACES_PER_PAGE), decode_cursor(scope, page))
+    # The caller is in the scope: the count a cursor carries is what they may see.
+    scope = _scope("search-org", org_id, query) + f":{caller.user_id}"
+    start = open_page(scope, page)
+    result = space_store.org_spaces_page(org_id, min(limit, ORG_SPACES_PER_PAGE), start.start)
     spaces = [Space.from_item(item) for item in result.items]
     # Membership is checked after the Query so that each read stays one request; a non-member gets a 404.
-    _, roles = member_roles(org_id, caller.user_id, spaces)
-    readable = [space for space in spaces if roles[space.id] is not None and space.revision]
+    member, roles = member_roles(org_id, caller.user_id, spaces)
+    items = _spaces_with_hits(query, [space for space in spaces if roles[space.id] is not None])
+
+    # Which spaces match is known only by searching them: the first page counts them with a pass over
+    # the rest of the organization's spaces (each searched as a page of results would), and its cursor
+    # carries the count to the later pages.
+    def matching(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        more = space_store.org_spaces_page(org_id, MAX_LIMIT, start_key)
+        batch = [Space.from_item(item) for item in more.items]
+        seen = roles_on(member, batch)
+        return len(_spaces_with_hits(query, [space for space in batch if seen[space.id] is not None])), \
+            more.last_key
+
+    count = carried_count(start, (len(items), result.last_key), matching)
+    return Listing(items, next_page(scope, result.last_key, count), count)
+
+
+def _spaces_with_hits(query: str, spaces: list[Space]) -> list[dict[str, Any]]:
+    """One item per space with matches (its best `PAGES_PER_SPACE` pages), in the order of `spaces`."""
+    readable = [space for space in spaces if space.revision]
     known = search_store.index_pointers((space.id, space.revision) for space in readable)
     items: list[dict[str, Any]] = []
     for space in readable:
@@ -112,5 +140,4 @@ def search_organization(caller: Caller, org_id: str, query: str, *, limit: int, 
             view = View(space.id, space.revision, current=True)
             pages = [hit_to_wire(view, hit) for hit in hits]
             items.append({"id": space.id, "title": space.title, "pages": pages})
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+    return items

@@ -18,7 +18,15 @@ from bindery.domain.access.roles import at_least
 from bindery.domain.access.scoped import Scoped, scoped_access
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import (
+    MAX_LIMIT,
+    Listing,
+    carried_count,
+    decode_cursor,
+    encode_cursor,
+    next_page,
+    open_page,
+)
 from bindery.store import Key
 from bindery.store import members as member_store
 from bindery.store import teams as team_store
@@ -76,7 +84,7 @@ def list_teams(access: OrgAccess, *, limit: int, page: str | None, owner: str | 
         return _all_teams(access, f"teams:{access.org.id}:all::{term}", limit, page, term=term)
     owner_member = member_store.get_member(access.org.id, owner)
     if owner_member is None:
-        return Listing(items=[], count=0)
+        return Listing(items=[], next_cursor=None, count=0)
     # The mode is in the scope: a cursor of one key space (teams, or an owner's memberships) must never
     # be replayed into the other, even if the owner's role changed between pages.
     if at_least(owner_member.role, "admin"):
@@ -97,19 +105,32 @@ def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: st
     """GSI1 gives a page of the owner's memberships; one BatchGetItem brings the teams (the title filter
     applies to those, so a page may hold fewer items than `limit` and still have a next page)."""
     org_id = access.org.id
-    result = team_store.links_of_member_page(org_id, owner, limit, decode_cursor(scope, page),
-                                             owned_only=True)
-    owned = [TeamLink.from_item(item) for item in result.items]
-    found = items_by_key(team_store.team_key(org_id, link.team_id) for link in owned)
-    teams = [Team.from_item(item) for item in
-             (found.get(ref(team_store.team_key(org_id, link.team_id))) for link in owned) if item]
-    teams = [team for team in teams if term in team.title.lower()]
+    start = open_page(scope, page)
+
+    def read(start_key: dict[str, Any] | None, size: int
+             ) -> tuple[list[TeamLink], list[Team], dict[str, Any] | None]:
+        result = team_store.links_of_member_page(org_id, owner, size, start_key, owned_only=True)
+        owned = [TeamLink.from_item(item) for item in result.items]
+        found = items_by_key(team_store.team_key(org_id, link.team_id) for link in owned)
+        teams = [Team.from_item(item) for item in
+                 (found.get(ref(team_store.team_key(org_id, link.team_id))) for link in owned) if item]
+        return owned, [team for team in teams if term in team.title.lower()], result.last_key
+
+    owned, teams, last_key = read(start.start, limit)
     known = {link.team_id: link for link in owned} if owner == access.member.user_id else None
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    # The owned teams are counted by one `Select=COUNT` Query of the memberships; a title filter applies
-    # to the teams themselves, which only reading every owned team could count: no `count` then.
-    count = None if term else team_store.owned_links_count(org_id, owner)
-    return Listing(items=teams_wire(access, teams, known), next_cursor=cursor, count=count)
+    if not term:
+        # The owned teams are counted by one `Select=COUNT` Query of the memberships.
+        count = team_store.owned_links_count(org_id, owner)
+        return Listing(teams_wire(access, teams, known), next_page(scope, last_key), count)
+
+    # A title filter applies to the teams themselves: the first page counts them with a pass over the
+    # rest of the owner's teams, and its cursor carries the count.
+    def matching(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        _, more, more_last = read(start_key, MAX_LIMIT)
+        return len(more), more_last
+
+    count = carried_count(start, (len(teams), last_key), matching)
+    return Listing(teams_wire(access, teams, known), next_page(scope, last_key, count), count)
 
 
 def create_team(access: OrgAccess, body: CreateTeam) -> dict[str, Any]:

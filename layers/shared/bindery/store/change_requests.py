@@ -51,6 +51,7 @@ class ChangeRequest:
     merged_by: str | None = None
     merged_at: str | None = None
     comments: int = 0
+    comments_resolved: int = 0
     reviews: int = 0  # every review submitted (store.reviews.record_review_op)
     agent_task_id: str | None = None
     conversations_issues_cluster: str | None = None
@@ -67,7 +68,7 @@ class ChangeRequest:
         ("revision_initial", "revisionInitial"), ("description", "description"),
         ("revision_merged_ancestor", "revisionMergedAncestor"), ("revision_merged", "revisionMerged"),
         ("merged_by", "mergedBy"), ("merged_at", "mergedAt"), ("comments", "comments"),
-        ("reviews", "reviews"), ("agent_task_id", "agentTaskId"),
+        ("comments_resolved", "commentsResolved"), ("reviews", "reviews"), ("agent_task_id", "agentTaskId"),
         ("conversations_issues_cluster", "conversationsIssuesCluster"),
         ("contributors", "contributors"), ("requested_reviewers", "requestedReviewers"),
         ("latest_reviews", "latestReviews"),

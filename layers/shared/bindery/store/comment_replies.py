@@ -88,7 +88,7 @@ def delete_replies_ops(comment: Comment, replies: list[Reply]) -> list[table.Op]
 def delete_comment_ops(comment: Comment, replies: list[Reply], target_counter: table.Op | None,
                        ) -> list[table.Op]:
     """Delete the comment as read (same status, same number of replies: `replies` are all of them) with
-    its replies, the target's open counter (`target_counter`, for an open comment) and commenter counts."""
+    its replies, the target's counter of its status (`target_counter`) and commenter counts."""
     ops = [table.delete_op(reply.key, "attribute_exists(PK)") for reply in replies]
     ops.append(table.delete_op(comment.key, "#st = :st AND replies = :n",
                                {":st": comment.status, ":n": comment.replies}, {"#st": "status"}))

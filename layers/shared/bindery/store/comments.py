@@ -207,20 +207,25 @@ def comment_items(space_id: str, target: str, comment_ids: list[str]) -> list[It
     return table.batch_get([comment_keys.comment(space_id, target, cid) for cid in comment_ids])
 
 
-def space_counter_op(space_id: str, delta: int) -> table.Op:
-    """The space's open-comments counter (the space must still be live)."""
-    return counter_op(keys.space(space_id), delta, space=True)
+def space_counter_op(space_id: str, delta: int, resolved: int = 0) -> table.Op:
+    """The space's open- and resolved-comments counters (the space must still be live)."""
+    return counter_op(keys.space(space_id), delta, space=True, resolved=resolved)
 
 
-def change_request_counter_op(space_id: str, change_request_id: str, delta: int) -> table.Op:
-    """A change request's open-comments counter."""
-    return counter_op(cr_keys.change_request(space_id, change_request_id), delta, space=False)
+def change_request_counter_op(space_id: str, change_request_id: str, delta: int,
+                              resolved: int = 0) -> table.Op:
+    """A change request's open- and resolved-comments counters."""
+    return counter_op(cr_keys.change_request(space_id, change_request_id), delta, space=False,
+                      resolved=resolved)
 
 
-def counter_op(target_key: Key, delta: int, *, space: bool) -> table.Op:
-    """The target's `comments` (open comments) counter; a space must still be live."""
+def counter_op(target_key: Key, delta: int, *, space: bool, resolved: int = 0) -> table.Op:
+    """The target's `comments` (open comments, shown on the space or change request) and
+    `commentsResolved` counters (with `comments`, the comment listing's `count`); a space must still
+    be live."""
     condition = "attribute_exists(PK)" + (" AND attribute_not_exists(deletedAt)" if space else "")
-    return table.update_op(target_key, "ADD comments :d", {":d": delta}, condition)
+    return table.update_op(target_key, "ADD comments :d, commentsResolved :r", {":d": delta, ":r": resolved},
+                           condition)
 
 
 # --- commenters ------------------------------------------------------------------------------------------
@@ -275,9 +280,20 @@ class CommentFilter:
 
 def comments_page(space_id: str, target: str, wanted: CommentFilter, *, forward: bool, limit: int,
                   start_key: dict[str, Any] | None) -> table.QueryPage:
-    """One page of the target's comments in id (time) order. The most selective filter picks the
-    partition (page: GSI2, one author: GSI3, status: GSI1, else the space's partition); the others
-    narrow the page."""
+    """One page of the target's comments in id (time) order."""
+    query = _comments_query(space_id, target, wanted)
+    query.forward, query.limit, query.start_key = forward, limit, start_key
+    return query.run()
+
+
+def comments_count(space_id: str, target: str, wanted: CommentFilter) -> int:
+    """How many comments `comments_page` lists over all its pages: one `Select=COUNT` Query."""
+    return _comments_query(space_id, target, wanted).count()
+
+
+def _comments_query(space_id: str, target: str, wanted: CommentFilter) -> table.Query:
+    """The most selective filter picks the partition (page: GSI2, one author: GSI3, status: GSI1, else
+    the space's partition); the others narrow what is read."""
     narrow: list[ConditionBase] = []
     if wanted.page:
         query = table.Query(partition=comment_keys.page_partition(space_id, target, wanted.page),
@@ -298,5 +314,5 @@ def comments_page(space_id: str, target: str, wanted: CommentFilter, *, forward:
     condition: ConditionBase | None = None
     for part in narrow:
         condition = part if condition is None else condition & part
-    query.forward, query.limit, query.start_key, query.filter = forward, limit, start_key, condition
-    return query.run()
+    query.filter = condition
+    return query

@@ -99,6 +99,11 @@ def runs_page(space_id: str, limit: int, start_key: dict[str, Any] | None) -> ta
                        forward=False, limit=limit, start_key=start_key).run()
 
 
+def runs_count(space_id: str) -> int:
+    """How many runs `runs_page` lists over all its pages: one `Select=COUNT` Query."""
+    return table.Query(partition=git_keys.space_partition(space_id), prefix=git_keys.GIT_RUN_PREFIX).count()
+
+
 def _update(space_id: str, run_id: str, expression: str, condition: str, values: dict[str, Any]) -> bool:
     try:
         dynamodb_table().update_item(Key=git_keys.git_run(space_id, run_id), UpdateExpression=expression,

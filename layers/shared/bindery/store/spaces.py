@@ -28,6 +28,7 @@ class Space(Node):
     deleted_at: str | None = None
     expires_at: int | None = None
     comments: int = 0
+    comments_resolved: int = 0
     change_requests: int = 0
     change_requests_open: int = 0
     change_requests_draft: int = 0
@@ -41,7 +42,8 @@ class Space(Node):
         ("title", "title"), ("emoji", "emoji"), ("icon", "icon"), ("visibility", "visibility"),
         ("revision", "revision"), ("edit_mode", "editMode"), ("merge_rules", "mergeRules"),
         ("language", "language"), ("deleted_at", "deletedAt"), ("expires_at", TTL_ATTRIBUTE),
-        ("comments", "comments"), ("change_requests", "changeRequests"),
+        ("comments", "comments"), ("comments_resolved", "commentsResolved"),
+        ("change_requests", "changeRequests"),
         ("change_requests_open", "changeRequestsOpen"), ("change_requests_draft", "changeRequestsDraft"),
         ("change_requests_merged", "changeRequestsMerged"), ("git_sync", "gitSync"),
     )

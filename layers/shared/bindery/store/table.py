@@ -62,6 +62,16 @@ def batch_get(keys: list[Key]) -> list[Item]:
     return found
 
 
+def batch_delete(keys: list[Key]) -> None:
+    """Deletes the items, 25 to a BatchWriteItem (unprocessed ones retried by boto3's batch writer): for
+    removing what nothing else refers to any more, where no condition is needed."""
+    if not keys:
+        return
+    with dynamodb_table().batch_writer() as batch:
+        for key in keys:
+            batch.delete_item(Key=key)
+
+
 @dataclass
 class QueryPage:
     items: list[Item]

@@ -22,6 +22,9 @@ class ParseContext:
     # Footnote definitions by label (their block tokens), and the annotations waiting for them.
     footnotes: dict[str, list[Token]] = field(default_factory=dict)
     annotations: list[tuple[Node, str]] = field(default_factory=list)
+    # The footnotes whose definitions are being converted, the outermost first: a reference to one of
+    # them from inside its own definition (however deep) stays text, or the expansion would never end.
+    expanding: frozenset[str] = frozenset()
     warnings: list[str] = field(default_factory=list)
 
     def warn(self, message: str) -> None:

@@ -134,6 +134,9 @@ class InlineBuilder:
 
     def annotate_last_word(self, label: str) -> None:
         """`word[^1]`: the word just before a footnote reference becomes the annotated text."""
+        if label in self.ctx.expanding:
+            self.text(f"[^{label}]")
+            return
         items = self.frames[-1].items
         word: list[Node] = []
         if items and items[-1]["object"] == "text":

@@ -111,16 +111,25 @@ def _take_footnotes(tokens: list[Token], ctx: ParseContext) -> list[Token]:
 
 
 def _fill_annotations(conv: BlockConverter, ctx: ParseContext) -> None:
+    """Converts each annotation's footnote definition into its body. A definition can refer to other
+    footnotes: each annotation met on the way is filled in turn, knowing the definitions it sits in."""
+    within: dict[int, frozenset[str]] = {}  # an annotation's index -> the labels it was found inside
     done = 0
     while done < len(ctx.annotations):
         node, label = ctx.annotations[done]
+        chain = within.get(done, frozenset()) | {label}
         done += 1
         tokens = ctx.footnotes.get(label)
         if tokens is None:
             ctx.warn(f"the footnote [^{label}] has no definition")
-        body = conform.keep_allowed(
-            "annotation-body", conv.blocks(fold(tokens or []), "annotation-body"), ctx.warn
-        )
+        found = len(ctx.annotations)
+        ctx.expanding = chain
+        try:
+            converted = conv.blocks(fold(tokens or []), "annotation-body")
+        finally:
+            ctx.expanding = frozenset()
+        within.update(dict.fromkeys(range(found, len(ctx.annotations)), chain))
+        body = conform.keep_allowed("annotation-body", converted, ctx.warn)
         node["fragments"] = [
             model.fragment("annotation-body", body or [model.paragraph()], "annotation-body")
         ]

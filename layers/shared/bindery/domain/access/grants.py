@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from bindery.api.schemas.grants import InviteUsersAndTeams
 from bindery.api.wire.spaces import space_to_wire
@@ -24,7 +25,15 @@ from bindery.domain.access.roles import at_least
 from bindery.domain.access.scoped import scoped_access
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import (
+    MAX_LIMIT,
+    Listing,
+    carried_count,
+    decode_cursor,
+    encode_cursor,
+    next_page,
+    open_page,
+)
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import grants as grant_store
 from bindery.store import members as member_store
@@ -34,7 +43,7 @@ from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.content_nodes import Node
 from bindery.store.grants import Grant, map_key
 from bindery.store.members import Member
-from bindery.store.spaces import get_spaces
+from bindery.store.spaces import Space, get_spaces
 from bindery.store.teams import Team, TeamLink
 from bindery.store.users import User, user_put_ops
 
@@ -294,15 +303,29 @@ def member_spaces(caller: Caller, org_id: str, user_id: str, *, limit: int, page
         raise Forbidden("Guests can only see their own spaces")
     if scoped.member(user_id) is None:
         raise NotFound("No matching member")
-    scope = f"member-spaces:{org_id}:{user_id}:{order}"
-    result = grant_store.user_grants_page(org_id, user_id, "space", forward=order == "asc", limit=limit,
-                                          start_key=decode_cursor(scope, page))
-    grants = [Grant.from_item(item) for item in result.items]
-    spaces = get_spaces([grant.content_id for grant in grants])
-    live = [(grant, spaces[grant.content_id]) for grant in grants if grant.content_id in spaces
-            and spaces[grant.content_id].deleted_at is None and spaces[grant.content_id].org_id == org_id]
-    roles = roles_on(viewer, [space for _, space in live])
+    # The viewer is in the scope: the count a cursor carries is what they see.
+    scope = f"member-spaces:{org_id}:{user_id}:{order}:{caller.user_id}"
+    start = open_page(scope, page)
+
+    def read(start_key: dict[str, Any] | None, size: int
+             ) -> tuple[list[tuple[Grant, Space]], dict[str, str | None], dict[str, Any] | None]:
+        result = grant_store.user_grants_page(org_id, user_id, "space", forward=order == "asc", limit=size,
+                                              start_key=start_key)
+        grants = [Grant.from_item(item) for item in result.items]
+        spaces = get_spaces([grant.content_id for grant in grants])
+        live = [(grant, spaces[grant.content_id]) for grant in grants if grant.content_id in spaces
+                and spaces[grant.content_id].deleted_at is None and spaces[grant.content_id].org_id == org_id]
+        return live, roles_on(viewer, [space for _, space in live]), result.last_key
+
+    live, roles, last_key = read(start.start, limit)
     items = [{"permission": grant.role, "space": space_to_wire(space, roles[space.id])}
              for grant, space in live if roles[space.id] is not None]
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+
+    # Which granted spaces are live and visible to the viewer is known only once they are read: the
+    # first page counts them with a pass over the rest of the member's grants; its cursor carries it.
+    def visible(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        _, seen, more_last = read(start_key, MAX_LIMIT)
+        return sum(role is not None for role in seen.values()), more_last
+
+    count = carried_count(start, (len(items), last_key), visible)
+    return Listing(items, next_page(scope, last_key, count), count)

@@ -10,7 +10,8 @@ The organization listing shows only change requests of spaces the caller may rea
 are read in one BatchGetItem and the caller's roles on them computed from one more
 (content_access.member_roles); items of other spaces — and of deleted ones — are dropped from the page
 after it is read, as ORG/spaces does. The space listing's `count` is the space's counter for the status
-(unfiltered) or one `Select=COUNT` Query (filtered); the organization listing has no `count` yet.
+(unfiltered) or one `Select=COUNT` Query (filtered); the organization listing's is what the caller may
+see, counted by its first page with a pass over the rest (pagination.carried_count).
 """
 
 from __future__ import annotations
@@ -22,10 +23,18 @@ from boto3.dynamodb.conditions import Attr
 
 from bindery.api.wire.change_requests import change_request_to_wire, change_request_users
 from bindery.auth import Caller
-from bindery.domain.access.content import member_roles, space_access
+from bindery.domain.access.content import member_roles, roles_on, space_access
 from bindery.domain.change_requests.records import is_outdated
 from bindery.domain.people import load_users
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import (
+    MAX_LIMIT,
+    Listing,
+    carried_count,
+    decode_cursor,
+    encode_cursor,
+    next_page,
+    open_page,
+)
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
@@ -89,14 +98,30 @@ def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: in
 
 def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limit: int,
                           page: str | None) -> Listing:
-    scope = f"org-change-requests:{org_id}:{filters.scope()}"
-    result = cr_store.org_page(org_id, filters.status, limit, decode_cursor(scope, page),
-                               filters.expression())
-    change_requests = [ChangeRequest.from_item(item) for item in result.items]
-    spaces = space_store.get_spaces([cr.space_id for cr in change_requests])
-    live = [space for space in spaces.values() if space.deleted_at is None and space.org_id == org_id]
+    # The caller is in the scope: the count a cursor carries is what they may see.
+    scope = f"org-change-requests:{org_id}:{filters.scope()}:{caller.user_id}"
+    start = open_page(scope, page)
+
+    def read(start_key: dict[str, Any] | None, size: int
+             ) -> tuple[list[ChangeRequest], dict[str, Space], dict[str, Any] | None]:
+        result = cr_store.org_page(org_id, filters.status, size, start_key, filters.expression())
+        change_requests = [ChangeRequest.from_item(item) for item in result.items]
+        spaces = space_store.get_spaces([cr.space_id for cr in change_requests])
+        live = {space.id: space for space in spaces.values()
+                if space.deleted_at is None and space.org_id == org_id}
+        return change_requests, live, result.last_key
+
+    change_requests, spaces, last_key = read(start.start, limit)
     # Membership is read with the page's roles: a non-member gets 404 and nothing read.
-    _, roles = member_roles(org_id, caller.user_id, live)
+    member, roles = member_roles(org_id, caller.user_id, list(spaces.values()))
     visible = [cr for cr in change_requests if roles.get(cr.space_id) is not None]
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=_wire(visible, spaces), next_cursor=cursor)
+
+    # Which change requests the caller may see depends on their role in each space: the first page
+    # counts them with a pass over the rest of the listing, and its cursor carries the count.
+    def seen(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        more, more_spaces, more_last = read(start_key, MAX_LIMIT)
+        more_roles = roles_on(member, list(more_spaces.values()))
+        return sum(more_roles.get(cr.space_id) is not None for cr in more), more_last
+
+    count = carried_count(start, (len(visible), last_key), seen)
+    return Listing(_wire(visible, spaces), next_page(scope, last_key, count), count)

@@ -28,7 +28,7 @@ from bindery.domain.comments.views import comments_to_wire
 from bindery.domain.people import load_users
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import comments as comment_store
 from bindery.store import reviews as review_store
@@ -101,20 +101,35 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     opened = open_change_request(caller, space_id, ref)
     change_request = opened.change_request
     scope = f"reviews:{space_id}:{change_request.id}:{outdated}"
-    result = review_store.reviews_page(space_id, change_request.id, limit, decode_cursor(scope, page))
-    reviews = [Review.from_item(item) for item in result.items]
-    flagged = [(review, _outdated(change_request, review)) for review in reviews]
-    if outdated is not None:
-        flagged = [(review, flag) for review, flag in flagged if flag == outdated]
+    start = open_page(scope, page)
+
+    def read(start_key: dict[str, Any] | None, size: int
+             ) -> tuple[list[tuple[Review, bool]], dict[str, Any] | None]:
+        result = review_store.reviews_page(space_id, change_request.id, size, start_key)
+        flagged = [(review, _outdated(change_request, review))
+                   for review in (Review.from_item(item) for item in result.items)]
+        if outdated is not None:
+            flagged = [(review, flag) for review, flag in flagged if flag == outdated]
+        return flagged, result.last_key
+
+    flagged, last_key = read(start.start, limit)
     users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
     comments = _comments(_target(caller, opened), [review for review, _ in flagged])
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    # The change request's `reviews` counter; `outdated` is decided per review against the change request
-    # as read, which no Query filter (and so no `Select=COUNT`) can express: no `count` then.
-    return Listing(items=[review_to_wire(review, users, outdated=flag,
-                                         comment=comments.get(review.comment_id or ""))
-                          for review, flag in flagged], next_cursor=cursor,
-                   count=change_request.reviews if outdated is None else None)
+    items = [review_to_wire(review, users, outdated=flag, comment=comments.get(review.comment_id or ""))
+             for review, flag in flagged]
+    if outdated is None:
+        # The change request's `reviews` counter.
+        return Listing(items, next_page(scope, last_key), change_request.reviews)
+
+    # `outdated` is decided per review against the change request as read, which no Query filter (and
+    # so no `Select=COUNT`) can express: the first page counts with a pass over the rest of the reviews,
+    # and its cursor carries the count.
+    def kept(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        more, more_last = read(start_key, MAX_LIMIT)
+        return len(more), more_last
+
+    count = carried_count(start, (len(items), last_key), kept)
+    return Listing(items, next_page(scope, last_key, count), count)
 
 
 def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[str, Any]:

@@ -10,24 +10,35 @@ from typing import Any
 from bindery.api.wire.users import member_to_wire
 from bindery.auth import Caller
 from bindery.domain.comments.targets import TargetRef, open_target
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.store import comments as store
-from bindery.store.members import get_members
+from bindery.store.members import Member, get_members
 
 
 def list_commenters(caller: Caller, ref: TargetRef, *, limit: int, cursor: str | None) -> dict[str, Any]:
     target = open_target(caller, ref)
     scope = f"commenters:{ref.space_id}:{target.token}"
-    found = store.commenters_page(ref.space_id, target.token, limit, decode_cursor(scope, cursor))
-    user_ids = [str(item["userId"]) for item in found.items]
-    members = get_members(target.space.org_id, user_ids) if user_ids else {}
+    start = open_page(scope, cursor)
+
+    def read(start_key: dict[str, Any] | None, size: int) -> tuple[list[Member], dict[str, Any] | None]:
+        found = store.commenters_page(ref.space_id, target.token, size, start_key)
+        user_ids = [str(item["userId"]) for item in found.items]
+        members = get_members(target.space.org_id, user_ids) if user_ids else {}
+        return [members[user_id] for user_id in user_ids if user_id in members], found.last_key
+
+    members, last_key = read(start.start, limit)
     items = []
-    for user_id in user_ids:
-        if (member := members.get(user_id)) is None:
-            continue
+    for member in members:
         wire = member_to_wire(member)
         if target.hides_emails:
             wire["user"].pop("email", None)
         items.append(wire)
-    return Listing(items=items,
-                   next_cursor=encode_cursor(scope, found.last_key) if found.last_key else None).to_wire()
+
+    # Who is still a member is known only once the memberships are read: the first page counts them with
+    # a pass over the rest of the commenters, and its cursor carries the count.
+    def still_members(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
+        more, more_last = read(start_key, MAX_LIMIT)
+        return len(more), more_last
+
+    count = carried_count(start, (len(items), last_key), still_members)
+    return Listing(items, next_page(scope, last_key, count), count).to_wire()

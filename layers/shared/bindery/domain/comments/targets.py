@@ -23,7 +23,7 @@ from bindery.store import Op, blobs
 from bindery.store import comments as store
 from bindery.store import revisions as revision_store
 from bindery.store.change_requests import ChangeRequest
-from bindery.store.comments import Post
+from bindery.store.comments import OPEN, RESOLVED, Post
 from bindery.store.spaces import Space
 
 
@@ -62,10 +62,17 @@ class Target:
     def url(self, suffix: str) -> str:
         return api_url(self.path + suffix)
 
-    def counter_op(self, delta: int) -> Op:
+    def counter_op(self, delta: int, resolved: int = 0) -> Op:
+        """Moves the target's open (`delta`) and resolved comment counters."""
         if self.change_request:
-            return store.change_request_counter_op(self.space.id, self.change_request.id, delta)
-        return store.space_counter_op(self.space.id, delta)
+            return store.change_request_counter_op(self.space.id, self.change_request.id, delta, resolved)
+        return store.space_counter_op(self.space.id, delta, resolved)
+
+    def comments_in(self, status: str | None) -> int:
+        """How many comments the target holds in `status` (None: all), from its counters."""
+        held = self.change_request or self.space
+        return {OPEN: held.comments, RESOLVED: held.comments_resolved}.get(
+            status or "", held.comments + held.comments_resolved)
 
     # --- who may do what ------------------------------------------------------------------------------
     @property

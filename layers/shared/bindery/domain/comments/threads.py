@@ -20,7 +20,7 @@ from bindery.domain.comments.targets import Target, TargetRef, check_target, ope
 from bindery.domain.comments.views import comment_of, comment_to_view, comments_to_wire
 from bindery.errors import BadRequest, Conflict
 from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import Listing, next_page, open_page
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import comment_replies as reply_store
 from bindery.store import comments as store
@@ -43,11 +43,18 @@ def list_comments(caller: Caller, ref: TargetRef, *, order: str, status: Comment
                            authors=tuple(authors))
     named = hashlib.sha256("\n".join(sorted(authors)).encode()).hexdigest()[:16] if authors else ""
     scope = f"comments:{ref.space_id}:{target.token}:{order}:{status}:{page or ''}:{named}"
+    start = open_page(scope, cursor)
     found = store.comments_page(ref.space_id, target.token, wanted, forward=order == "asc", limit=limit,
-                                start_key=decode_cursor(scope, cursor))
+                                start_key=start.start)
     comments = [Comment.from_item(item) for item in found.items]
-    return Listing(items=comments_to_wire(target, comments, fmt),
-                   next_cursor=encode_cursor(scope, found.last_key) if found.last_key else None).to_wire()
+    # By status alone, the target's counters (read with it) are the count. A page or authors filter
+    # costs the first page one `Select=COUNT` Query, and its cursor carries the count to the later pages.
+    count = start.count
+    if count is None:
+        count = (target.comments_in(wanted.status) if not (wanted.page or wanted.authors)
+                 else store.comments_count(ref.space_id, target.token, wanted))
+    return Listing(comments_to_wire(target, comments, fmt), next_page(scope, found.last_key, count),
+                   count).to_wire()
 
 
 def get_comment(caller: Caller, ref: TargetRef, comment_id: str,
@@ -103,7 +110,7 @@ def resolve_ops(target: Target, comment: Comment, change: Change, resolved: bool
     if status == comment.status:
         return []
     store.set_status(change, comment, status, target.user_id, at)
-    return [target.counter_op(-1 if status == RESOLVED else 1)]
+    return [target.counter_op(-1, 1) if status == RESOLVED else target.counter_op(1, -1)]
 
 
 def delete_comment(caller: Caller, ref: TargetRef, comment_id: str) -> bool:
@@ -127,7 +134,7 @@ def delete_comment(caller: Caller, ref: TargetRef, comment_id: str) -> bool:
         last = len(replies) <= REPLIES_PER_TRANSACTION
         batch = replies if last else replies[:REPLIES_PER_TRANSACTION]
         if last:
-            counter = target.counter_op(-1) if comment.status == OPEN else None
+            counter = target.counter_op(-1) if comment.status == OPEN else target.counter_op(0, -1)
             ops = reply_store.delete_comment_ops(comment, batch, counter)
         else:
             ops = reply_store.delete_replies_ops(comment, batch)

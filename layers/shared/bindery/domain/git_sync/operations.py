@@ -28,7 +28,7 @@ from bindery.domain.spaces.records import require_editable
 from bindery.errors import NotFound
 from bindery.ids import new_id
 from bindery.messages import GitRunMessage
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.pagination import Listing, next_page, open_page
 from bindery.store import git_runs
 from bindery.store.git_runs import RETENTION_SECONDS, GitRun
 from bindery.store.spaces import Space
@@ -97,13 +97,15 @@ def get_run(caller: Caller, space_id: str, run_id: str) -> dict[str, Any]:
 
 
 def list_runs(caller: Caller, space_id: str, *, limit: int, page: str | None) -> Listing:
-    """Newest first, one Query per page."""
+    """Newest first, one Query per page; the first page counts the runs with one `Select=COUNT` Query,
+    and its cursor carries the count to the later pages."""
     space_access(caller, space_id).require("read", "read this space's Git Sync runs")
     scope = f"git-runs:{space_id}"
-    found = git_runs.runs_page(space_id, limit, decode_cursor(scope, page))
+    start = open_page(scope, page)
+    found = git_runs.runs_page(space_id, limit, start.start)
     items = [run_to_wire(GitRun.from_item(item)) for item in found.items]
-    cursor = encode_cursor(scope, found.last_key) if found.last_key else None
-    return Listing(items=items, next_cursor=cursor)
+    count = start.count if start.count is not None else git_runs.runs_count(space_id)
+    return Listing(items, next_page(scope, found.last_key, count), count)
 
 
 def get_git_info(caller: Caller, space_id: str) -> dict[str, Any]:

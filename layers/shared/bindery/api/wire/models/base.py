@@ -38,8 +38,8 @@ class NextPage(WireModel):
 
 
 class ListPage(WireModel):
-    """The spec's `List`: a page of items (declared by each listing), the next page's cursor and, where
-    the listing knows it, the total count."""
+    """The spec's `List`: a page of items (declared by each listing), the next page's cursor and the
+    total count over all pages (always given, though the spec makes it optional: API.md's lists)."""
 
     next: Omitted[NextPage] = None
-    count: Omitted[int] = None
+    count: int
