@@ -21,6 +21,9 @@ class Settings(BaseModel):
     # Empty on AWS: the base URL then comes from each request (see bindery.api.wire.urls).
     public_url: str = ""
     app_url: str = "http://127.0.0.1:3000/app"
+    # Where published sites are read when neither the site nor its organization has a hostname: the
+    # site is at {sites_url}/{organizationId}/{basename or id} (docs/sites.md).
+    sites_url: str = "http://127.0.0.1:3000/sites"
     # Background work (SQS). Empty: nothing is queued (set by the template, the local runner and tests).
     git_sync_queue_url: str = ""
     search_index_queue_url: str = ""
@@ -41,6 +44,7 @@ _ENV = {
     "cursor_secret": "BINDERY_CURSOR_SECRET",
     "public_url": "BINDERY_PUBLIC_URL",
     "app_url": "BINDERY_APP_URL",
+    "sites_url": "BINDERY_SITES_URL",
     "git_sync_queue_url": "BINDERY_GIT_SYNC_QUEUE_URL",
     "search_index_queue_url": "BINDERY_SEARCH_INDEX_QUEUE_URL",
     "sqs_endpoint": "BINDERY_SQS_ENDPOINT",

@@ -1,0 +1,58 @@
+"""SITE/site-spaces: list, add, update and delete the spaces a site shows."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
+from bindery.api.wire.models.sites import SiteSpace, SiteSpaceList
+from bindery.api.wire.sites import site_space_to_wire
+from bindery.domain.sites import site_spaces as domain
+from bindery.domain.sites.site_spaces import SiteSpaceView
+
+router = Router()
+
+
+def _wire(view: SiteSpaceView) -> dict[str, object]:
+    return site_space_to_wire(view.site_space, view.space, view.role, view.site, org=view.org,
+                              default=view.is_default)
+
+
+@router.get("")
+def list_site_spaces(
+    organizationId: str,  # noqa: N803
+    siteId: str,  # noqa: N803
+    who: Who, *,
+    page: PageCursor = None,
+    limit: PageLimit = None,
+    default: Annotated[bool | None, Query()] = None,
+    shareKey: Annotated[str | None, Query()] = None,  # noqa: N803 - share links are not built yet
+) -> SiteSpaceList:
+    found = domain.list_site_spaces(who, organizationId, siteId, default=default, limit=page_limit(limit),
+                                    page=page)
+    return SiteSpaceList.model_validate({**found.to_wire(), "items": [_wire(view) for view in found.items]})
+
+
+@router.post("", status_code=201)
+def add_site_space(organizationId: str, siteId: str, who: Who,  # noqa: N803
+                   body: Annotated[AddSiteSpace, Body()]) -> SiteSpace:
+    return SiteSpace.model_validate(_wire(domain.add_site_space(who, organizationId, siteId, body)))
+
+
+@router.patch("/<siteSpaceId>")
+def update_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
+                      body: Annotated[UpdateSiteSpace, Body()]) -> SiteSpace:
+    view = domain.update_site_space(who, organizationId, siteId, siteSpaceId, body)
+    return SiteSpace.model_validate(_wire(view))
+
+
+@router.delete("/<siteSpaceId>", status_code=204)
+def delete_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who) -> Response[str]:  # noqa: N803
+    domain.delete_site_space(who, organizationId, siteId, siteSpaceId)
+    return Response(status_code=204, body="")

@@ -1,0 +1,73 @@
+"""ORG/sites and SITE: list, create, read, update, delete, publish and unpublish."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.sites import CreateSite, SiteType, UpdateSite
+from bindery.api.wire.models.sites import Site, SiteList
+from bindery.api.wire.sites import site_to_wire
+from bindery.domain.sites import lifecycle, listing
+from bindery.domain.sites.lifecycle import SiteResult
+
+router = Router()
+
+
+def _site(result: SiteResult) -> Site:
+    return Site.model_validate(site_to_wire(result.site, result.org))
+
+
+@router.get("")
+def list_sites(
+    organizationId: str,  # noqa: N803
+    who: Who, *,
+    page: PageCursor = None,
+    limit: PageLimit = None,
+    space: Annotated[str | None, Query()] = None,
+    title: Annotated[str | None, Query(max_length=128)] = None,
+    published: Annotated[bool | None, Query()] = None,
+    type: Annotated[list[SiteType] | None, Query()] = None,  # noqa: A002 - the spec's name
+) -> SiteList:
+    found = listing.list_sites(who, organizationId, space=space, title=title, published=published,
+                               types=list(type) if type else None, limit=page_limit(limit), page=page)
+    return SiteList.model_validate({**found.to_wire(), "items": [site_to_wire(s, found.org)
+                                                                 for s in found.listing.items]})
+
+
+@router.post("", status_code=201)
+def create_site(organizationId: str, who: Who,  # noqa: N803
+                body: Annotated[CreateSite | None, Body()] = None) -> Site:
+    return _site(lifecycle.create_site(who, organizationId, body or CreateSite()))
+
+
+@router.get("/<siteId>")
+def get_site(organizationId: str, siteId: str, who: Who) -> Site:  # noqa: N803
+    return _site(lifecycle.get_site(who, organizationId, siteId))
+
+
+@router.patch("/<siteId>")
+def update_site(organizationId: str, siteId: str, who: Who,  # noqa: N803
+                body: Annotated[UpdateSite, Body()]) -> Site:
+    return _site(lifecycle.update_site(who, organizationId, siteId, body))
+
+
+@router.delete("/<siteId>", status_code=204)
+def delete_site(organizationId: str, siteId: str, who: Who) -> Response[str]:  # noqa: N803
+    lifecycle.delete_site(who, organizationId, siteId)
+    return Response(status_code=204, body="")
+
+
+@router.post("/<siteId>/publish")
+def publish_site(organizationId: str, siteId: str, who: Who) -> Site:  # noqa: N803
+    return _site(lifecycle.set_published(who, organizationId, siteId, True))
+
+
+@router.post("/<siteId>/unpublish")
+def unpublish_site(organizationId: str, siteId: str, who: Who) -> Site:  # noqa: N803
+    return _site(lifecycle.set_published(who, organizationId, siteId, False))

@@ -1,0 +1,1 @@
+"""Docs sites: sites, their site spaces, publishing (docs/sites.md)."""

@@ -1,0 +1,123 @@
+"""Creating, changing, publishing and deleting sites (docs/sites.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bindery.api.schemas.sites import CreateSite, UpdateSite
+from bindery.auth import Caller
+from bindery.clock import now_iso
+from bindery.domain.access.organization import org_access
+from bindery.domain.sites.records import NO_SITE_SPACE, open_site, open_structure
+from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
+from bindery.errors import BadRequest, Conflict
+from bindery.ids import new_id
+from bindery.store import Op, Transaction, TransactionConflict
+from bindery.store import sites as site_store
+from bindery.store.orgs import Organization
+from bindery.store.sites import Site, Structure
+
+BUSY = "The site changed while this request ran; nothing was changed, try again"
+# A transaction holds 100 operations: the site, its basename guard, and two per site space.
+MAX_SPACES = 49
+
+
+@dataclass(frozen=True)
+class SiteResult:
+    site: Site
+    org: Organization
+
+
+def create_site(caller: Caller, org_id: str, body: CreateSite) -> SiteResult:
+    access = org_access(org_id, caller)
+    access.require("admin", "create sites")
+    spaces = list(dict.fromkeys(body.spaces or []))
+    if len(spaces) > MAX_SPACES:
+        raise BadRequest(f"spaces: at most {MAX_SPACES} spaces when creating a site")
+    now = now_iso()
+    site = Site(id=new_id(), org_id=org_id, title=body.title or "Untitled site", created_at=now,
+                updated_at=now, type=body.type or "basic", visibility=body.visibility or "public")
+    chosen = readable_spaces(access.member, org_id, spaces, "spaces")
+    site_spaces = new_site_spaces(site, chosen, None, [], now)
+    site.site_spaces = len(site_spaces)
+    site.default_site_space = site_spaces[0].id if site_spaces else None
+    ops = [site_store.put_site_op(site)]
+    for site_space in site_spaces:
+        ops += [site_store.put_site_space_op(site_space), site_store.path_guard_op(site_space)]
+    Transaction(ops).commit()
+    return SiteResult(site, access.org)
+
+
+def get_site(caller: Caller, org_id: str, site_id: str) -> SiteResult:
+    context = open_site(caller, org_id, site_id)
+    return SiteResult(context.site, context.org)
+
+
+def update_site(caller: Caller, org_id: str, site_id: str, body: UpdateSite) -> SiteResult:
+    """Only the fields sent change (none of them but `proxy` may be null); one conditioned update of the
+    site, with the basename guards when the basename changes."""
+    access, structure = open_structure(caller, org_id, site_id)
+    access.require("admin", "change sites")
+    sets, removes, ops = _changes(body, structure)
+    if sets or removes:
+        sets["updatedAt"] = now_iso()
+        ops.append(site_store.update_site_op(structure.site, sets, tuple(removes)))
+        try:
+            Transaction(ops).commit()
+        except TransactionConflict as conflict:
+            if conflict.failed("basename"):
+                raise BadRequest(f"basename: {body.basename!r} is taken by another site of the "
+                                 "organization") from None
+            raise Conflict(BUSY) from None
+    return get_site(caller, org_id, site_id)
+
+
+def _changes(body: UpdateSite, structure: Structure) -> tuple[dict[str, object], list[str], list[Op]]:
+    site, sent = structure.site, body.model_fields_set
+    simple = ("title", "visibility", "agentsContext")
+    sets: dict[str, object] = {field: getattr(body, field) for field in simple if field in sent}
+    if body.title is not None:
+        sets["titleSearch"] = body.title.lower()
+    if body.adaptiveContent is not None:
+        sets["adaptiveContent"] = body.adaptiveContent.enabled
+    removes = ["proxy"] if "proxy" in sent and body.proxy is None else []
+    if body.proxy is not None:
+        sets["proxy"] = body.proxy
+    ops: list[Op] = []
+    if body.basename is not None and body.basename != site.basename:
+        sets["basename"] = body.basename
+        ops.append(site_store.basename_guard_op(site.org_id, body.basename, site.id))
+        if site.basename:
+            ops.append(site_store.release_basename_op(site.org_id, site.basename))
+    if body.defaultSiteSpace is not None:
+        chosen = structure.site_space(body.defaultSiteSpace)
+        if chosen is None or chosen.section is not None:
+            raise BadRequest(f"defaultSiteSpace: {NO_SITE_SPACE} at the site's root")
+        sets["defaultSiteSpace"] = chosen.id
+    if body.defaultSiteSection is not None:
+        raise BadRequest("defaultSiteSection: the site has no sections")
+    return sets, removes, ops
+
+
+def set_published(caller: Caller, org_id: str, site_id: str, published: bool) -> SiteResult:
+    context = open_site(caller, org_id, site_id)
+    context.require_admin("publish or unpublish sites")
+    if context.site.published != published:
+        op = site_store.update_site_op(context.site, {"published": published, "updatedAt": now_iso()})
+        try:
+            Transaction(op).commit()
+        except TransactionConflict:
+            raise Conflict(BUSY) from None
+    return get_site(caller, org_id, site_id)
+
+
+def delete_site(caller: Caller, org_id: str, site_id: str) -> None:
+    """Everything the site owns goes first, the site item last, so a delete cut short is finished by the
+    next one (the site still reads as there until then). A missing site is a 204 as well."""
+    access = org_access(org_id, caller)
+    access.require("admin", "delete sites")
+    site = site_store.get_site(site_id)
+    if site is None or site.org_id != org_id:
+        return
+    site_store.delete_partition_items(site.id)
+    Transaction(site_store.delete_site_ops(site)).commit()

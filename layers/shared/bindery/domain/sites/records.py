@@ -1,0 +1,81 @@
+"""Finding a site for a caller, and the rules every site operation shares.
+
+Any member of the site's organization with a role (`read` or more) reads its sites; organization
+admins manage them. A caller who is not a member of the site's organization, or a site of another
+organization named under this one, gets 404 (the site does not exist for them).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bindery.auth import Caller
+from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
+from bindery.domain.access.organization import OrgAccess, org_access
+from bindery.errors import BadRequest, NotFound
+from bindery.store import sites as site_store
+from bindery.store.orgs import Organization
+from bindery.store.sites import Site, Structure
+
+NO_SITE = "No matching site"
+NO_SITE_SPACE = "No matching site space"
+# A path is one URL path segment people type: lower-case letters, digits, `-`, `_` and `.` inside.
+PATH = re.compile(r"^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$")
+
+
+@dataclass(frozen=True)
+class SiteContext:
+    """The caller's membership and the site, read for one request."""
+
+    access: OrgAccess
+    site: Site
+
+    @property
+    def org(self) -> Organization:
+        return self.access.org
+
+    def require_admin(self, action: str) -> None:
+        self.access.require("admin", action)
+
+
+def open_site(caller: Caller, org_id: str, site_id: str) -> SiteContext:
+    """The site for a reading caller (GetItem of the membership and the organization, GetItem of the site)."""
+    access = org_access(org_id, caller)
+    access.require("read", "read the organization's sites")
+    site = site_store.get_site(site_id)
+    if site is None or site.org_id != org_id:
+        raise NotFound(NO_SITE)
+    return SiteContext(access, site)
+
+
+def open_structure(caller: Caller, org_id: str, site_id: str) -> tuple[OrgAccess, Structure]:
+    """The site with all its site spaces (one Query), for a reading caller."""
+    access = org_access(org_id, caller)
+    access.require("read", "read the organization's sites")
+    found = site_store.structure(site_id)
+    if found is None or found.site.org_id != org_id:
+        raise NotFound(NO_SITE)
+    return access, found
+
+
+def checked_path(path: str, field: str = "path") -> str:
+    if not PATH.match(path):
+        raise BadRequest(f"{field}: a path is one URL segment of lower-case letters, digits, '-', '_' and "
+                         "'.', starting and ending with a letter or digit")
+    return path
+
+
+def checked_condition(condition: str, field: str = "condition") -> str:
+    """A condition is a GitBook expression (bindery.content.expressions) over the visitor's claims."""
+    try:
+        evaluate_expression(condition, {"visitor": UNKNOWN})
+    except (ExpressionError, RecursionError) as error:
+        raise BadRequest(f"{field}: not a valid expression ({error})") from None
+    return condition
+
+
+def slug(title: str) -> str:
+    """A path made from a title: lower-case words joined by '-' (`space` when nothing is left)."""
+    words = re.findall(r"[a-z0-9]+", title.lower())
+    return "-".join(words)[:100].strip("-") or "space"

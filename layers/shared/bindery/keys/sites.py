@@ -1,0 +1,54 @@
+"""Keys of docs sites (docs/sites.md, docs/data-model.md).
+
+A site and everything it is made of share the site's partition, so its whole structure is one Query:
+the site item, its site spaces, and the guards that keep site-space paths unique among siblings. The
+organization's sites are listed through GSI1; the sites a space is published on through GSI2 (on the
+site-space items). A basename is unique in its organization through a guard item there.
+"""
+
+from __future__ import annotations
+
+from bindery.keys import Key
+
+SITE_SPACE_PREFIX = "SITESPACE#"
+PATH_PREFIX = "PATH#"
+ROOT = "ROOT"  # the parent of the site spaces of a site without sections
+
+
+def partition(site_id: str) -> str:
+    return f"SITE#{site_id}"
+
+
+def site(site_id: str) -> Key:
+    return {"PK": partition(site_id), "SK": "SITE"}
+
+
+def site_space(site_id: str, site_space_id: str) -> Key:
+    return {"PK": partition(site_id), "SK": f"{SITE_SPACE_PREFIX}{site_space_id}"}
+
+
+def path_guard(site_id: str, parent: str | None, path: str) -> Key:
+    """One item per used path among the children of `parent` (a section id, or None: the site's root)."""
+    return {"PK": partition(site_id), "SK": f"{PATH_PREFIX}{parent or ROOT}#{path}"}
+
+
+def basename_guard(org_id: str, basename: str) -> Key:
+    return {"PK": f"ORG#{org_id}", "SK": f"SITEBASENAME#{basename}"}
+
+
+def org_sites_partition(org_id: str) -> str:
+    """GSI1 of site items: the organization's sites, by id (creation order)."""
+    return f"ORG#{org_id}#SITES"
+
+
+def org_sites_gsi(org_id: str, site_id: str) -> dict[str, str]:
+    return {"GSI1PK": org_sites_partition(org_id), "GSI1SK": site_id}
+
+
+def space_sites_partition(space_id: str) -> str:
+    """GSI2 of site-space items: where a space is published, by site then site space."""
+    return f"SPACE#{space_id}#SITES"
+
+
+def space_sites_gsi(space_id: str, site_id: str, site_space_id: str) -> dict[str, str]:
+    return {"GSI2PK": space_sites_partition(space_id), "GSI2SK": f"{site_id}#{site_space_id}"}

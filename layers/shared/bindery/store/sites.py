@@ -1,0 +1,254 @@
+"""Docs sites and their site spaces (docs/sites.md; keys in bindery.keys.sites).
+
+A site's partition holds the site item, its site spaces and the guards that keep their paths unique
+among siblings, so the whole structure is one Query (`structure`). Writes that change more than one item
+are one transaction of named operations; the site item's `updatedAt` conditions read-modify-writes of it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bindery.keys import sites as site_keys
+from bindery.store import table
+from bindery.store.table import Item
+from bindery.store.tree import named_update_op
+
+EXISTS = "attribute_exists(PK)"
+NEW = "attribute_not_exists(PK)"
+
+
+@dataclass
+class Site:
+    id: str
+    org_id: str
+    title: str
+    created_at: str
+    updated_at: str
+    type: str = "basic"
+    visibility: str = "public"
+    published: bool = False
+    basename: str | None = None
+    hostname: str | None = None
+    proxy: str | None = None  # the origin: host and path, no scheme
+    adaptive_content: bool = False
+    agents_context: str = "included"
+    site_spaces: int = 0  # the site spaces it holds (a counter moved with each add and delete)
+    default_site_space: str | None = None  # the default site space at the root
+
+    _FIELDS = (
+        ("type", "siteType"), ("visibility", "visibility"), ("published", "published"),
+        ("basename", "basename"), ("hostname", "hostname"), ("proxy", "proxy"),
+        ("adaptive_content", "adaptiveContent"), ("agents_context", "agentsContext"),
+        ("site_spaces", "siteSpaces"), ("default_site_space", "defaultSiteSpace"),
+    )
+
+    def to_item(self) -> Item:
+        item: Item = {**site_keys.site(self.id), **site_keys.org_sites_gsi(self.org_id, self.id),
+                      "type": "site", "id": self.id, "orgId": self.org_id, "title": self.title,
+                      "titleSearch": self.title.lower(), "createdAt": self.created_at,
+                      "updatedAt": self.updated_at}
+        for name, attribute in self._FIELDS:
+            value = getattr(self, name)
+            if value is not None:
+                item[attribute] = value
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> Site:
+        values = {name: item[attribute] for name, attribute in cls._FIELDS if attribute in item}
+        values["site_spaces"] = int(item.get("siteSpaces", 0))
+        return cls(id=item["id"], org_id=item["orgId"], title=item["title"], created_at=item["createdAt"],
+                   updated_at=item["updatedAt"], **values)
+
+
+@dataclass
+class SiteSpace:
+    id: str
+    site_id: str
+    org_id: str
+    space_id: str
+    path: str
+    position: str
+    created_at: str
+    section: str | None = None
+    condition: str | None = None
+
+    def to_item(self) -> Item:
+        item: Item = {**site_keys.site_space(self.site_id, self.id),
+                      **site_keys.space_sites_gsi(self.space_id, self.site_id, self.id),
+                      "type": "site-space", "id": self.id, "siteId": self.site_id, "orgId": self.org_id,
+                      "spaceId": self.space_id, "path": self.path, "position": self.position,
+                      "createdAt": self.created_at}
+        if self.section is not None:
+            item["section"] = self.section
+        if self.condition is not None:
+            item["condition"] = self.condition
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> SiteSpace:
+        return cls(id=item["id"], site_id=item["siteId"], org_id=item["orgId"], space_id=item["spaceId"],
+                   path=item["path"], position=item["position"], created_at=item["createdAt"],
+                   section=item.get("section"), condition=item.get("condition"))
+
+
+@dataclass
+class Structure:
+    """Everything a site is made of, from one Query of its partition."""
+
+    site: Site
+    site_spaces: list[SiteSpace] = field(default_factory=list)
+
+    def ordered(self) -> list[SiteSpace]:
+        return sorted(self.site_spaces, key=lambda ss: (ss.position, ss.id))
+
+    def site_space(self, site_space_id: str) -> SiteSpace | None:
+        return next((ss for ss in self.site_spaces if ss.id == site_space_id), None)
+
+
+# --- reads -------------------------------------------------------------------------------------------
+def get_site(site_id: str) -> Site | None:
+    item = table.get(site_keys.site(site_id))
+    return Site.from_item(item) if item else None
+
+
+def get_sites(site_ids: list[str]) -> dict[str, Site]:
+    ids = list(dict.fromkeys(site_ids))
+    found: dict[str, Site] = {}
+    for start in range(0, len(ids), 100):
+        for item in table.batch_get([site_keys.site(site_id) for site_id in ids[start:start + 100]]):
+            found[item["id"]] = Site.from_item(item)
+    return found
+
+
+def structure(site_id: str) -> Structure | None:
+    """The site and all its site spaces: one Query of the site's partition (paged past 1 MB)."""
+    site: Site | None = None
+    site_spaces: list[SiteSpace] = []
+    start: dict[str, Any] | None = None
+    while True:
+        page = table.Query(partition=site_keys.partition(site_id), limit=1000, start_key=start).run()
+        for item in page.items:
+            if item.get("type") == "site":
+                site = Site.from_item(item)
+            elif item.get("type") == "site-space":
+                site_spaces.append(SiteSpace.from_item(item))
+        if not page.last_key:
+            break
+        start = page.last_key
+    return Structure(site, site_spaces) if site else None
+
+
+def org_sites_page(org_id: str, limit: int, start_key: dict[str, Any] | None, narrow: Any = None
+                   ) -> table.QueryPage:
+    """GSI1: one page of the organization's sites, in creation order; `narrow` filters it."""
+    return table.Query(partition=site_keys.org_sites_partition(org_id), index="GSI1", limit=limit,
+                       start_key=start_key, filter=narrow).run()
+
+
+def org_sites_count(org_id: str, narrow: Any = None) -> int:
+    return table.Query(partition=site_keys.org_sites_partition(org_id), index="GSI1", filter=narrow).count()
+
+
+def space_site_spaces(space_id: str) -> list[SiteSpace]:
+    """Every site space that shows the space, on any site (GSI2)."""
+    found: list[SiteSpace] = []
+    start: dict[str, Any] | None = None
+    while True:
+        page = table.Query(partition=site_keys.space_sites_partition(space_id), index="GSI2", limit=1000,
+                           start_key=start).run()
+        found += [SiteSpace.from_item(item) for item in page.items]
+        if not page.last_key:
+            return found
+        start = page.last_key
+
+
+# --- writes -------------------------------------------------------------------------------------------
+def put_site_op(site: Site) -> table.Op:
+    return table.put_op(site.to_item(), NEW, name="site")
+
+
+def basename_guard_op(org_id: str, basename: str, site_id: str) -> table.Op:
+    """Claims `basename` in the organization for the site (refused when another site holds it)."""
+    return table.put_op({**site_keys.basename_guard(org_id, basename), "siteId": site_id}, NEW,
+                        name="basename")
+
+
+def release_basename_op(org_id: str, basename: str) -> table.Op:
+    return table.delete_op(site_keys.basename_guard(org_id, basename), name="release-basename")
+
+
+def update_site_op(site: Site, sets: dict[str, Any], removes: tuple[str, ...] = ()) -> table.Op:
+    """Sets attributes of the site if nobody changed it since it was read (`updatedAt`)."""
+    op = named_update_op(site_keys.site(site.id), sets, "updatedAt = :seen", {":seen": site.updated_at},
+                         removes)
+    return table.named("site", op)
+
+
+def put_site_space_op(site_space: SiteSpace) -> table.Op:
+    return table.put_op(site_space.to_item(), NEW, name="site-space")
+
+
+def path_guard_op(site_space: SiteSpace) -> table.Op:
+    """Claims the site space's path among its siblings (refused when a sibling holds it)."""
+    return table.put_op({**site_keys.path_guard(site_space.site_id, site_space.section, site_space.path),
+                         "siteSpaceId": site_space.id}, NEW, name="path")
+
+
+def release_path_op(site_space: SiteSpace) -> table.Op:
+    return table.delete_op(site_keys.path_guard(site_space.site_id, site_space.section, site_space.path),
+                           name="release-path")
+
+
+def update_site_space_op(site_space: SiteSpace, sets: dict[str, Any], removes: tuple[str, ...] = ()
+                         ) -> table.Op:
+    """Sets attributes of the site space if its path and space are still those read."""
+    op = named_update_op(site_keys.site_space(site_space.site_id, site_space.id), sets,
+                         "#p0 = :path AND spaceId = :space",
+                         {":path": site_space.path, ":space": site_space.space_id}, removes)
+    op["Update"]["ExpressionAttributeNames"]["#p0"] = "path"
+    return table.named("site-space", op)
+
+
+def delete_site_space_op(site_space: SiteSpace) -> table.Op:
+    return table.delete_op(site_keys.site_space(site_space.site_id, site_space.id), EXISTS,
+                           name="site-space")
+
+
+def count_site_spaces_op(site: Site, delta: int, default_site_space: str | None) -> table.Op:
+    """Moves the site's `siteSpaces` counter and sets (or, with None, removes) its default site space,
+    if nobody changed the site since it was read."""
+    key = site_keys.site(site.id)
+    values: dict[str, Any] = {":d": delta, ":seen": site.updated_at}
+    if default_site_space is None:
+        expression = "ADD siteSpaces :d REMOVE defaultSiteSpace"
+    else:
+        expression = "ADD siteSpaces :d SET defaultSiteSpace = :default"
+        values[":default"] = default_site_space
+    return table.update_op(key, expression, values, "updatedAt = :seen", name="site")
+
+
+def delete_partition_items(site_id: str) -> int:
+    """Deletes every item of the site's partition but the site item itself (deleted last by the caller, so
+    that a delete cut short is finished by the next one); how many items went."""
+    deleted = 0
+    start: dict[str, Any] | None = None
+    while True:
+        page = table.Query(partition=site_keys.partition(site_id), limit=1000, start_key=start,
+                           extra={"ProjectionExpression": "PK, SK"}).run()
+        doomed = [{"PK": item["PK"], "SK": item["SK"]} for item in page.items
+                  if item["SK"] != site_keys.site(site_id)["SK"]]
+        table.batch_delete(doomed)
+        deleted += len(doomed)
+        if not page.last_key:
+            return deleted
+        start = page.last_key
+
+
+def delete_site_ops(site: Site) -> list[table.Op]:
+    ops = [table.delete_op(site_keys.site(site.id), name="site")]
+    if site.basename:
+        ops.append(release_basename_op(site.org_id, site.basename))
+    return ops
