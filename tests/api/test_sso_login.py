@@ -12,7 +12,7 @@ from lxml import etree
 
 from bindery.store import members as member_store
 from tests.api.saml_idp import ASSERTION, IdP, authn_request, encoded
-from tests.api.test_members import error, team
+from tests.api.test_members import error, join, team
 from tests.api.test_sso_providers import complete, new_provider
 
 pytestmark = pytest.mark.repository
@@ -216,3 +216,31 @@ def test_garbage_is_400_and_pending_or_unknown_providers_do_not_log_in(api, setu
     assert metadata.status == 200
     descriptor = etree.fromstring(metadata.body)
     assert descriptor.get("entityID") == provider["service"]["entityID"]
+
+
+def test_an_organization_enforcing_sso_lets_its_sso_members_act_only_with_sso_tokens(api, setup):
+    ada, idp, provider, _ = setup
+    bob = api.user("Bob", "bob@corp.example")
+    sso_token = logged_in(sp_initiated(api, idp, provider, email="bob@corp.example"))["token"]
+    org = f"/orgs/{ada.org_id}"
+    # SSO not enforced yet: both of Bob's tokens work.
+    assert api.get(org, token=bob.token).status == 200
+    assert api.patch(org, token=ada.token, body={"sso": True}).json()["sso"] is True
+    message = error(api.get(org, token=bob.token), 403)
+    assert "single sign-on" in message
+    assert f"/orgs/{ada.org_id}/sso" in message
+    assert error(api.get(f"{org}/members", token=bob.token), 403)
+    assert api.get(org, token=sso_token).status == 200
+    assert api.get(f"{org}/members", token=sso_token).status == 200
+    # Members not flagged sso (the admin who set it up) keep their tokens.
+    assert api.get(org, token=ada.token).status == 200
+    # An admin marks a member as an SSO member: their ordinary token stops working here.
+    carla = join(api, ada.org_id, "Carla", "read", email="carla@corp.example")
+    assert api.get(org, token=carla.token).status == 200
+    marked = api.post(f"{org}/members/{carla.user_id}/sso", token=ada.token)
+    assert marked.status == 200, marked.body
+    assert marked.json()["sso"] is True
+    assert error(api.get(org, token=carla.token), 403)
+    # Turned off again, every token works.
+    api.patch(org, token=ada.token, body={"sso": False})
+    assert api.get(org, token=bob.token).status == 200
