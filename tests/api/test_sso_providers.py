@@ -36,7 +36,7 @@ def test_a_provider_is_pending_until_it_can_log_people_in_then_active(api):
     assert provider["urls"]["location"].endswith(f"/orgs/{ada.org_id}/saml/{provider['id']}")
     assert (provider["object"], provider["label"], provider["status"], provider["defaultRole"]) == (
         "saml-provider", "Keycloak", "pending", "read")
-    assert (provider["ssoURL"], provider["entityID"], provider["certificate"]) == ("", "", "")
+    assert (provider["ssoURL"], provider["entityID"], provider["certificate"]) == ("about:blank", "", "")
     service = provider["service"]
     assert service["acsURL"].endswith(f"/saml/{provider['id']}/acs")
     assert service["startURL"].endswith(f"/saml/{provider['id']}/start")
