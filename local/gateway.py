@@ -165,7 +165,7 @@ class Gateway:
             return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
         route, params = found
         lower = {k.lower(): v for k, v in headers.items()}
-        authorizer = self._authorize(lower.get("authorization"))
+        authorizer = {} if route.public else self._authorize(lower.get("authorization"))
         if isinstance(authorizer, Reply):
             return authorizer
         if body and len(body) > LAMBDA_MAX_PAYLOAD:

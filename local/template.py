@@ -36,6 +36,8 @@ class Route:
     function: str
     path: str
     method: str  # upper case, or ANY
+    # `Auth: {Authorizer: NONE}` on the event: API Gateway runs no authorizer for this route.
+    public: bool = False
 
     @property
     def segments(self) -> list[str]:
@@ -98,7 +100,8 @@ def load(path: Path = TEMPLATE) -> Template:
             for event in (props.get("Events") or {}).values():
                 if event["Type"] == "Api":
                     ev = event["Properties"]
-                    function.routes.append(Route(name, ev["Path"], ev["Method"].upper()))
+                    public = (ev.get("Auth") or {}).get("Authorizer") == "NONE"
+                    function.routes.append(Route(name, ev["Path"], ev["Method"].upper(), public))
             functions[name] = function
         elif kind == "AWS::Serverless::Api":
             auth = props.get("Auth", {})

@@ -12,7 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
 from bindery.auth import bearer_token, hash_token
-from bindery.store.users import user_id_for_token
+from bindery.store.users import token_owner
 
 
 def _api_arn(method_arn: str) -> str:
@@ -25,7 +25,8 @@ def _api_arn(method_arn: str) -> str:
 def authorize(event: dict[str, Any], context: LambdaContext,
               invocation: observability.Invocation) -> dict[str, Any]:
     token = bearer_token(event.get("authorizationToken"))
-    user_id = user_id_for_token(hash_token(token)) if token else None
+    owner = token_owner(hash_token(token)) if token else None
+    user_id, sso_org = owner if owner else (None, None)
     invocation.counts["Denied"] = int(user_id is None)
     if user_id is None:
         # The exact message "Unauthorized" makes API Gateway answer 401 (the UNAUTHORIZED response).
@@ -37,7 +38,8 @@ def authorize(event: dict[str, Any], context: LambdaContext,
             "Statement": [{"Action": "execute-api:Invoke", "Effect": "Allow",
                            "Resource": _api_arn(event["methodArn"])}],
         },
-        "context": {"userId": user_id},
+        # Context values are strings: "" for a token no SAML login issued.
+        "context": {"userId": user_id, "ssoOrg": sso_org or ""},
     }
 
 

@@ -14,6 +14,9 @@ from bindery.errors import Unauthorized
 @dataclass(frozen=True)
 class Caller:
     user_id: str
+    # The organization whose SAML login issued the token (None: any other token). An organization that
+    # enforces SSO lets its SSO members act only with such a token (bindery.domain.access.organization).
+    sso_org: str | None = None
 
 
 def hash_token(token: str) -> str:
@@ -37,4 +40,5 @@ def current_caller(request: Request) -> Caller:
     user_id = context.get("userId")
     if not isinstance(user_id, str) or not user_id:
         raise Unauthorized("Authentication required: send Authorization: Bearer <API token>")
-    return Caller(user_id=user_id)
+    sso_org = context.get("ssoOrg")
+    return Caller(user_id=user_id, sso_org=sso_org if isinstance(sso_org, str) and sso_org else None)

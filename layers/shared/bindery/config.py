@@ -24,6 +24,9 @@ class Settings(BaseModel):
     # Where published sites are read when neither the site nor its organization has a hostname: the
     # site is at {sites_url}/{organizationId}/{basename or id} (docs/sites.md).
     sites_url: str = "http://127.0.0.1:3000/sites"
+    # Where a SAML login sends the browser with its new API token (in the URL fragment); empty: the app's
+    # `/auth/saml` page (docs/sso.md).
+    sso_return_url: str = ""
     # Background work (SQS). Empty: nothing is queued (set by the template, the local runner and tests).
     git_sync_queue_url: str = ""
     search_index_queue_url: str = ""
@@ -45,6 +48,7 @@ _ENV = {
     "public_url": "BINDERY_PUBLIC_URL",
     "app_url": "BINDERY_APP_URL",
     "sites_url": "BINDERY_SITES_URL",
+    "sso_return_url": "BINDERY_SSO_RETURN_URL",
     "git_sync_queue_url": "BINDERY_GIT_SYNC_QUEUE_URL",
     "search_index_queue_url": "BINDERY_SEARCH_INDEX_QUEUE_URL",
     "sqs_endpoint": "BINDERY_SQS_ENDPOINT",

@@ -107,8 +107,14 @@ def create_token(token_hash: str, user_id: str, label: str = "") -> None:
 
 
 def user_id_for_token(token_hash: str) -> str | None:
+    owner = token_owner(token_hash)
+    return owner[0] if owner else None
+
+
+def token_owner(token_hash: str) -> tuple[str, str | None] | None:
+    """The token's user, and the organization whose SAML login issued it (None for other tokens)."""
     item = table.get(keys.token(token_hash), consistent=False)
-    return str(item["userId"]) if item else None
+    return (str(item["userId"]), item.get("ssoOrg")) if item else None
 
 
 def delete_token(token_hash: str) -> None:

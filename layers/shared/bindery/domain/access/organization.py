@@ -36,4 +36,13 @@ def org_access(org_id: str, caller: Caller) -> OrgAccess:
     org, member = get_org_and_member(org_id, caller.user_id)
     if org is None or member is None or member.disabled:
         raise NotFound(NO_ORG)
+    require_sso_login(org, member, caller)
     return OrgAccess(org=org, member=member)
+
+
+def require_sso_login(org: Organization, member: Member, caller: Caller) -> None:
+    """An organization that enforces SSO (`sso`) lets its SSO members act in it only with a token its
+    own SAML login issued (docs/sso.md): a token made otherwise is refused with 403."""
+    if org.sso and member.sso and caller.sso_org != org.id:
+        raise Forbidden("This organization requires single sign-on: log in through one of its SAML "
+                        f"providers (GET /orgs/{org.id}/sso) and use the API token that login issues")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bindery.auth import Caller
-from bindery.domain.access.organization import NO_ORG, OrgAccess
+from bindery.domain.access.organization import NO_ORG, OrgAccess, require_sso_login
 from bindery.errors import NotFound
 from bindery.store import Item, Key
 from bindery.store import members as member_store
@@ -52,4 +52,6 @@ def scoped_access(org_id: str, caller: Caller, *extra: Key) -> Scoped:
     member = Member.from_item(member_item)
     if member.disabled:
         raise NotFound(NO_ORG)
-    return Scoped(access=OrgAccess(org=Organization.from_item(org_item), member=member), items=found)
+    org = Organization.from_item(org_item)
+    require_sso_login(org, member, caller)
+    return Scoped(access=OrgAccess(org=org, member=member), items=found)

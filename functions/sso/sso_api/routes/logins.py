@@ -1,0 +1,40 @@
+"""The endpoints a browser and an IdP reach without an API token: an organization's login choices
+(`ORG/sso`), and each provider's start, ACS and metadata (`/saml/{samlProviderId}/…`, docs/sso.md)."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+
+from bindery.api.wire.models.saml import OrganizationSSOProviderLogins
+from bindery.api.wire.saml import login_to_wire
+from bindery.api.wire.urls import api_base
+from bindery.domain.sso import login, providers
+from bindery.saml.metadata import CONTENT_TYPE, sp_metadata
+
+router = Router()
+
+
+@router.get("/orgs/<organizationId>/sso")
+def list_logins(organizationId: str) -> OrganizationSSOProviderLogins:  # noqa: N803
+    found = providers.login_providers(organizationId)
+    return OrganizationSSOProviderLogins.model_validate({"items": [login_to_wire(p) for p in found]})
+
+
+@router.get("/saml/<samlProviderId>/start")
+def start(samlProviderId: str) -> Response[str]:  # noqa: N803
+    return Response(status_code=302, body="", headers={"Location": login.start(api_base(), samlProviderId),
+                                                       "Cache-Control": "no-store"})
+
+
+@router.post("/saml/<samlProviderId>/acs")
+def acs(samlProviderId: str) -> Response[str]:  # noqa: N803
+    form = router.current_event.decoded_body or ""
+    target = login.consume(api_base(), samlProviderId, form)
+    return Response(status_code=303, body="", headers={"Location": target, "Cache-Control": "no-store"})
+
+
+@router.get("/saml/<samlProviderId>/metadata")
+def metadata(samlProviderId: str) -> Response[str]:  # noqa: N803
+    return Response(status_code=200, content_type=CONTENT_TYPE,
+                    body=sp_metadata(login.service(api_base(), samlProviderId)))

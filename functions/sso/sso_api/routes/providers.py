@@ -1,0 +1,58 @@
+"""ORG/saml: an organization's SAML providers (organization admins)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response, content_types
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body
+
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.saml import CreateSAMLProvider, UpdateSAMLProvider
+from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList
+from bindery.api.wire.saml import provider_to_wire
+from bindery.domain.sso import providers as domain
+from bindery.domain.sso.providers import ProviderResult
+
+router = Router()
+
+
+def _provider(result: ProviderResult) -> OrganizationSAMLProvider:
+    return OrganizationSAMLProvider.model_validate(provider_to_wire(result.provider, result.team))
+
+
+@router.get("")
+def list_providers(organizationId: str, who: Who, *,  # noqa: N803
+                   page: PageCursor = None, limit: PageLimit = None) -> OrganizationSAMLProviderList:
+    found = domain.list_providers(who, organizationId, page_limit(limit), page)
+    return OrganizationSAMLProviderList.model_validate({
+        **found.listing.to_wire(),
+        "items": [provider_to_wire(r.provider, r.team) for r in found.listing.items]})
+
+
+@router.post("", status_code=201)
+def create_provider(organizationId: str, who: Who,  # noqa: N803
+                    body: Annotated[CreateSAMLProvider, Body()]) -> Response[OrganizationSAMLProvider]:
+    created = _provider(domain.create_provider(who, organizationId, body))
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=created,
+                    headers={"Location": created.urls.location})
+
+
+@router.get("/<samlProviderId>")
+def get_provider(organizationId: str, samlProviderId: str, who: Who) -> OrganizationSAMLProvider:  # noqa: N803
+    return _provider(domain.get_provider(who, organizationId, samlProviderId))
+
+
+@router.patch("/<samlProviderId>")
+def update_provider(organizationId: str, samlProviderId: str, who: Who,  # noqa: N803
+                    body: Annotated[UpdateSAMLProvider, Body()]) -> OrganizationSAMLProvider:
+    return _provider(domain.update_provider(who, organizationId, samlProviderId, body))
+
+
+@router.delete("/<samlProviderId>", status_code=204)
+def delete_provider(organizationId: str, samlProviderId: str, who: Who) -> Response[str]:  # noqa: N803
+    deleted = domain.delete_provider(who, organizationId, samlProviderId)
+    # The spec: 205 when the provider was deleted, 204 when there was none.
+    return Response(status_code=205 if deleted else 204, body="")

@@ -1,0 +1,46 @@
+"""OrganizationSAMLProvider and OrganizationSSOProviderLogin, as the reference spec declares them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from bindery.api.wire.models.base import ListPage, Omitted, WireModel
+from bindery.api.wire.models.common import Location, MemberRoleOrGuest, Timestamp
+from bindery.api.wire.models.users import OrganizationTeam
+
+SAMLProviderStatus = Literal["active", "pending"]
+
+
+class SAMLService(WireModel):
+    acsURL: str
+    startURL: str
+    entityID: str
+
+
+class OrganizationSAMLProvider(WireModel):
+    object: Literal["saml-provider"]
+    id: str
+    label: str
+    ssoURL: str
+    entityID: str
+    certificate: str
+    defaultTeam: Omitted[OrganizationTeam] = None
+    defaultRole: MemberRoleOrGuest
+    createdAt: Timestamp
+    status: SAMLProviderStatus
+    service: SAMLService
+    urls: Location
+
+
+class OrganizationSAMLProviderList(ListPage):
+    items: list[OrganizationSAMLProvider]
+
+
+class OrganizationSSOProviderLogin(WireModel):
+    id: str
+    label: str
+    startURL: str
+
+
+class OrganizationSSOProviderLogins(WireModel):
+    items: list[OrganizationSSOProviderLogin]

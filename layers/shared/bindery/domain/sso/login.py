@@ -1,0 +1,154 @@
+"""A login through a SAML provider (docs/sso.md): the start (SP-initiated: an AuthnRequest sent to the
+IdP by redirect) and the ACS (a signed response posted back, SP- or IdP-initiated).
+
+The ACS trusts nothing but what the provider's certificate verifies (bindery.saml.responses). A
+response that answers a request must answer one Bindery sent through this provider and has not seen
+answered; each assertion logs in once. The user is found by email, or created; they join the
+organization with the provider's default role and team, are marked `sso`, and get an API token that
+works in that organization even when it enforces SSO (bindery.domain.access.organization).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from urllib.parse import parse_qs, urlencode
+
+from bindery import clock
+from bindery.auth import hash_token
+from bindery.config import settings
+from bindery.errors import BadRequest, Conflict, Forbidden, NotFound, TransactionConflict
+from bindery.ids import new_id, new_token
+from bindery.saml.authn_requests import authn_request_xml, redirect_url
+from bindery.saml.certificates import CertificateError, load_certificate
+from bindery.saml.endpoints import ServiceEndpoints, service_endpoints
+from bindery.saml.responses import (
+    Expected,
+    MalformedResponse,
+    ResponseRefused,
+    VerifiedAssertion,
+    parse_response,
+    verify_response,
+)
+from bindery.store import members as member_store
+from bindery.store import saml as saml_store
+from bindery.store import teams as team_store
+from bindery.store import users as user_store
+from bindery.store.members import Member
+from bindery.store.saml import AuthnRequest, Login, Provider
+from bindery.store.teams import TeamLink
+from bindery.store.users import User
+
+REQUEST_LIFETIME = timedelta(minutes=10)  # how long someone may take at the IdP's login page
+NO_PROVIDER = "No matching SAML provider"
+
+
+def _active(provider_id: str) -> Provider:
+    provider = saml_store.get_provider(provider_id)
+    if provider is None:
+        raise NotFound(NO_PROVIDER)
+    if not provider.active:
+        raise BadRequest("The SAML provider is not fully configured: it needs entityID, ssoURL and "
+                         "certificate before anyone can log in with it")
+    return provider
+
+
+def service(api_base: str, provider_id: str) -> ServiceEndpoints:
+    """The provider's SP endpoints (its metadata), for anyone: an IdP's admin imports them."""
+    if saml_store.get_provider(provider_id) is None:
+        raise NotFound(NO_PROVIDER)
+    return service_endpoints(api_base, provider_id)
+
+
+def start(api_base: str, provider_id: str) -> str:
+    """Where to send the browser: the IdP's SSO URL with a new AuthnRequest, remembered for the ACS."""
+    provider = _active(provider_id)
+    issued = clock.now()
+    request = AuthnRequest(id=f"_{new_id()}", provider_id=provider.id, created_at=clock.iso(issued),
+                           expires_at=int((issued + REQUEST_LIFETIME).timestamp()))
+    saml_store.put_authn_request(request)
+    endpoints = service_endpoints(api_base, provider.id)
+    xml = authn_request_xml(request.id, issued, endpoints, str(provider.sso_url))
+    return redirect_url(str(provider.sso_url), xml, relay_state=request.id)
+
+
+def _form_field(form: str, name: str) -> str:
+    values = parse_qs(form, keep_blank_values=True).get(name)
+    if not values or not values[0]:
+        raise BadRequest(f"{name}: required (the IdP posts it as a form field)")
+    return values[0]
+
+
+def _verified(provider: Provider, endpoints: ServiceEndpoints, posted: str) -> VerifiedAssertion:
+    now = clock.now()
+    try:
+        certificate = load_certificate(str(provider.certificate), now)
+        root = parse_response(posted)
+        return verify_response(root, Expected(certificate=certificate, idp_entity_id=str(provider.entity_id),
+                                              sp_entity_id=endpoints.entity_id, acs_url=endpoints.acs_url,
+                                              now=now))
+    except CertificateError as error:
+        raise Forbidden(f"SAML login refused: the provider's certificate is {error}") from None
+    except MalformedResponse as error:
+        raise BadRequest(str(error)) from None
+    except ResponseRefused as error:
+        raise Forbidden(f"SAML login refused: {error}") from None
+
+
+def _answered(provider: Provider, assertion: VerifiedAssertion) -> str | None:
+    """The AuthnRequest the assertion answers (None: IdP-initiated), which must be one of ours."""
+    if assertion.in_response_to is None:
+        return None
+    # Our request ids are short: a longer one is not ours (and must not reach a key).
+    ours = len(assertion.in_response_to) <= 64
+    request = saml_store.get_authn_request(assertion.in_response_to) if ours else None
+    if request is None or request.provider_id != provider.id:
+        raise Forbidden("SAML login refused: InResponseTo names no request this provider sent (unknown, "
+                        "expired or already answered)")
+    return request.id
+
+
+def consume(api_base: str, provider_id: str, form: str) -> str:
+    """The ACS: verifies the posted response, logs the user in; where to send the browser (with the token)."""
+    provider = _active(provider_id)
+    endpoints = service_endpoints(api_base, provider.id)
+    assertion = _verified(provider, endpoints, _form_field(form, "SAMLResponse"))
+    request_id = _answered(provider, assertion)
+    login = _login(provider, assertion, request_id)
+    token = new_token()
+    login.token_hash = hash_token(token)
+    try:
+        saml_store.commit_login(login)
+    except TransactionConflict as error:
+        if error.failed("assertion"):
+            raise Forbidden("SAML login refused: this assertion was already used (replay)") from None
+        if error.failed("authn-request"):
+            raise Forbidden("SAML login refused: the request it answers was already answered") from None
+        raise Conflict("The login conflicted with a change to the account: log in again") from None
+    target = settings().sso_return_url or settings().app_url.rstrip("/") + "/auth/saml"
+    # In the fragment: browsers do not send it to the return URL's server, nor keep it in Referer.
+    return f"{target}#" + urlencode({"token": token, "organization": provider.org_id, "user": login.user.id})
+
+
+def _login(provider: Provider, assertion: VerifiedAssertion, request_id: str | None) -> Login:
+    now = clock.now_iso()
+    user_id = user_store.user_id_for_email(assertion.email)
+    user = user_store.get_user(user_id) if user_id else None
+    new_user = user is None
+    if user is None:
+        # The IdP vouches for the address it asserts: the organization trusts it for its members.
+        user = User(id=new_id(), display_name=assertion.display_name[:128], email=assertion.email,
+                    email_verified=True, created_at=now)
+    member = None if new_user else member_store.get_member(provider.org_id, user.id)
+    if member is not None and member.disabled:
+        raise Forbidden("SAML login refused: your membership of this organization is disabled")
+    new_member = member is None
+    if member is None:
+        member = Member.joining(provider.org_id, user, provider.default_role, now, sso=True)
+    link = None
+    team_id = provider.default_team
+    if team_id and team_store.get_team(provider.org_id, team_id) is not None and (
+            new_member or not saml_store.in_team(provider.org_id, team_id, user.id)):
+        link = TeamLink(org_id=provider.org_id, team_id=team_id, user_id=user.id, role="member", added_at=now)
+    return Login(provider=provider, assertion_id=assertion.id,
+                 assertion_expires_at=int(assertion.expires_at.timestamp()), request_id=request_id, user=user,
+                 new_user=new_user, member=member, new_member=new_member, team_link=link, token_hash="")
