@@ -10,18 +10,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.site_sections import MoveSiteSpace
 from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.api.wire.models.sites import SiteSpace, SiteSpaceList
-from bindery.api.wire.sites import site_space_to_wire
 from bindery.domain.sites import site_spaces as domain
-from bindery.domain.sites.site_spaces import SiteSpaceView
+from sites_api.shapes import site_space as _wire
 
 router = Router()
-
-
-def _wire(view: SiteSpaceView) -> dict[str, object]:
-    return site_space_to_wire(view.site_space, view.space, view.role, view.site, org=view.org,
-                              default=view.is_default)
 
 
 @router.get("")
@@ -49,6 +44,13 @@ def add_site_space(organizationId: str, siteId: str, who: Who,  # noqa: N803
 def update_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
                       body: Annotated[UpdateSiteSpace, Body()]) -> SiteSpace:
     view = domain.update_site_space(who, organizationId, siteId, siteSpaceId, body)
+    return SiteSpace.model_validate(_wire(view))
+
+
+@router.post("/<siteSpaceId>/move")
+def move_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
+                    body: Annotated[MoveSiteSpace | None, Body()] = None) -> SiteSpace:
+    view = domain.move_site_space(who, organizationId, siteId, siteSpaceId, body or MoveSiteSpace())
     return SiteSpace.model_validate(_wire(view))
 
 

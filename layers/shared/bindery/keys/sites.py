@@ -52,3 +52,21 @@ def space_sites_partition(space_id: str) -> str:
 
 def space_sites_gsi(space_id: str, site_id: str, site_space_id: str) -> dict[str, str]:
     return {"GSI2PK": space_sites_partition(space_id), "GSI2SK": f"{site_id}#{site_space_id}"}
+
+
+SECTION_PREFIX = "SECTION#"
+GROUP_PREFIX = "GROUP#"
+SECTIONS = "SECTIONS"  # the parent of section paths in path guards: unique among the site's sections
+
+
+def section(site_id: str, section_id: str) -> Key:
+    return {"PK": partition(site_id), "SK": f"{SECTION_PREFIX}{section_id}"}
+
+
+def section_group(site_id: str, group_id: str) -> Key:
+    return {"PK": partition(site_id), "SK": f"{GROUP_PREFIX}{group_id}"}
+
+
+def adaptive_schema(site_id: str) -> Key:
+    """The visitor-claims schema of an adaptive site (outside `structure`'s types, read on its own)."""
+    return {"PK": partition(site_id), "SK": "ADAPTIVESCHEMA"}

@@ -12,6 +12,7 @@ from typing import Any
 
 from bindery.keys import sites as site_keys
 from bindery.store import table
+from bindery.store.site_sections import Section, SectionGroup
 from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
@@ -36,12 +37,14 @@ class Site:
     agents_context: str = "included"
     site_spaces: int = 0  # the site spaces it holds (a counter moved with each add and delete)
     default_site_space: str | None = None  # the default site space at the root
+    default_section: str | None = None  # chosen with PATCH; else its first section
 
     _FIELDS = (
         ("type", "siteType"), ("visibility", "visibility"), ("published", "published"),
         ("basename", "basename"), ("hostname", "hostname"), ("proxy", "proxy"),
         ("adaptive_content", "adaptiveContent"), ("agents_context", "agentsContext"),
         ("site_spaces", "siteSpaces"), ("default_site_space", "defaultSiteSpace"),
+        ("default_section", "defaultSiteSection"),
     )
 
     def to_item(self) -> Item:
@@ -100,12 +103,42 @@ class Structure:
 
     site: Site
     site_spaces: list[SiteSpace] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    groups: list[SectionGroup] = field(default_factory=list)
 
     def ordered(self) -> list[SiteSpace]:
         return sorted(self.site_spaces, key=lambda ss: (ss.position, ss.id))
 
     def site_space(self, site_space_id: str) -> SiteSpace | None:
         return next((ss for ss in self.site_spaces if ss.id == site_space_id), None)
+
+    def section(self, section_id: str) -> Section | None:
+        return next((section for section in self.sections if section.id == section_id), None)
+
+    def group(self, group_id: str) -> SectionGroup | None:
+        return next((group for group in self.groups if group.id == group_id), None)
+
+    def ordered_sections(self) -> list[Section]:
+        return sorted(self.sections, key=lambda section: (section.position, section.id))
+
+    def in_section(self, section_id: str | None) -> list[SiteSpace]:
+        """The site spaces of a section (None: of the site's root), in order."""
+        return [ss for ss in self.ordered() if ss.section == section_id]
+
+    def default_section(self) -> Section | None:
+        """The chosen default section while it exists, else the first one: a site with sections always
+        has exactly one default."""
+        ordered = self.ordered_sections()
+        chosen = self.section(self.site.default_section) if self.site.default_section else None
+        return chosen or (ordered[0] if ordered else None)
+
+    def default_site_space(self, section_id: str | None) -> SiteSpace | None:
+        """The default site space of a section (None: of the root), chosen or else the first."""
+        siblings = self.in_section(section_id)
+        section = self.section(section_id) if section_id else None
+        chosen_id = section.default_site_space if section else self.site.default_site_space
+        chosen = next((ss for ss in siblings if ss.id == chosen_id), None)
+        return chosen or (siblings[0] if siblings else None)
 
 
 # --- reads -------------------------------------------------------------------------------------------
@@ -124,9 +157,12 @@ def get_sites(site_ids: list[str]) -> dict[str, Site]:
 
 
 def structure(site_id: str) -> Structure | None:
-    """The site and all its site spaces: one Query of the site's partition (paged past 1 MB)."""
+    """The site with all its site spaces, sections and groups: one Query of the site's partition (paged
+    past 1 MB)."""
     site: Site | None = None
     site_spaces: list[SiteSpace] = []
+    sections: list[Section] = []
+    groups: list[SectionGroup] = []
     start: dict[str, Any] | None = None
     while True:
         page = table.Query(partition=site_keys.partition(site_id), limit=1000, start_key=start).run()
@@ -135,10 +171,14 @@ def structure(site_id: str) -> Structure | None:
                 site = Site.from_item(item)
             elif item.get("type") == "site-space":
                 site_spaces.append(SiteSpace.from_item(item))
+            elif item.get("type") == "site-section":
+                sections.append(Section.from_item(item))
+            elif item.get("type") == "site-section-group":
+                groups.append(SectionGroup.from_item(item))
         if not page.last_key:
             break
         start = page.last_key
-    return Structure(site, site_spaces) if site else None
+    return Structure(site, site_spaces, sections, groups) if site else None
 
 
 def org_sites_page(org_id: str, limit: int, start_key: dict[str, Any] | None, narrow: Any = None

@@ -138,10 +138,11 @@ def named_update_op(key: keys.Key, sets: dict[str, Any], condition: str, seen: d
     reserved words such as `position` are fine), if `condition` (with the values `seen`) holds."""
     names = {f"#s{i}": name for i, name in enumerate(sets)}
     values = {f":s{i}": value for i, value in enumerate(sets.values())}
-    expression = "SET " + ", ".join(f"#s{i} = :s{i}" for i in range(len(sets)))
+    clauses = ["SET " + ", ".join(f"#s{i} = :s{i}" for i in range(len(sets)))] if sets else []
     if removes:
         names.update({f"#r{i}": name for i, name in enumerate(removes)})
-        expression += " REMOVE " + ", ".join(f"#r{i}" for i in range(len(removes)))
+        clauses.append("REMOVE " + ", ".join(f"#r{i}" for i in range(len(removes))))
+    expression = " ".join(clauses)
     return table.update_op(key, expression, {**values, **seen}, condition, names)
 
 

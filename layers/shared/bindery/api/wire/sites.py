@@ -8,6 +8,7 @@ from bindery.api.wire.spaces import space_to_wire
 from bindery.api.wire.urls import api_url, app_url
 from bindery.config import settings
 from bindery.store.orgs import Organization
+from bindery.store.site_sections import Section, SectionGroup
 from bindery.store.sites import Site, SiteSpace
 from bindery.store.spaces import Space
 
@@ -45,19 +46,49 @@ def site_to_wire(site: Site, org: Organization) -> dict[str, Any]:
     return body
 
 
+def published_at(site: Site, org: Organization, path: str) -> dict[str, Any]:
+    """`urls` of a part of a site: its published address while the site is published."""
+    if not site.published:
+        return {}
+    base = published_url(site, org)
+    return {"published": f"{base}/{path}" if path else base}
+
+
 def site_space_to_wire(site_space: SiteSpace, space: Space, role: str | None, site: Site, *,
-                       org: Organization, default: bool) -> dict[str, Any]:
-    urls: dict[str, Any] = {}
-    if site.published:
-        base = published_url(site, org)
-        urls["published"] = base if default else f"{base}/{site_space.path}"
+                       org: Organization, default: bool, published_path: str) -> dict[str, Any]:
     body: dict[str, Any] = {
         "object": "site-space", "id": site_space.id, "path": site_space.path,
         "space": space_to_wire(space, role), "title": space.title, "default": default,
-        "hasAdvancedCustomizationFeature": False, "urls": urls,
+        "hasAdvancedCustomizationFeature": False, "urls": published_at(site, org, published_path),
     }
     if site_space.section:
         body["section"] = site_space.section
     if site_space.condition:
         body["condition"] = site_space.condition
+    return body
+
+
+def section_to_wire(section: Section, site: Site, *, org: Organization, default: bool, published_path: str,
+                    site_spaces: list[dict[str, Any]]) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "object": "site-section", "id": section.id, "title": section.title, "default": default,
+        "path": section.path, "siteSpaces": site_spaces, "urls": published_at(site, org, published_path),
+    }
+    for name, value in (("description", section.description), ("condition", section.condition),
+                        ("sectionGroup", section.group), ("icon", section.icon)):
+        if value is not None:
+            body[name] = value
+    return body
+
+
+def section_group_to_wire(group: SectionGroup, *, children: list[dict[str, Any]],
+                          sections: list[dict[str, Any]]) -> dict[str, Any]:
+    """`children` are the sections and groups right under the group; `sections` (deprecated by the spec)
+    every section under it."""
+    body: dict[str, Any] = {"object": "site-section-group", "id": group.id, "title": group.title,
+                            "sections": sections, "children": children}
+    if group.parent is not None:
+        body["sectionGroup"] = group.parent
+    if group.icon is not None:
+        body["icon"] = group.icon
     return body

@@ -13,6 +13,7 @@ from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.errors import BadRequest, Conflict
 from bindery.ids import new_id
 from bindery.store import Op, Transaction, TransactionConflict
+from bindery.store import site_sections as section_store
 from bindery.store import sites as site_store
 from bindery.store.orgs import Organization
 from bindery.store.sites import Site, Structure
@@ -59,7 +60,7 @@ def update_site(caller: Caller, org_id: str, site_id: str, body: UpdateSite) -> 
     access, structure = open_structure(caller, org_id, site_id)
     access.require("admin", "change sites")
     sets, removes, ops = _changes(body, structure)
-    if sets or removes:
+    if sets or removes or ops:
         sets["updatedAt"] = now_iso()
         ops.append(site_store.update_site_op(structure.site, sets, tuple(removes)))
         try:
@@ -89,14 +90,30 @@ def _changes(body: UpdateSite, structure: Structure) -> tuple[dict[str, object],
         ops.append(site_store.basename_guard_op(site.org_id, body.basename, site.id))
         if site.basename:
             ops.append(site_store.release_basename_op(site.org_id, site.basename))
-    if body.defaultSiteSpace is not None:
-        chosen = structure.site_space(body.defaultSiteSpace)
-        if chosen is None or chosen.section is not None:
-            raise BadRequest(f"defaultSiteSpace: {NO_SITE_SPACE} at the site's root")
-        sets["defaultSiteSpace"] = chosen.id
     if body.defaultSiteSection is not None:
-        raise BadRequest("defaultSiteSection: the site has no sections")
+        if structure.section(body.defaultSiteSection) is None:
+            raise BadRequest(f"defaultSiteSection: no section {body.defaultSiteSection!r} in this site")
+        sets["defaultSiteSection"] = body.defaultSiteSection
+    if body.defaultSiteSpace is not None:
+        ops += _default_site_space(structure, body.defaultSiteSpace, sets)
     return sets, removes, ops
+
+
+def _default_site_space(structure: Structure, site_space_id: str, sets: dict[str, object]) -> list[Op]:
+    """The default site space of the site's root, or (on a site with sections) of its default section:
+    one more update of that section."""
+    default_section = structure.default_section()
+    if "defaultSiteSection" in sets:
+        default_section = structure.section(str(sets["defaultSiteSection"]))
+    where = default_section.id if default_section else None
+    chosen = structure.site_space(site_space_id)
+    if chosen is None or chosen.section != where:
+        place = "the default section" if where else "the site's root"
+        raise BadRequest(f"defaultSiteSpace: {NO_SITE_SPACE} in {place}")
+    if default_section is None:
+        sets["defaultSiteSpace"] = chosen.id
+        return []
+    return [section_store.update_section_op(default_section, {"defaultSiteSpace": chosen.id})]
 
 
 def set_published(caller: Caller, org_id: str, site_id: str, published: bool) -> SiteResult:

@@ -9,14 +9,15 @@ but hidden (it shows again if the space is restored); docs/sites.md says why.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from bindery.api.schemas.site_sections import MoveSiteSpace
 from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import roles_on
-from bindery.domain.access.organization import org_access
+from bindery.domain.access.organization import OrgAccess, org_access
+from bindery.domain.sites.placement import position_among
 from bindery.domain.sites.records import (
     NO_SITE,
     NO_SITE_SPACE,
@@ -25,6 +26,7 @@ from bindery.domain.sites.records import (
     open_structure,
     slug,
 )
+from bindery.domain.sites.views import SiteSpaceView, site_views
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page
@@ -32,26 +34,10 @@ from bindery.positions import between
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import sites as site_store
 from bindery.store.members import Member
-from bindery.store.orgs import Organization
 from bindery.store.sites import Site, SiteSpace, Structure
 from bindery.store.spaces import Space, get_spaces
 
 BUSY = "The site changed while this request ran; nothing was changed, try again"
-
-
-@dataclass(frozen=True)
-class SiteSpaceView:
-    """A site space as the caller sees it: with its space (and the caller's role on it) and its site."""
-
-    site_space: SiteSpace
-    space: Space
-    role: str | None
-    site: Site
-    org: Organization
-
-    @property
-    def is_default(self) -> bool:
-        return self.site.default_site_space == self.site_space.id
 
 
 def readable_spaces(member: Member, org_id: str, space_ids: list[str], field: str) -> list[Space]:
@@ -85,15 +71,17 @@ def new_site_spaces(site: Site, spaces: list[Space], section: str | None, siblin
     return made
 
 
-def _views(member: Member, structure: Structure, org: Organization, site_spaces: list[SiteSpace]
-           ) -> list[SiteSpaceView]:
-    """The views of those site spaces whose space is live in the organization and readable by the member."""
-    spaces = get_spaces([ss.space_id for ss in site_spaces])
-    live = {space.id: space for space in spaces.values()
-            if space.deleted_at is None and space.org_id == structure.site.org_id}
-    roles = roles_on(member, list(live.values()))
-    return [SiteSpaceView(ss, live[ss.space_id], roles[ss.space_id], structure.site, org)
-            for ss in site_spaces if ss.space_id in live and roles.get(ss.space_id) is not None]
+def view_of(access: OrgAccess, structure: Structure, site_space_id: str) -> SiteSpaceView:
+    found = site_views(structure, access.org, access.member).site_spaces.get(site_space_id)
+    if found is None:
+        raise NotFound(NO_SITE_SPACE)
+    return found
+
+
+def _listing_key(structure: Structure, view: SiteSpaceView) -> list[str]:
+    """Site spaces list by section (root ones first, then in section order), then in order within it."""
+    section = structure.section(view.site_space.section) if view.site_space.section else None
+    return [section.position if section else "", view.site_space.position, view.site_space.id]
 
 
 def list_site_spaces(caller: Caller, org_id: str, site_id: str, *, default: bool | None, limit: int,
@@ -101,31 +89,38 @@ def list_site_spaces(caller: Caller, org_id: str, site_id: str, *, default: bool
     """In order, from the site's structure (one Query) and one BatchGetItem of their spaces; the count is
     exact from the same reads."""
     access, structure = open_structure(caller, org_id, site_id)
-    shown = _views(access.member, structure, access.org, structure.ordered())
+    views = site_views(structure, access.org, access.member)
+    shown = sorted(views.site_spaces.values(), key=lambda view: _listing_key(structure, view))
     if default is not None:
-        shown = [view for view in shown if view.is_default == default]
+        shown = [view for view in shown if view.default == default]
     scope = f"site-spaces:{site_id}:{default}:{caller.user_id}"
     start = open_page(scope, page)
     after = (start.start or {}).get("after")
-    if after is not None:
-        shown_after = [v for v in shown if (v.site_space.position, v.site_space.id) > (after[0], after[1])]
-    else:
-        shown_after = shown
-    items = shown_after[:limit]
-    last = items[-1].site_space if items and len(shown_after) > limit else None
-    cursor = next_page(scope, {"after": [last.position, last.id]} if last else None)
+    rest = [view for view in shown if after is None or _listing_key(structure, view) > after]
+    items = rest[:limit]
+    cursor = next_page(scope, {"after": _listing_key(structure, items[-1])} if len(rest) > limit else None)
     return Listing(items, cursor, len(shown))
+
+
+def _target_section(structure: Structure, section_id: str | None) -> str | None:
+    """Where a new site space goes: the section named, else the default section (None when the site has
+    no sections: its root)."""
+    if section_id is not None:
+        if structure.section(section_id) is None:
+            raise BadRequest(f"sectionId: no section {section_id!r} in this site")
+        return section_id
+    default = structure.default_section()
+    return default.id if default else None
 
 
 def add_site_space(caller: Caller, org_id: str, site_id: str, body: AddSiteSpace) -> SiteSpaceView:
     access, structure = open_structure(caller, org_id, site_id)
     access.require("admin", "change sites")
-    if body.sectionId is not None:
-        raise BadRequest(f"sectionId: no section {body.sectionId!r} in this site")
+    section = _target_section(structure, body.sectionId)
     (space,) = readable_spaces(access.member, org_id, [body.spaceId], "spaceId")
     site = structure.site
-    (made,) = new_site_spaces(site, [space], None, structure.site_spaces, now_iso())
-    default = site.default_site_space or made.id
+    (made,) = new_site_spaces(site, [space], section, structure.in_section(section), now_iso())
+    default = site.default_site_space or made.id if section is None else site.default_site_space
     try:
         Transaction(site_store.put_site_space_op(made), site_store.path_guard_op(made),
                     site_store.count_site_spaces_op(site, 1, default)).commit()
@@ -133,8 +128,8 @@ def add_site_space(caller: Caller, org_id: str, site_id: str, body: AddSiteSpace
         raise Conflict(BUSY) from None
     site.site_spaces += 1
     site.default_site_space = default
-    role = roles_on(access.member, [space])[space.id]
-    return SiteSpaceView(made, space, role, site, access.org)
+    structure.site_spaces.append(made)
+    return view_of(access, structure, made.id)
 
 
 def _site_space(structure: Structure, site_space_id: str) -> SiteSpace:
@@ -176,10 +171,28 @@ def update_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
                 raise BadRequest(f"path: {body.path!r} is taken by another site space here") from None
             raise Conflict(BUSY) from None
     _, after = open_structure(caller, org_id, site_id)
-    views = _views(access.member, after, access.org, [_site_space(after, site_space_id)])
-    if not views:
-        raise NotFound(NO_SITE_SPACE)
-    return views[0]
+    return view_of(access, after, site_space_id)
+
+
+def move_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: str, body: MoveSiteSpace
+                    ) -> SiteSpaceView:
+    """Among the site spaces of its section (or of the root): a site space keeps its section, so its path
+    stays unique where it is."""
+    access, structure = open_structure(caller, org_id, site_id)
+    access.require("admin", "change sites")
+    current = _site_space(structure, site_space_id)
+    where = body.position
+    siblings = [(ss.position, ss.id) for ss in structure.in_section(current.section)]
+    position = position_among(
+        siblings, current.id, what="site space",
+        before=where.before.siteSpace if where and where.before else None,
+        after=where.after.siteSpace if where and where.after else None)
+    try:
+        Transaction(site_store.update_site_space_op(current, {"position": position})).commit()
+    except TransactionConflict:
+        raise Conflict(BUSY) from None
+    current.position = position
+    return view_of(access, structure, site_space_id)
 
 
 def delete_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: str) -> None:
@@ -195,9 +208,10 @@ def delete_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
         return
     site = structure.site
     default = site.default_site_space
-    if default == doomed.id:
-        rest = [ss for ss in structure.ordered() if ss.id != doomed.id and ss.section is None]
+    if doomed.section is None and default == doomed.id:
+        rest = [ss for ss in structure.in_section(None) if ss.id != doomed.id]
         default = rest[0].id if rest else None
+    # In a section, a deleted default needs no write: the section's first site space is its default.
     try:
         Transaction(site_store.delete_site_space_op(doomed), site_store.release_path_op(doomed),
                     site_store.count_site_spaces_op(site, -1, default)).commit()
@@ -205,4 +219,4 @@ def delete_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
         raise Conflict(BUSY) from None
 
 
-__all__ = ["NO_SITE", "SiteSpaceView"]
+__all__ = ["NO_SITE", "SiteSpaceView", "view_of"]

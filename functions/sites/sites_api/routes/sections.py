@@ -1,0 +1,58 @@
+"""SITE/sections: list, add, update, move and delete a site's sections."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.site_sections import AddSection, MoveSection, UpdateSection
+from bindery.api.wire.models.site_sections import SiteSection, SiteSectionList
+from bindery.domain.sites import sections as domain
+from sites_api import shapes
+
+router = Router()
+
+
+@router.get("")
+def list_sections(
+    organizationId: str,  # noqa: N803
+    siteId: str,  # noqa: N803
+    who: Who, *,
+    page: PageCursor = None,
+    limit: PageLimit = None,
+    shareKey: Annotated[str | None, Query()] = None,  # noqa: N803 - share links are not built yet
+) -> SiteSectionList:
+    found = domain.list_sections(who, organizationId, siteId, limit=page_limit(limit), page=page)
+    return SiteSectionList.model_validate({**found.to_wire(),
+                                           "items": [shapes.section(view) for view in found.items]})
+
+
+@router.post("", status_code=201)
+def add_section(organizationId: str, siteId: str, who: Who,  # noqa: N803
+                body: Annotated[AddSection, Body()]) -> SiteSection:
+    return SiteSection.model_validate(shapes.section(domain.add_section(who, organizationId, siteId, body)))
+
+
+@router.patch("/<siteSectionId>")
+def update_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,  # noqa: N803
+                   body: Annotated[UpdateSection, Body()]) -> SiteSection:
+    view = domain.update_section(who, organizationId, siteId, siteSectionId, body)
+    return SiteSection.model_validate(shapes.section(view))
+
+
+@router.post("/<siteSectionId>/move")
+def move_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,  # noqa: N803
+                 body: Annotated[MoveSection | None, Body()] = None) -> SiteSection:
+    view = domain.move_section(who, organizationId, siteId, siteSectionId, body or MoveSection())
+    return SiteSection.model_validate(shapes.section(view))
+
+
+@router.delete("/<siteSectionId>", status_code=204)
+def delete_section(organizationId: str, siteId: str, siteSectionId: str, who: Who) -> Response[str]:  # noqa: N803
+    domain.delete_section(who, organizationId, siteId, siteSectionId)
+    return Response(status_code=204, body="")
