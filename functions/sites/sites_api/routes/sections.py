@@ -25,9 +25,10 @@ def list_sections(
     who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
-    shareKey: Annotated[str | None, Query()] = None,  # noqa: N803 - share links are not built yet
+    shareKey: Annotated[str | None, Query(max_length=256)] = None,  # noqa: N803
 ) -> SiteSectionList:
-    found = domain.list_sections(who, organizationId, siteId, limit=page_limit(limit), page=page)
+    found = domain.list_sections(who, organizationId, siteId, limit=page_limit(limit), page=page,
+                                 share_key=shareKey)
     return SiteSectionList.model_validate({**found.to_wire(),
                                            "items": [shapes.section(view) for view in found.items]})
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -12,7 +12,9 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.site_sections import MoveSiteSpace
 from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
+from bindery.api.wire.models.site_settings import SiteCustomizationSettings
 from bindery.api.wire.models.sites import SiteSpace, SiteSpaceList
+from bindery.domain.sites import customization
 from bindery.domain.sites import site_spaces as domain
 from sites_api.shapes import site_space as _wire
 
@@ -27,10 +29,10 @@ def list_site_spaces(
     page: PageCursor = None,
     limit: PageLimit = None,
     default: Annotated[bool | None, Query()] = None,
-    shareKey: Annotated[str | None, Query()] = None,  # noqa: N803 - share links are not built yet
+    shareKey: Annotated[str | None, Query(max_length=256)] = None,  # noqa: N803
 ) -> SiteSpaceList:
     found = domain.list_site_spaces(who, organizationId, siteId, default=default, limit=page_limit(limit),
-                                    page=page)
+                                    page=page, share_key=shareKey)
     return SiteSpaceList.model_validate({**found.to_wire(), "items": [_wire(view) for view in found.items]})
 
 
@@ -57,4 +59,25 @@ def move_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who
 @router.delete("/<siteSpaceId>", status_code=204)
 def delete_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who) -> Response[str]:  # noqa: N803
     domain.delete_site_space(who, organizationId, siteId, siteSpaceId)
+    return Response(status_code=204, body="")
+
+
+@router.get("/<siteSpaceId>/customization")
+def get_customization(organizationId: str, siteId: str, siteSpaceId: str,  # noqa: N803
+                      who: Who) -> SiteCustomizationSettings:
+    return SiteCustomizationSettings.model_validate(
+        customization.get_site_space_customization(who, organizationId, siteId, siteSpaceId))
+
+
+@router.patch("/<siteSpaceId>/customization")
+def override_customization(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
+                           body: Annotated[dict[str, Any], Body()]) -> SiteCustomizationSettings:
+    return SiteCustomizationSettings.model_validate(
+        customization.override_site_space_customization(who, organizationId, siteId, siteSpaceId, body))
+
+
+@router.delete("/<siteSpaceId>/customization", status_code=204)
+def delete_customization(organizationId: str, siteId: str, siteSpaceId: str,  # noqa: N803
+                         who: Who) -> Response[str]:
+    customization.delete_site_space_customization(who, organizationId, siteId, siteSpaceId)
     return Response(status_code=204, body="")

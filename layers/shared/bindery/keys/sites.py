@@ -70,3 +70,18 @@ def section_group(site_id: str, group_id: str) -> Key:
 def adaptive_schema(site_id: str) -> Key:
     """The visitor-claims schema of an adaptive site (outside `structure`'s types, read on its own)."""
     return {"PK": partition(site_id), "SK": "ADAPTIVESCHEMA"}
+
+
+def customization(site_id: str) -> Key:
+    """The site's customization settings (read with the structure: a published profile is one Query)."""
+    return {"PK": partition(site_id), "SK": "CUSTOMIZATION"}
+
+
+def site_space_customization(site_id: str, site_space_id: str) -> Key:
+    """A site space's overrides of the site's customization."""
+    return {"PK": partition(site_id), "SK": f"CUSTOMIZATION#{site_space_id}"}
+
+
+def share_link(site_id: str, share_link_id: str) -> Key:
+    """A share link of the site: its key lets non-members read the published site (docs/sites.md)."""
+    return {"PK": partition(site_id), "SK": f"SHARELINK#{share_link_id}"}

@@ -13,6 +13,7 @@ from typing import Any
 from bindery.keys import sites as site_keys
 from bindery.store import table
 from bindery.store.site_sections import Section, SectionGroup
+from bindery.store.site_settings import ShareLink, customization_of
 from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
@@ -105,6 +106,9 @@ class Structure:
     site_spaces: list[SiteSpace] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     groups: list[SectionGroup] = field(default_factory=list)
+    customization: dict[str, Any] | None = None  # the site's, when it was ever set
+    overrides: dict[str, dict[str, Any]] = field(default_factory=dict)  # by site space
+    share_links: list[ShareLink] = field(default_factory=list)
 
     def ordered(self) -> list[SiteSpace]:
         return sorted(self.site_spaces, key=lambda ss: (ss.position, ss.id))
@@ -157,12 +161,15 @@ def get_sites(site_ids: list[str]) -> dict[str, Site]:
 
 
 def structure(site_id: str) -> Structure | None:
-    """The site with all its site spaces, sections and groups: one Query of the site's partition (paged
-    past 1 MB)."""
+    """The site with all its site spaces, sections, groups, customization and share links: one Query of
+    the site's partition (paged past 1 MB)."""
     site: Site | None = None
     site_spaces: list[SiteSpace] = []
     sections: list[Section] = []
     groups: list[SectionGroup] = []
+    customization: dict[str, Any] | None = None
+    overrides: dict[str, dict[str, Any]] = {}
+    share_links: list[ShareLink] = []
     start: dict[str, Any] | None = None
     while True:
         page = table.Query(partition=site_keys.partition(site_id), limit=1000, start_key=start).run()
@@ -175,10 +182,19 @@ def structure(site_id: str) -> Structure | None:
                 sections.append(Section.from_item(item))
             elif item.get("type") == "site-section-group":
                 groups.append(SectionGroup.from_item(item))
+            elif item.get("type") == "site-customization":
+                customization = customization_of(item)
+            elif item.get("type") == "site-space-customization":
+                overrides[item["siteSpaceId"]] = customization_of(item)
+            elif item.get("type") == "site-share-link":
+                share_links.append(ShareLink.from_item(item))
         if not page.last_key:
             break
         start = page.last_key
-    return Structure(site, site_spaces, sections, groups) if site else None
+    if site is None:
+        return None
+    return Structure(site, site_spaces, sections, groups, customization, overrides,
+                     sorted(share_links, key=lambda link: link.id))
 
 
 def org_sites_page(org_id: str, limit: int, start_key: dict[str, Any] | None, narrow: Any = None

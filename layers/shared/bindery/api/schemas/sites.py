@@ -3,7 +3,7 @@ of the spec)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -73,3 +73,32 @@ class UpdateSiteSpace(Body):
             if getattr(self, name) is None:
                 raise PydanticCustomError("not_null", "{name}: may not be null", {"name": name})
         return self
+
+
+ShareLinkName = Annotated[str, Field(max_length=50)]
+
+
+class CreateShareLink(Body):
+    name: ShareLinkName
+
+
+class UpdateShareLink(Body):
+    """At least one field (the spec's minProperties); neither may be null."""
+
+    active: bool | None = None
+    name: ShareLinkName | None = None
+
+    @model_validator(mode="after")
+    def _checked(self) -> UpdateShareLink:
+        if not self.model_fields_set:
+            raise PydanticCustomError("min_properties", "body: give active or name")
+        for name in self.model_fields_set:
+            if getattr(self, name) is None:
+                raise PydanticCustomError("not_null", "{name}: may not be null", {"name": name})
+        return self
+
+
+class UpdateAdaptiveSchema(Body):
+    """The schema's own shape is checked against the spec's (bindery.domain.sites.adaptive)."""
+
+    jsonSchema: dict[str, Any]

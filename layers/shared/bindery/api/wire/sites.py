@@ -92,3 +92,18 @@ def section_group_to_wire(group: SectionGroup, *, children: list[dict[str, Any]]
     if group.icon is not None:
         body["icon"] = group.icon
     return body
+
+
+def share_link_to_wire(*, link_id: str, name: str, key: str, active: bool, created_at: str, site: Site,
+                       org: Organization) -> dict[str, Any]:
+    """A share link's address is the site's published address with the key as `shareKey`."""
+    return {"object": "share-link", "id": link_id, "createdAt": created_at, "name": name, "active": active,
+            "urls": {"published": f"{published_url(site, org)}?shareKey={key}"}}
+
+
+def published_site_to_wire(site: Site, org: Organization, *, sections: bool, structure: list[dict[str, Any]],
+                           settings: dict[str, Any], site_space_settings: dict[str, dict[str, Any]],
+                           scripts: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"object": "published-content-site", "site": site_to_wire(site, org),
+            "structure": {"type": "sections" if sections else "siteSpaces", "structure": structure},
+            "customizations": {"site": settings, "siteSpaces": site_space_settings}, "scripts": scripts}

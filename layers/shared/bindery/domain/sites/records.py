@@ -7,15 +7,17 @@ organization named under this one, gets 404 (the site does not exist for them).
 
 from __future__ import annotations
 
+import hmac
 import re
 from dataclasses import dataclass
 
 from bindery.auth import Caller
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
-from bindery.domain.access.organization import OrgAccess, org_access
+from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
 from bindery.errors import BadRequest, NotFound
 from bindery.store import sites as site_store
-from bindery.store.orgs import Organization
+from bindery.store.members import Member
+from bindery.store.orgs import Organization, get_org_and_member
 from bindery.store.sites import Site, Structure
 
 NO_SITE = "No matching site"
@@ -79,3 +81,43 @@ def slug(title: str) -> str:
     """A path made from a title: lower-case words joined by '-' (`space` when nothing is left)."""
     words = re.findall(r"[a-z0-9]+", title.lower())
     return "-".join(words)[:100].strip("-") or "space"
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Who reads a site's published parts: a member of its organization (`member`), or a visitor."""
+
+    org: Organization
+    member: Member | None
+    structure: Structure
+
+
+# Who may read a site that is published without being a member of its organization (docs/sites.md).
+OPEN_TO_VISITORS = {"public", "unlisted"}
+
+
+def open_for_reader(caller: Caller, org_id: str, site_id: str, share_key: str | None) -> Reader:
+    """The site's structure for a member with a role, or for a visitor of a published site: any
+    authenticated caller when it is public or unlisted, a holder of an active share link's key when it is
+    `share-link`. Anyone else gets 404, so a site's existence does not leak."""
+    org, member = get_org_and_member(org_id, caller.user_id)
+    if org is None:
+        raise NotFound(NO_SITE)
+    found = site_store.structure(site_id)
+    if found is None or found.site.org_id != org_id:
+        raise NotFound(NO_SITE)
+    if member is not None and not member.disabled and member.role is not None:
+        require_sso_login(org, member, caller)
+        return Reader(org, member, found)
+    site = found.site
+    if site.published and (site.visibility in OPEN_TO_VISITORS
+                           or (site.visibility == "share-link" and _valid_key(found, share_key))):
+        return Reader(org, None, found)
+    raise NotFound(NO_SITE)
+
+
+def _valid_key(structure: Structure, share_key: str | None) -> bool:
+    if not share_key:
+        return False
+    return any(link.active and hmac.compare_digest(link.key.encode(), share_key.encode())
+               for link in structure.share_links)

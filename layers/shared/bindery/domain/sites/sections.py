@@ -17,7 +17,13 @@ from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.sites.placement import position_among
-from bindery.domain.sites.records import checked_condition, checked_path, open_structure, slug
+from bindery.domain.sites.records import (
+    checked_condition,
+    checked_path,
+    open_for_reader,
+    open_structure,
+    slug,
+)
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.domain.sites.views import SectionView, site_views
 from bindery.errors import BadRequest, Conflict, NotFound
@@ -54,10 +60,12 @@ def level_siblings(structure: Structure, group: str | None) -> list[tuple[str, s
             + [(g.position, g.id) for g in structure.groups if g.parent == group])
 
 
-def list_sections(caller: Caller, org_id: str, site_id: str, *, limit: int, page: str | None) -> Listing:
-    """Every section in the order of the site's navigation (groups unfolded), from one Query."""
-    access, structure = open_structure(caller, org_id, site_id)
-    views = site_views(structure, access.org, access.member)
+def list_sections(caller: Caller, org_id: str, site_id: str, *, limit: int, page: str | None,
+                  share_key: str | None = None) -> Listing:
+    """Every section in the order of the site's navigation (groups unfolded), from one Query; visitors of
+    a published site read them too (bindery.domain.sites.records.open_for_reader)."""
+    reader = open_for_reader(caller, org_id, site_id, share_key)
+    views = site_views(reader.structure, reader.org, reader.member)
     ordered: list[SectionView] = []
     for entry in views.top:
         ordered += [entry] if isinstance(entry, SectionView) else entry.sections()

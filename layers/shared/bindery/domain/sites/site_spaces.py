@@ -23,6 +23,7 @@ from bindery.domain.sites.records import (
     NO_SITE_SPACE,
     checked_condition,
     checked_path,
+    open_for_reader,
     open_structure,
     slug,
 )
@@ -85,11 +86,12 @@ def _listing_key(structure: Structure, view: SiteSpaceView) -> list[str]:
 
 
 def list_site_spaces(caller: Caller, org_id: str, site_id: str, *, default: bool | None, limit: int,
-                     page: str | None) -> Listing:
+                     page: str | None, share_key: str | None = None) -> Listing:
     """In order, from the site's structure (one Query) and one BatchGetItem of their spaces; the count is
-    exact from the same reads."""
-    access, structure = open_structure(caller, org_id, site_id)
-    views = site_views(structure, access.org, access.member)
+    exact from the same reads. Visitors of a published site read them too (`open_for_reader`)."""
+    reader = open_for_reader(caller, org_id, site_id, share_key)
+    structure = reader.structure
+    views = site_views(structure, reader.org, reader.member)
     shown = sorted(views.site_spaces.values(), key=lambda view: _listing_key(structure, view))
     if default is not None:
         shown = [view for view in shown if view.default == default]

@@ -1,0 +1,77 @@
+"""SITE/published, SITE/customization and SITE/adaptive-schema: what a site looks like and who its
+visitors are."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+
+from bindery.api.route_params import Who
+from bindery.api.schemas.sites import UpdateAdaptiveSchema
+from bindery.api.wire.models.site_settings import (
+    PublishedContentSite,
+    SiteAdaptiveSchema,
+    SiteAdaptiveTemplateConditions,
+    SiteCustomizationSettings,
+)
+from bindery.api.wire.sites import published_site_to_wire
+from bindery.domain.sites import adaptive, customization, published
+from bindery.store.site_settings import AdaptiveSchema
+from sites_api import shapes
+
+router = Router()
+
+
+@router.get("/published")
+def get_published(organizationId: str, siteId: str, who: Who,  # noqa: N803
+                  shareKey: Annotated[str | None, Query(max_length=256)] = None,  # noqa: N803
+                  ) -> PublishedContentSite:
+    found = published.get_published(who, organizationId, siteId, shareKey)
+    views = found.views
+    structure = ([shapes.entry(entry) for entry in views.top] if found.has_sections
+                 else [shapes.site_space(view) for view in views.root_site_spaces()])
+    scripts = [{"script": s.script, "cookies": s.cookies,
+                **({"contentSecurityPolicy": s.content_security_policy} if s.content_security_policy else {})}
+               for s in found.scripts]
+    return PublishedContentSite.model_validate(published_site_to_wire(
+        found.site, found.org, sections=found.has_sections, structure=structure, settings=found.settings,
+        site_space_settings=found.site_space_settings, scripts=scripts))
+
+
+@router.get("/customization")
+def get_customization(organizationId: str, siteId: str, who: Who) -> SiteCustomizationSettings:  # noqa: N803
+    return SiteCustomizationSettings.model_validate(
+        customization.get_site_customization(who, organizationId, siteId))
+
+
+@router.put("/customization")
+def put_customization(organizationId: str, siteId: str, who: Who,  # noqa: N803
+                      body: Annotated[dict[str, Any], Body()]) -> SiteCustomizationSettings:
+    return SiteCustomizationSettings.model_validate(
+        customization.put_site_customization(who, organizationId, siteId, body))
+
+
+def _schema(found: AdaptiveSchema) -> SiteAdaptiveSchema:
+    return SiteAdaptiveSchema.model_validate({"object": "site-adaptive-schema",
+                                              "jsonSchema": found.json_schema, "updatedAt": found.updated_at})
+
+
+@router.get("/adaptive-schema")
+def get_adaptive_schema(organizationId: str, siteId: str, who: Who) -> SiteAdaptiveSchema:  # noqa: N803
+    return _schema(adaptive.get_schema(who, organizationId, siteId))
+
+
+@router.put("/adaptive-schema")
+def put_adaptive_schema(organizationId: str, siteId: str, who: Who,  # noqa: N803
+                        body: Annotated[UpdateAdaptiveSchema, Body()]) -> SiteAdaptiveSchema:
+    return _schema(adaptive.put_schema(who, organizationId, siteId, body.jsonSchema))
+
+
+@router.get("/adaptive-schema/template-conditions")
+def list_template_conditions(organizationId: str, siteId: str,  # noqa: N803
+                             who: Who) -> SiteAdaptiveTemplateConditions:
+    found = adaptive.template_conditions(who, organizationId, siteId)
+    return SiteAdaptiveTemplateConditions.model_validate(
+        {"items": [{"description": c.description, "condition": c.condition} for c in found]})
