@@ -30,6 +30,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):  # `python bench/run.py` as we
         sys.path.insert(0, str(_entry))
 
 from bench.content import ContentFixture, content_operations, seed_content  # noqa: E402
+from bench.sites import SiteFixture, seed_site, site_operations  # noqa: E402
 from bindery import aws, keys  # noqa: E402
 from bindery.aws import counting_requests  # noqa: E402
 from bindery.config import settings  # noqa: E402
@@ -46,6 +47,7 @@ class Fixture:
     who: Identity
     org_id: str
     content: ContentFixture
+    site: SiteFixture
 
 
 @dataclass
@@ -79,15 +81,15 @@ def create_table() -> None:
 
 
 def seed(api: ApiClient, orgs: int = 3) -> Fixture:
-    """A user who administers `orgs` organizations (GET /orgs lists them all), and a space of 5,000
-    pages in the first one."""
+    """A user who administers `orgs` organizations (GET /orgs lists them all), a space of 5,000 pages and
+    a published site of 50 sections x 5 site spaces in the first one."""
     from bindery import admin
 
     who = api.org_admin("Bench", "Bench Org 1")
     assert who.org_id is not None
     for number in range(2, orgs + 1):
         admin.create_org(who.user_id, f"Bench Org {number}")
-    return Fixture(who, who.org_id, seed_content(api, who, who.org_id))
+    return Fixture(who, who.org_id, seed_content(api, who, who.org_id), seed_site(api, who, who.org_id))
 
 
 def operations(api: ApiClient, fixture: Fixture) -> list[Operation]:
@@ -111,6 +113,7 @@ def operations(api: ApiClient, fixture: Fixture) -> list[Operation]:
         Operation("GET /orgs", api_call("/orgs")),
         Operation("GET /user", api_call("/user")),
         *(Operation(name, call) for name, call in content_operations(fixture.content, api_call)),
+        *(Operation(name, call) for name, call in site_operations(fixture.site, api_call)),
     ]
 
 
