@@ -241,6 +241,13 @@ def test_an_organization_enforcing_sso_lets_its_sso_members_act_only_with_sso_to
     assert marked.status == 200, marked.body
     assert marked.json()["sso"] is True
     assert error(api.get(org, token=carla.token), 403)
+    # Spaces and collections of the organization too, not only its own endpoints.
+    space = api.post(f"{org}/spaces", token=ada.token, body={"title": "Handbook"}).json()["id"]
+    collection = api.post(f"{org}/collections", token=ada.token, body={"title": "Guides"}).json()["id"]
+    for path in (f"/spaces/{space}", f"/spaces/{space}/content", f"/collections/{collection}"):
+        assert "single sign-on" in error(api.get(path, token=carla.token), 403)
+        assert api.get(path, token=ada.token).status == 200
     # Turned off again, every token works.
     api.patch(org, token=ada.token, body={"sso": False})
     assert api.get(org, token=bob.token).status == 200
+    assert api.get(f"/spaces/{space}", token=carla.token).status == 200

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bindery.auth import Caller
-from bindery.domain.access.organization import NO_ORG
+from bindery.domain.access.organization import NO_ORG, require_sso_login
 from bindery.domain.access.roles import Role, at_least, strongest
 from bindery.errors import Forbidden, NotFound
 from bindery.store import Item, Key
@@ -140,10 +140,14 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
 
 
 def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
-    resolved = _resolve_many(node.org_id, caller.user_id, [node])
+    # The organization comes in the same BatchGetItem: an organization that enforces SSO refuses its SSO
+    # members' other tokens on its spaces and collections too (docs/sso.md).
+    resolved = _resolve_many(node.org_id, caller.user_id, [node], with_org=True)
     role = resolved.roles.get(node.id)
     if resolved.member is None or role is None:
         raise NotFound(missing)
+    if resolved.org is not None:
+        require_sso_login(resolved.org, resolved.member, caller)
     return ContentAccess(node=node, member=resolved.member, collections=resolved.above[node.id], role=role)
 
 
