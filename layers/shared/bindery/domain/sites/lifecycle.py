@@ -8,17 +8,16 @@ from bindery.api.schemas.sites import CreateSite, UpdateSite
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import org_access
-from bindery.domain.sites.records import NO_SITE_SPACE, open_site, open_structure
+from bindery.domain.sites.records import NO_SITE_SPACE, commit_change, open_site, open_structure
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
-from bindery.errors import BadRequest, Conflict
+from bindery.errors import BadRequest
 from bindery.ids import new_id
-from bindery.store import Op, Transaction, TransactionConflict
+from bindery.store import Op, Transaction
 from bindery.store import site_sections as section_store
 from bindery.store import sites as site_store
 from bindery.store.orgs import Organization
 from bindery.store.sites import Site, Structure
 
-BUSY = "The site changed while this request ran; nothing was changed, try again"
 # A transaction holds 100 operations: the site, its basename guard, and two per site space.
 MAX_SPACES = 49
 
@@ -63,13 +62,8 @@ def update_site(caller: Caller, org_id: str, site_id: str, body: UpdateSite) -> 
     if sets or removes or ops:
         sets["updatedAt"] = now_iso()
         ops.append(site_store.update_site_op(structure.site, sets, tuple(removes)))
-        try:
-            Transaction(ops).commit()
-        except TransactionConflict as conflict:
-            if conflict.failed("basename"):
-                raise BadRequest(f"basename: {body.basename!r} is taken by another site of the "
-                                 "organization") from None
-            raise Conflict(BUSY) from None
+        taken = f"basename: {body.basename!r} is taken by another site of the organization"
+        commit_change(ops, taken=("basename", taken))
     return get_site(caller, org_id, site_id)
 
 
@@ -121,10 +115,7 @@ def set_published(caller: Caller, org_id: str, site_id: str, published: bool) ->
     context.require_admin("publish or unpublish sites")
     if context.site.published != published:
         op = site_store.update_site_op(context.site, {"published": published, "updatedAt": now_iso()})
-        try:
-            Transaction(op).commit()
-        except TransactionConflict:
-            raise Conflict(BUSY) from None
+        commit_change(op)
     return get_site(caller, org_id, site_id)
 
 

@@ -10,17 +10,21 @@ from __future__ import annotations
 import hmac
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from bindery.auth import Caller
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
 from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
-from bindery.errors import BadRequest, NotFound
+from bindery.errors import BadRequest, Conflict, NotFound
+from bindery.pagination import Listing, next_page, open_page
+from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import sites as site_store
 from bindery.store.members import Member
 from bindery.store.orgs import Organization, get_org_and_member
 from bindery.store.sites import Site, Structure
 
 NO_SITE = "No matching site"
+BUSY = "The site changed while this request ran; nothing was changed, try again"
 NO_SITE_SPACE = "No matching site space"
 # A path is one URL path segment people type: lower-case letters, digits, `-`, `_` and `.` inside.
 PATH = re.compile(r"^[a-z0-9](?:[a-z0-9._-]{0,98}[a-z0-9])?$")
@@ -121,3 +125,25 @@ def _valid_key(structure: Structure, share_key: str | None) -> bool:
         return False
     return any(link.active and hmac.compare_digest(link.key.encode(), share_key.encode())
                for link in structure.share_links)
+
+
+def commit_change(*ops: Op | list[Op], taken: tuple[str, str] | None = None) -> None:
+    """Commits a change of a site's parts, each operation conditioned on what was read: when DynamoDB
+    refuses it, a 400 with `taken`'s message if its guard (an operation name: `path`, `basename`) was the
+    one refused, else a 409 (someone changed the site meanwhile; nothing was written)."""
+    try:
+        Transaction(*ops).commit()
+    except TransactionConflict as conflict:
+        if taken is not None and conflict.failed(taken[0]):
+            raise BadRequest(taken[1]) from None
+        raise Conflict(BUSY) from None
+
+
+def page_in_order(items: list[Any], scope: str, page: str | None, limit: int) -> Listing:
+    """A page of a listing computed whole from the site's structure (one Query): its count is exact; the
+    cursor carries the offset, sealed and bound to `scope`."""
+    start = open_page(scope, page)
+    skip = int((start.start or {}).get("offset", 0))
+    shown = items[skip:skip + limit]
+    cursor = next_page(scope, {"offset": skip + limit} if len(items) > skip + limit else None)
+    return Listing(shown, cursor, len(items))

@@ -11,21 +11,20 @@ from bindery.api.schemas.site_sections import AddSectionGroup, AddSectionToGroup
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess, org_access
-from bindery.domain.sites.records import open_structure
+from bindery.domain.sites.records import commit_change, open_structure, page_in_order
 from bindery.domain.sites.sections import level_siblings
 from bindery.domain.sites.views import GroupView, site_views
-from bindery.errors import BadRequest, Conflict, NotFound
+from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
-from bindery.pagination import Listing, next_page, open_page
+from bindery.pagination import Listing
 from bindery.positions import between
-from bindery.store import Op, Transaction, TransactionConflict
+from bindery.store import Op
 from bindery.store import site_sections as section_store
 from bindery.store import sites as site_store
 from bindery.store.site_sections import SectionGroup
 from bindery.store.sites import Structure
 
 NO_GROUP = "No matching site section group"
-BUSY = "The site changed while this request ran; nothing was changed, try again"
 MAX_SECTIONS = 98  # one transaction: the group and each section it takes
 
 
@@ -52,12 +51,7 @@ def _unfolded(entries: list[object]) -> list[GroupView]:
 def list_groups(caller: Caller, org_id: str, site_id: str, *, limit: int, page: str | None) -> Listing:
     access, structure = open_structure(caller, org_id, site_id)
     ordered = _unfolded(list(site_views(structure, access.org, access.member).top))
-    scope = f"site-section-groups:{site_id}:{caller.user_id}"
-    start = open_page(scope, page)
-    skip = int((start.start or {}).get("offset", 0))
-    items = ordered[skip:skip + limit]
-    cursor = next_page(scope, {"offset": skip + limit} if len(ordered) > skip + limit else None)
-    return Listing(items, cursor, len(ordered))
+    return page_in_order(ordered, f"site-section-groups:{site_id}:{caller.user_id}", page, limit)
 
 
 def add_group(caller: Caller, org_id: str, site_id: str, body: AddSectionGroup) -> GroupView:
@@ -78,7 +72,7 @@ def add_group(caller: Caller, org_id: str, site_id: str, body: AddSectionGroup) 
             raise BadRequest(f"sections: no section {section_id!r} in this site")
         ops.append(section_store.regroup_section_op(section, group.id))
         section.group = group.id
-    _commit(ops)
+    commit_change(ops)
     structure.groups.append(group)
     return group_view(access, structure, group.id)
 
@@ -99,7 +93,7 @@ def update_group(caller: Caller, org_id: str, site_id: str, group_id: str, body:
             sets["icon"] = body.icon
         group.icon = body.icon
     if sets or removes:
-        _commit([section_store.update_group_op(group, sets, removes)])
+        commit_change([section_store.update_group_op(group, sets, removes)])
     return group_view(access, structure, group_id)
 
 
@@ -117,7 +111,7 @@ def delete_group(caller: Caller, org_id: str, site_id: str, group_id: str) -> No
     up = group.parent
     ops += [section_store.regroup_section_op(s, up) for s in structure.sections if s.group == group.id]
     ops += [section_store.reparent_group_op(g, up) for g in structure.groups if g.parent == group.id]
-    _commit(ops)
+    commit_change(ops)
 
 
 def add_section_to_group(caller: Caller, org_id: str, site_id: str, group_id: str, body: AddSectionToGroup
@@ -129,7 +123,7 @@ def add_section_to_group(caller: Caller, org_id: str, site_id: str, group_id: st
     if section is None:
         raise BadRequest(f"sectionId: no section {body.sectionId!r} in this site")
     if section.group != group.id:
-        _commit([section_store.regroup_section_op(section, group.id)])
+        commit_change([section_store.regroup_section_op(section, group.id)])
         section.group = group.id
     return group_view(access, structure, group_id)
 
@@ -145,11 +139,5 @@ def remove_section_from_group(caller: Caller, org_id: str, site_id: str, group_i
         return
     group, section = structure.group(group_id), structure.section(section_id)
     if group is not None and section is not None and section.group == group.id:
-        _commit([section_store.regroup_section_op(section, group.parent)])
+        commit_change([section_store.regroup_section_op(section, group.parent)])
 
-
-def _commit(ops: list[Op]) -> None:
-    try:
-        Transaction(ops).commit()
-    except TransactionConflict:
-        raise Conflict(BUSY) from None

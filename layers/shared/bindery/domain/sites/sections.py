@@ -18,17 +18,20 @@ from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.sites.placement import position_among
 from bindery.domain.sites.records import (
+    BUSY,
     checked_condition,
     checked_path,
+    commit_change,
     open_for_reader,
     open_structure,
+    page_in_order,
     slug,
 )
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.domain.sites.views import SectionView, site_views
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
-from bindery.pagination import Listing, next_page, open_page
+from bindery.pagination import Listing
 from bindery.positions import between
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import site_sections as section_store
@@ -37,7 +40,6 @@ from bindery.store.site_sections import Section
 from bindery.store.sites import Structure
 
 NO_SECTION = "No matching site section"
-BUSY = "The site changed while this request ran; nothing was changed, try again"
 # One transaction holds 100 operations: the first section moves each root site space (3 operations).
 MAX_ROOT_SITE_SPACES = 31
 DELETE_CHUNK = 45  # site spaces deleted per transaction when a section goes (2 operations each)
@@ -69,12 +71,7 @@ def list_sections(caller: Caller, org_id: str, site_id: str, *, limit: int, page
     ordered: list[SectionView] = []
     for entry in views.top:
         ordered += [entry] if isinstance(entry, SectionView) else entry.sections()
-    scope = f"site-sections:{site_id}:{caller.user_id}"
-    start = open_page(scope, page)
-    skip = int((start.start or {}).get("offset", 0))
-    items = ordered[skip:skip + limit]
-    cursor = next_page(scope, {"offset": skip + limit} if len(ordered) > skip + limit else None)
-    return Listing(items, cursor, len(ordered))
+    return page_in_order(ordered, f"site-sections:{site_id}:{caller.user_id}", page, limit)
 
 
 def _unique_path(structure: Structure, title: str) -> str:
@@ -116,10 +113,7 @@ def add_section(caller: Caller, org_id: str, site_id: str, body: AddSection) -> 
         structure.site_spaces.append(made)
         added = 1
     ops.append(site_store.count_site_spaces_op(site, added, None))
-    try:
-        Transaction(ops).commit()
-    except TransactionConflict:
-        raise Conflict(BUSY) from None
+    commit_change(ops)
     for site_space in root:
         site_space.section = section.id
     site.default_site_space = None
@@ -135,12 +129,7 @@ def update_section(caller: Caller, org_id: str, site_id: str, section_id: str, b
     sets, removes, ops = _changes(structure, current, body)
     if sets or removes:
         ops.append(section_store.update_section_op(current, sets, tuple(removes)))
-        try:
-            Transaction(ops).commit()
-        except TransactionConflict as conflict:
-            if conflict.failed("path"):
-                raise BadRequest(f"path: {body.path!r} is taken by another section of this site") from None
-            raise Conflict(BUSY) from None
+        commit_change(ops, taken=("path", f"path: {body.path!r} is taken by another section of this site"))
     _, after = open_structure(caller, org_id, site_id)
     return section_view(access, after, section_id)
 
@@ -196,10 +185,7 @@ def move_section(caller: Caller, org_id: str, site_id: str, section_id: str, bod
     if level is not None:
         sets["sectionGroup"] = level
     removes = ("sectionGroup",) if level is None and current.group is not None else ()
-    try:
-        Transaction(section_store.update_section_op(current, sets, removes)).commit()
-    except TransactionConflict:
-        raise Conflict(BUSY) from None
+    commit_change(section_store.update_section_op(current, sets, removes))
     current.position, current.group = position, level
     return section_view(access, structure, section_id)
 

@@ -23,22 +23,20 @@ from bindery.domain.sites.records import (
     NO_SITE_SPACE,
     checked_condition,
     checked_path,
+    commit_change,
     open_for_reader,
     open_structure,
     slug,
 )
 from bindery.domain.sites.views import SiteSpaceView, site_views
-from bindery.errors import BadRequest, Conflict, NotFound
+from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page
 from bindery.positions import between
-from bindery.store import Transaction, TransactionConflict
 from bindery.store import sites as site_store
 from bindery.store.members import Member
 from bindery.store.sites import Site, SiteSpace, Structure
 from bindery.store.spaces import Space, get_spaces
-
-BUSY = "The site changed while this request ran; nothing was changed, try again"
 
 
 def readable_spaces(member: Member, org_id: str, space_ids: list[str], field: str) -> list[Space]:
@@ -123,11 +121,8 @@ def add_site_space(caller: Caller, org_id: str, site_id: str, body: AddSiteSpace
     site = structure.site
     (made,) = new_site_spaces(site, [space], section, structure.in_section(section), now_iso())
     default = site.default_site_space or made.id if section is None else site.default_site_space
-    try:
-        Transaction(site_store.put_site_space_op(made), site_store.path_guard_op(made),
-                    site_store.count_site_spaces_op(site, 1, default)).commit()
-    except TransactionConflict:
-        raise Conflict(BUSY) from None
+    commit_change(site_store.put_site_space_op(made), site_store.path_guard_op(made),
+                  site_store.count_site_spaces_op(site, 1, default))
     site.site_spaces += 1
     site.default_site_space = default
     structure.site_spaces.append(made)
@@ -166,12 +161,7 @@ def update_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
                                             if k.startswith("GSI2")}})
     if sets or removes:
         ops.append(site_store.update_site_space_op(current, sets, tuple(removes)))
-        try:
-            Transaction(ops).commit()
-        except TransactionConflict as conflict:
-            if conflict.failed("path"):
-                raise BadRequest(f"path: {body.path!r} is taken by another site space here") from None
-            raise Conflict(BUSY) from None
+        commit_change(ops, taken=("path", f"path: {body.path!r} is taken by another site space here"))
     _, after = open_structure(caller, org_id, site_id)
     return view_of(access, after, site_space_id)
 
@@ -189,10 +179,7 @@ def move_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: st
         siblings, current.id, what="site space",
         before=where.before.siteSpace if where and where.before else None,
         after=where.after.siteSpace if where and where.after else None)
-    try:
-        Transaction(site_store.update_site_space_op(current, {"position": position})).commit()
-    except TransactionConflict:
-        raise Conflict(BUSY) from None
+    commit_change(site_store.update_site_space_op(current, {"position": position}))
     current.position = position
     return view_of(access, structure, site_space_id)
 
@@ -214,11 +201,8 @@ def delete_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
         rest = [ss for ss in structure.in_section(None) if ss.id != doomed.id]
         default = rest[0].id if rest else None
     # In a section, a deleted default needs no write: the section's first site space is its default.
-    try:
-        Transaction(site_store.delete_site_space_op(doomed), site_store.release_path_op(doomed),
-                    site_store.count_site_spaces_op(site, -1, default)).commit()
-    except TransactionConflict:
-        raise Conflict(BUSY) from None
+    commit_change(site_store.delete_site_space_op(doomed), site_store.release_path_op(doomed),
+                  site_store.count_site_spaces_op(site, -1, default))
 
 
 __all__ = ["NO_SITE", "SiteSpaceView", "view_of"]
