@@ -27,7 +27,7 @@ import json
 import re
 from typing import Any
 
-from bindery.messages import GitRunMessage, IndexMessage, Message
+from bindery.messages import GitRunMessage, IndexMessage, Message, OpenAPIProcessMessage
 from local.gateway import STAGE, build_event
 from local.queue_delivery import event_sources, sqs_event
 from local.stream_records import removal_record, stream_subscriptions
@@ -51,11 +51,13 @@ SQS_BODIES: dict[str, Message] = {
     "GitSyncWorker": GitRunMessage(spaceId="sample-space-id", runId="sample-run-id",
                                    url="https://github.com/example/docs.git"),
     "SearchIndexWorker": IndexMessage(spaceId="sample-space-id", revisionId="sample-revision-id"),
+    "OpenAPIProcessingWorker": OpenAPIProcessMessage(organizationId="sample-organization-id", slug="petstore",
+                                                     specId="sample-spec-id", job="sample-job-id"),
 }
 
 
 def _kebab(name: str) -> str:
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", name).lower()
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", "-", name).lower()
 
 
 def _prefix(function: Function) -> str:

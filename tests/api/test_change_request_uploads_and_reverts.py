@@ -30,7 +30,7 @@ def web(monkeypatch):
     pages: dict[str, object] = {}
     fetched: list[str] = []
 
-    def open_url(url, field):
+    def open_url(url, field, timeout=None):
         fetched.append(url)
         found = pages.get(url, 404)
         if isinstance(found, int):

@@ -30,12 +30,16 @@ class Settings(BaseModel):
     # Background work (SQS). Empty: nothing is queued (set by the template, the local runner and tests).
     git_sync_queue_url: str = ""
     search_index_queue_url: str = ""
+    openapi_queue_url: str = ""
     sqs_endpoint: str | None = None
     # Git Sync may read and write `file://` repositories only where this is on (the local runner);
     # outbound fetches (Git Sync, file uploads by URL) refuse loopback and private addresses unless
     # `allow_private_hosts` is on (the local runner, whose own blob URLs are on 127.0.0.1).
     git_allow_file_urls: bool = False
     allow_private_hosts: bool = False
+    # OpenAPI processing fetches a spec (and the files its `$ref`s name) with these bounds (docs/openapi.md).
+    openapi_fetch_timeout: float = Field(default=10.0, gt=0)
+    openapi_max_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
 
 
 _ENV = {
@@ -51,9 +55,12 @@ _ENV = {
     "sso_return_url": "BINDERY_SSO_RETURN_URL",
     "git_sync_queue_url": "BINDERY_GIT_SYNC_QUEUE_URL",
     "search_index_queue_url": "BINDERY_SEARCH_INDEX_QUEUE_URL",
+    "openapi_queue_url": "BINDERY_OPENAPI_QUEUE_URL",
     "sqs_endpoint": "BINDERY_SQS_ENDPOINT",
     "git_allow_file_urls": "BINDERY_GIT_ALLOW_FILE_URLS",
     "allow_private_hosts": "BINDERY_ALLOW_PRIVATE_HOSTS",
+    "openapi_fetch_timeout": "BINDERY_OPENAPI_FETCH_TIMEOUT",
+    "openapi_max_bytes": "BINDERY_OPENAPI_MAX_BYTES",
 }
 
 

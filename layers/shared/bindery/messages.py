@@ -26,3 +26,13 @@ class IndexMessage(Message):
 
     spaceId: str  # noqa: N815
     revisionId: str  # noqa: N815
+
+
+class OpenAPIProcessMessage(Message):
+    """OpenAPIProcessingQueue: process the source of one spec for one job (bindery.domain.openapi.processing).
+    A message whose job the spec no longer has (a newer PUT, a deleted spec) changes nothing."""
+
+    organizationId: str  # noqa: N815
+    slug: str
+    specId: str  # noqa: N815
+    job: str

@@ -29,6 +29,15 @@ class RemoteFileError(BadRequest):
     """The file could not be fetched; the message names the field."""
 
 
+class RemoteFileTimeout(RemoteFileError):
+    """The server did not answer (or finish answering) in time."""
+
+
+def _timed_out(error: BaseException) -> bool:
+    reason = getattr(error, "reason", None)
+    return isinstance(error, TimeoutError) or isinstance(reason, TimeoutError)
+
+
 @dataclass(frozen=True)
 class Fetched:
     data: bytes
@@ -50,30 +59,38 @@ class _CheckedRedirects(urllib.request.HTTPRedirectHandler):
         return super().redirect_request(req, fp, code, msg, headers, newurl)
 
 
-def _open(url: str, field: str) -> Any:
+def _open(url: str, field: str, timeout: float = TIMEOUT) -> Any:
     """The response (a context manager with `read`, `headers`); the network's only entry point here."""
     opener = urllib.request.build_opener(_CheckedRedirects(field))
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})  # noqa: S310 - checked
-    return opener.open(request, timeout=TIMEOUT)
+    return opener.open(request, timeout=timeout)
 
 
-def fetch(url: str, field: str, *, max_bytes: int) -> Fetched:
-    """The bytes at `url` (at most `max_bytes`) and the content type the server gave."""
+def fetch(url: str, field: str, *, max_bytes: int, timeout: float = TIMEOUT) -> Fetched:
+    """The bytes at `url` (at most `max_bytes`) and the content type the server gave. `timeout` bounds
+    each blocking step (connecting, each read), as urllib's timeout does."""
     check_url(url, field, files_allowed=False)
     shown = redact(url)
     try:
-        with _open(url, field) as response:
+        with _open(url, field, timeout) as response:
             data = response.read(max_bytes + 1)
             header = response.headers.get("Content-Type")
     except urllib.error.HTTPError as error:
         raise RemoteFileError(f"{field}: {shown} answered HTTP {error.code}") from None
     except (urllib.error.URLError, OSError, ValueError) as error:
+        if _timed_out(error):
+            raise RemoteFileTimeout(f"{field}: {shown} did not answer within {timeout:g} s") from None
         reason = getattr(error, "reason", error)
         raise RemoteFileError(f"{field}: {shown} could not be fetched ({reason})") from None
     if len(data) > max_bytes:
-        raise RemoteFileError(f"{field}: {shown} is larger than {max_bytes // (1024 * 1024)} MB")
+        raise RemoteFileError(f"{field}: {shown} is larger than {_size(max_bytes)}")
     content_type = header.split(";", 1)[0].strip().lower() if header else None
     return Fetched(data, content_type or None)
+
+
+def _size(count: int) -> str:
+    mb = 1024 * 1024
+    return f"{count // mb} MB" if count % mb == 0 else f"{count} bytes"
 
 
 def guessed_type(name: str) -> str:

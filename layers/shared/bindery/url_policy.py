@@ -87,10 +87,28 @@ def _public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
+def _literal_address(host: str) -> list[str]:
+    """The host itself when it is an IP address; nothing for a name (left unresolved)."""
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return []
+    return [host]
+
+
+def _addresses(host: str, field: str, resolver: Resolver) -> list[str]:
+    try:
+        return list(resolver(host))
+    except RefusedUrl as refused:
+        raise RefusedUrl(refused.message.replace("url:", f"{field}:", 1)) from None
+
+
 def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host,
-              files_allowed: bool | None = None) -> str:
+              files_allowed: bool | None = None, resolve: bool = True) -> str:
     """`url` if Bindery may fetch it under the current settings; RefusedUrl (400) otherwise.
-    `files_allowed` None: `file://` as the settings say for Git Sync; False: never (uploads by URL)."""
+    `files_allowed` None: `file://` as the settings say for Git Sync; False: never (uploads by URL).
+    `resolve` False checks only a host written as an address, leaving names to the check right before
+    the fetch (a source that is fetched later, by a worker, where DNS is looked up anyway)."""
     conf = settings()
     allow_file = conf.git_allow_file_urls if files_allowed is None else files_allowed
     shown = redact(url)
@@ -113,7 +131,9 @@ def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host
     if not host:
         raise RefusedUrl(f"{field}: the URL names no host ({shown})")
     if not conf.allow_private_hosts:
-        addresses = list(resolver(host))
+        if not resolve and not _literal_address(host):
+            return url
+        addresses = _addresses(host, field, resolver)
         if not addresses:
             raise RefusedUrl(f"{field}: the host {host} cannot be resolved")
         if not all(_public(address) for address in addresses):

@@ -37,6 +37,7 @@ class Organization:
     invite_count: int = 0
     space_count: int = 0  # live spaces (a deleted one is not counted)
     collection_count: int = 0
+    openapi_spec_count: int = 0
 
     _FIELDS = (
         ("title", "title"), ("created_at", "createdAt"), ("email_domains", "emailDomains"),
@@ -47,10 +48,11 @@ class Organization:
         ("member_count", "memberCount"), ("admin_count", "adminCount"),
         ("team_count", "teamCount"), ("invite_count", "inviteCount"),
         ("space_count", "spaceCount"), ("collection_count", "collectionCount"),
+        ("openapi_spec_count", "openapiSpecCount"),
     )
 
     _COUNTERS = frozenset({"member_count", "admin_count", "team_count", "invite_count", "space_count",
-                           "collection_count"})
+                           "collection_count", "openapi_spec_count"})
 
     def settings_update(self) -> tuple[str, dict[str, str], dict[str, Any]]:
         """An UpdateExpression writing every field but the counters (SET, or REMOVE for an absent one):

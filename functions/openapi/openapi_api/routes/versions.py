@@ -1,0 +1,39 @@
+"""ORG/openapi/{specSlug}/versions: the versions processing made, newest first, and their content.
+`latest` names the newest wherever a version id goes."""
+
+from __future__ import annotations
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+
+from bindery.api.dependencies import page_limit
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.models.openapi import OpenAPISpecContent, OpenAPISpecVersion, OpenAPISpecVersionList
+from bindery.api.wire.openapi import version_to_wire
+from bindery.domain.openapi import versions as domain
+from bindery.domain.openapi.versions import VersionView
+
+router = Router()
+
+
+def _wire(view: VersionView) -> OpenAPISpecVersion:
+    return version_to_wire(view.spec, view.version, view.url)
+
+
+@router.get("")
+def list_versions(organizationId: str, specSlug: str, who: Who, *,  # noqa: N803
+                  page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecVersionList:
+    found = domain.list_versions(who, organizationId, specSlug, limit=page_limit(limit), page=page)
+    return OpenAPISpecVersionList.model_validate({**found.to_wire(),
+                                                  "items": [_wire(view) for view in found.items]})
+
+
+@router.get("/<versionId>")
+def get_version(organizationId: str, specSlug: str, versionId: str, who: Who) -> OpenAPISpecVersion:  # noqa: N803
+    return _wire(domain.get_version(who, organizationId, specSlug, versionId))
+
+
+@router.get("/<versionId>/content")
+def get_version_content(organizationId: str, specSlug: str, versionId: str,  # noqa: N803
+                        who: Who) -> OpenAPISpecContent:
+    content = domain.get_content(who, organizationId, specSlug, versionId)
+    return OpenAPISpecContent(filesystem=content.filesystem, url=content.view.url)
