@@ -84,6 +84,24 @@ describe('OpenAPI specifications', () => {
         await expectError(api.getOpenApiSpecVersionContentById(fx.org.id, 'pets31', first.lastVersion), 404);
     });
 
+    it('the openapi template on a spec adds API reference pages computed from its latest version', async () => {
+        const orgs = fx.owner.api.orgs;
+        await expectOk(orgs.createOpenApiSpec(fx.org.id, { slug: 'reference', source: { text: petstore('v3.0') } }), 201);
+        await processed(orgs, fx.org.id, 'reference');
+        const space = await expectOk(orgs.createSpace(fx.org.id, { title: 'API' }), 201);
+        const api = fx.owner.api.spaces;
+        await expectOk(api.applyTemplateToSpace(space.id, { id: 'openapi', params: { contentRefs: { spec: { kind: 'openapi', spec: 'reference' } } } }), 201);
+        await expectError(api.applyTemplateToSpace(space.id, { id: 'openapi', params: { contentRefs: { spec: { kind: 'openapi', spec: 'missing' } } } }), 400, /spec/);
+        const top = await expectOk(api.getPageByPath(space.id, 'api-reference'));
+        assert.equal(top.computed.type, 'builtin:openapi');
+        assert.deepEqual(top.computed.props, { doc: 'info', page: 'API reference' });
+        const pets = await expectOk(api.getPageByPath(space.id, 'api-reference/pets'));
+        const operations = pets.document.nodes.filter((node) => node.type === 'openapi-operation');
+        assert.deepEqual(operations.map((node) => `${node.data.method} ${node.data.path}`), ['get /pets', 'post /pets', 'get /pets/{petId}']);
+        const stored = await expectOk(api.getPageById(space.id, top.id, { computed: false }));
+        assert.equal(stored.type, 'computed');
+    });
+
     it('an invalid spec completes with a parse error and no version', async () => {
         const api = fx.owner.api.orgs;
         await expectOk(api.createOpenApiSpec(fx.org.id, { slug: 'broken', source: { text: '{"openapi": "3.0.0"}' } }), 201);

@@ -45,7 +45,8 @@ def get_revision(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> Revision:
-    wire = reads.get_revision(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+    wire = reads.get_revision(who, spaceId, _revision(who, spaceId, changeRequestId),
+                              metadata=metadata, computed=computed)
     return Revision.model_validate(wire)
 
 
@@ -65,7 +66,8 @@ def list_pages(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> RevisionPages:
-    wire = reads.list_pages(who, spaceId, _revision(who, spaceId, changeRequestId), metadata=metadata)
+    wire = reads.list_pages(who, spaceId, _revision(who, spaceId, changeRequestId),
+                            metadata=metadata, computed=computed)
     return RevisionPages.model_validate(wire)
 
 
@@ -78,7 +80,7 @@ def get_page(
     computed: Annotated[bool, Query()] = True,
 ) -> RevisionPage:
     wire = reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), pageId, fmt=format,
-                          evaluated=evaluated, metadata=metadata)
+                          evaluated=evaluated, metadata=metadata, computed=computed)
     return RevisionPage.model_validate(wire)
 
 
@@ -92,7 +94,7 @@ def get_page_by_path(
 ) -> RevisionPage:
     # The path may span several segments: content_api.app escapes them into this one.
     wire = reads.get_page(who, spaceId, _revision(who, spaceId, changeRequestId), path=unquote(pagePath),
-                          fmt=format, evaluated=evaluated, metadata=metadata)
+                          fmt=format, evaluated=evaluated, metadata=metadata, computed=computed)
     return RevisionPage.model_validate(wire)
 
 

@@ -23,7 +23,8 @@ def list_pages(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> RevisionPages:
-    return RevisionPages.model_validate(reads.list_pages(who, spaceId, None, metadata=metadata))
+    found = reads.list_pages(who, spaceId, None, metadata=metadata, computed=computed)
+    return RevisionPages.model_validate(found)
 
 
 @router.get("/revisions/<revisionId>/pages")
@@ -32,7 +33,8 @@ def list_pages_in_revision(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> RevisionPages:
-    return RevisionPages.model_validate(reads.list_pages(who, spaceId, revisionId, metadata=metadata))
+    found = reads.list_pages(who, spaceId, revisionId, metadata=metadata, computed=computed)
+    return RevisionPages.model_validate(found)
 
 
 @router.get("/content/page/<pageId>")
@@ -43,7 +45,8 @@ def get_page(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> RevisionPage:
-    wire = reads.get_page(who, spaceId, None, pageId, fmt=format, evaluated=evaluated, metadata=metadata)
+    wire = reads.get_page(who, spaceId, None, pageId, fmt=format, evaluated=evaluated,
+                          metadata=metadata, computed=computed)
     return RevisionPage.model_validate(wire)
 
 
@@ -56,7 +59,7 @@ def get_page_in_revision(
     computed: Annotated[bool, Query()] = True,
 ) -> RevisionPage:
     wire = reads.get_page(who, spaceId, revisionId, pageId, fmt=format, evaluated=evaluated,
-                          metadata=metadata)
+                          metadata=metadata, computed=computed)
     return RevisionPage.model_validate(wire)
 
 
@@ -79,7 +82,7 @@ def get_page_by_path(
 ) -> RevisionPage:
     # The path may span several segments: content_api.app escapes them into this one.
     wire = reads.get_page(who, spaceId, None, path=unquote(pagePath), fmt=format, evaluated=evaluated,
-                          metadata=metadata)
+                          metadata=metadata, computed=computed)
     return RevisionPage.model_validate(wire)
 
 
@@ -92,5 +95,5 @@ def get_page_in_revision_by_path(
     computed: Annotated[bool, Query()] = True,
 ) -> RevisionPage:
     wire = reads.get_page(who, spaceId, revisionId, path=unquote(pagePath), fmt=format,
-                          evaluated=evaluated, metadata=metadata)
+                          evaluated=evaluated, metadata=metadata, computed=computed)
     return RevisionPage.model_validate(wire)

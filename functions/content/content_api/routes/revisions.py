@@ -21,8 +21,9 @@ def get_current_revision(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> Revision:
-    # `computed`: Bindery computes no content (no OpenAPI or integration sources), so both values agree.
-    return Revision.model_validate(reads.get_revision(who, spaceId, None, metadata=metadata))
+    # `computed`: builtin:openapi pages shown as what they compute, or as stored (docs/openapi.md).
+    found = reads.get_revision(who, spaceId, None, metadata=metadata, computed=computed)
+    return Revision.model_validate(found)
 
 
 @router.get("/revisions/<revisionId>")
@@ -31,4 +32,5 @@ def get_revision(
     metadata: Annotated[bool, Query()] = True,
     computed: Annotated[bool, Query()] = True,
 ) -> Revision:
-    return Revision.model_validate(reads.get_revision(who, spaceId, revisionId, metadata=metadata))
+    found = reads.get_revision(who, spaceId, revisionId, metadata=metadata, computed=computed)
+    return Revision.model_validate(found)

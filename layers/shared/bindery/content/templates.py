@@ -28,6 +28,7 @@ class NewPage:
     title: str
     document: dict[str, Any] | None  # None: an empty page
     children: list[NewPage] = field(default_factory=list)
+    computed: dict[str, Any] | None = None  # a computed page's source (it has no document or children)
 
 
 def _markdown(title: str, markdown: str, *children: NewPage) -> NewPage:
@@ -134,7 +135,10 @@ def _entries(pages: Sequence[NewPage], taken: set[str], new_id: Callable[[], str
         entry: dict[str, Any] = {"id": new_id(), "type": "document", "title": page.title,
                                  "slug": _unique_slug(page.title, taken), "createdAt": now, "updatedAt": now,
                                  "pages": _entries(page.children, set(), new_id, now, documents)}
-        if page.document is not None:
+        if page.computed is not None:
+            # The slug is kept: the page is shown as a document at that path when computed on read.
+            entry.update(type="computed", computed=page.computed, pages=[])
+        elif page.document is not None:
             documents[entry["id"]] = page.document
         entries.append(entry)
     return entries

@@ -30,6 +30,7 @@ from bindery.content.tree import Located, Tree
 from bindery.domain.access.content import space_access
 from bindery.domain.change_requests.records import to_wire as change_request_to_wire
 from bindery.domain.content_evaluation import evaluate
+from bindery.domain.openapi import reference_pages
 from bindery.errors import BadRequest, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.store import blobs
@@ -54,8 +55,9 @@ class Opened:
 
 
 def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool = True,
-                  current: bool | None = None) -> Opened:
-    """`revision_id` None: the space's current revision."""
+                  current: bool | None = None, computed: bool = False) -> Opened:
+    """`revision_id` None: the space's current revision. `computed`: computed pages shown as what they
+    compute (bindery.domain.openapi.reference_pages), else as stored."""
     access = space_access(caller, space_id)
     access.require("read", "read this space's content")
     assert isinstance(access.node, Space)
@@ -64,7 +66,10 @@ def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, met
     if revision is None:
         raise NotFound(NO_REVISION)
     view = View(space_id, revision.id, revision_id is None if current is None else current, metadata)
-    return Opened(revision, revision_store.load_tree(revision), view, access.node)
+    tree = revision_store.load_tree(revision)
+    if computed:
+        tree = reference_pages.expand(tree, access.node.org_id)
+    return Opened(revision, tree, view, access.node)
 
 
 # --- documents --------------------------------------------------------------------------------------------
@@ -94,7 +99,10 @@ def to_markdown(document: Any) -> str:
 
 
 def _page_document(opened: Opened, entry: Mapping[str, Any], evaluated: Evaluated) -> Any:
-    document = _stored_document(opened.view.space_id, entry.get("documentId"))
+    source = entry.get("computed")
+    computed = reference_pages.document(source) if isinstance(source, Mapping) and not entry.get(
+        "documentId") else None
+    document = computed or _stored_document(opened.view.space_id, entry.get("documentId"))
     return _evaluated(opened, document, evaluated, entry.get("variables"))
 
 
@@ -110,8 +118,9 @@ def _page(opened: Opened, located: Located, fmt: DocumentFormat | None,
 
 
 # --- revisions and pages ----------------------------------------------------------------------------------
-def get_revision(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool) -> dict[str, Any]:
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata)
+def get_revision(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool,
+                 computed: bool = True) -> dict[str, Any]:
+    opened = open_revision(caller, space_id, revision_id, metadata=metadata, computed=computed)
     out = revision_to_wire(opened.view, opened.revision, opened.tree)
     if opened.revision.merged_from is not None:
         # The spec's `merge` revision embeds the change request merged, as it is now (one GetItem, and
@@ -122,16 +131,17 @@ def get_revision(caller: Caller, space_id: str, revision_id: str | None, *, meta
     return out
 
 
-def list_pages(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool) -> dict[str, Any]:
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata)
+def list_pages(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool,
+               computed: bool = True) -> dict[str, Any]:
+    opened = open_revision(caller, space_id, revision_id, metadata=metadata, computed=computed)
     return {"pages": pages_to_wire(opened.view, opened.tree)}
 
 
 def get_page(caller: Caller, space_id: str, revision_id: str | None, page_id: str | None = None, *,
              path: str | None = None, fmt: DocumentFormat | None, evaluated: Evaluated,
-             metadata: bool) -> dict[str, Any]:
+             metadata: bool, computed: bool = True) -> dict[str, Any]:
     """A page by id, or by `path` (document and group pages have paths; link and computed pages do not)."""
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata)
+    opened = open_revision(caller, space_id, revision_id, metadata=metadata, computed=computed)
     located = opened.tree.page(page_id) if page_id is not None else opened.tree.page_by_path(path or "")
     if located is None:
         raise NotFound(NO_PAGE)
@@ -141,7 +151,7 @@ def get_page(caller: Caller, space_id: str, revision_id: str | None, page_id: st
 def get_page_document(caller: Caller, space_id: str, revision_id: str, page_id: str, *,
                       evaluated: Evaluated) -> Any:
     """The page's JSON document (an empty one for a document page without a body); other pages have none."""
-    opened = open_revision(caller, space_id, revision_id)
+    opened = open_revision(caller, space_id, revision_id, computed=True)
     located = opened.tree.page(page_id)
     if located is None or located.entry["type"] != "document":
         raise NotFound(NO_PAGE)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.api.schemas.templates import ApplySpaceTemplate, FileRef, UrlRef
+from bindery.api.schemas.templates import ApplySpaceTemplate, FileRef, OpenApiRef, UrlRef
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.content.templates import NewPage, add_pages, page_set
@@ -26,6 +26,7 @@ from bindery.domain.spaces.records import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.store import blobs
+from bindery.store import openapi_specs as openapi_store
 from bindery.store import revisions as revision_store
 from bindery.store.spaces import Space
 
@@ -56,18 +57,33 @@ def _spec_document(space_id: str, tree: Tree, ref: FileRef) -> Mapping[str, Any]
     return spec
 
 
-def _pages(space_id: str, tree: Tree, body: ApplySpaceTemplate) -> list[NewPage]:
+def _computed_reference(space: Space, ref: OpenApiRef) -> list[NewPage]:
+    """An "API reference" computed page (`builtin:openapi`) on an OpenAPI specification of the space's
+    organization: computed from the spec's latest version whenever it is read (docs/openapi.md)."""
+    spec = openapi_store.get_spec_by_ref(space.org_id, ref.spec)
+    if spec is None:
+        raise BadRequest(f"{SPEC}: no OpenAPI specification {ref.spec!r} in this organization")
+    ref_to_spec = {"kind": "openapi", "spec": spec.slug}  # the official ContentRefOpenAPI names a slug
+    source = {"type": "builtin:openapi", "dependencies": {"spec": {"ref": ref_to_spec}},
+              "props": {"models": True}}
+    return [NewPage("API reference", None, computed=source)]
+
+
+def _pages(space: Space, tree: Tree, body: ApplySpaceTemplate) -> list[NewPage]:
     if body.id != "openapi":
         return page_set(body.id)
     ref = body.params.contentRefs.get("spec")
     if ref is None:
-        raise BadRequest(f"{SPEC}: the openapi template needs the spec, as a file reference")
+        raise BadRequest(f"{SPEC}: the openapi template needs the spec, as a file or OpenAPI reference")
+    if isinstance(ref, OpenApiRef):
+        return _computed_reference(space, ref)
+    space_id = space.id
     if isinstance(ref, UrlRef):
         # Listing the operations means reading the spec; Bindery does not fetch URLs on a caller's behalf.
         raise BadRequest(f"{SPEC}: a URL spec cannot be read; upload the spec to the space and reference "
                          "the file")
     if not isinstance(ref, FileRef):
-        raise BadRequest(f"{SPEC}: must be a file reference (kind: file)")
+        raise BadRequest(f"{SPEC}: must be a file or OpenAPI reference (kind: file or openapi)")
     spec = _spec_document(space_id, tree, ref)
     pages = page_set("openapi", spec_ref=ref.model_dump(), spec=spec)
     if not pages[0].children:
@@ -86,7 +102,7 @@ def apply_template(caller: Caller, space_id: str, body: ApplySpaceTemplate) -> N
         if revision is None:
             raise NotFound("No matching revision")
         tree = revision_store.load_tree(revision)
-        value, documents = add_pages(tree.value, _pages(space_id, tree, body), new_id=new_id, now=now_iso())
+        value, documents = add_pages(tree.value, _pages(space, tree, body), new_id=new_id, now=now_iso())
         committed = commit_revision(space_id, [revision.id], value, documents)
         try:
             advance_space(space, revision.id, committed)
