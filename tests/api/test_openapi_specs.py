@@ -163,3 +163,12 @@ def test_versions_of_a_missing_spec_are_404s(api, sqs_queues):
     create(api, ada)  # a spec not processed yet has no versions
     assert api.get(specs_path(ada, "/pets/versions"), token=ada.token).json() == {"items": [], "count": 0}
     assert "version" in error(api.get(specs_path(ada, "/pets/versions/latest"), token=ada.token), 404)
+
+
+def test_slugs_and_version_ids_no_spec_could_have_are_404s(api, sqs_queues):
+    ada = api.org_admin()
+    create(api, ada)
+    for rest in ("/" + "a" * 2000, "/Not%20A%20Slug", "/pets/versions/" + "v" * 2000,
+                 "/pets/versions/" + "v" * 2000 + "/content"):
+        assert error(api.get(specs_path(ada, rest), token=ada.token), 404)
+    assert api.delete(specs_path(ada, "/" + "a" * 2000), token=ada.token).status == 204
