@@ -26,7 +26,13 @@ def _state(pid: int) -> str:
 def _children(pid: int) -> set[int]:
     found: set[int] = set()
     for task in Path(f"/proc/{pid}/task").iterdir():
-        found.update(int(child) for child in (task / "children").read_text().split())
+        try:
+            listed = (task / "children").read_text()
+        except FileNotFoundError:
+            # The thread ended between the listing and the read (request and delivery threads come and
+            # go); Linux hands an ended thread's children to another thread of the process, listed there.
+            continue
+        found.update(int(child) for child in listed.split())
     return found
 
 
