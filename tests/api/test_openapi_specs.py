@@ -172,3 +172,16 @@ def test_slugs_and_version_ids_no_spec_could_have_are_404s(api, sqs_queues):
                  "/pets/versions/" + "v" * 2000 + "/content"):
         assert error(api.get(specs_path(ada, rest), token=ada.token), 404)
     assert api.delete(specs_path(ada, "/" + "a" * 2000), token=ada.token).status == 204
+
+
+def test_a_put_that_raced_another_is_a_409_and_the_other_stands(api, sqs_queues, monkeypatch):
+    ada = api.org_admin()
+    create(api, ada)
+    stale = spec_store.get_spec(ada.org_id, "pets")  # what a slower request read
+    winner = api.put(specs_path(ada, "/pets"), token=ada.token, body={"source": {"url": "https://a.example/x.json"}})
+    assert winner.status == 200, winner.body
+    monkeypatch.setattr(spec_store, "get_spec", lambda org_id, slug: stale)
+    late = api.put(specs_path(ada, "/pets"), token=ada.token, body={"source": {"text": PETSTORE_TEXT}})
+    assert error(late, 409)
+    monkeypatch.undo()
+    assert spec_store.get_spec(ada.org_id, "pets").source_url == "https://a.example/x.json"

@@ -19,7 +19,7 @@ from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.access.roles import Role, at_least
-from bindery.errors import BadRequest, NotFound
+from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.messages import OpenAPIProcessMessage
 from bindery.pagination import Listing, next_page, open_page
@@ -130,7 +130,8 @@ def put_spec(caller: Caller, org_id: str, slug: str, source: SpecSource) -> tupl
     try:
         Transaction(spec_store.new_source_op(spec, seen_job)).commit()
     except TransactionConflict:
-        raise BadRequest("source: the specification changed while this request ran; send it again") from None
+        raise Conflict("The specification was replaced or deleted while this request ran; send it again") \
+            from None
     _queue(spec)
     return _view(access, spec), False
 
