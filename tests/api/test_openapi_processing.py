@@ -304,3 +304,26 @@ def test_a_public_spec_has_a_published_url_once_it_has_a_version(api, web, deliv
     assert "petstore.yaml" in spec["urls"]["published"]
     api.patch(specs_path(ada, "/pets"), token=ada.token, body={"visibility": "private"})
     assert "published" not in spec_of(api, ada)["urls"]
+
+
+def test_a_source_replaced_during_processing_wins_and_the_older_result_is_discarded(api, web, deliver_queued,
+                                                                                     monkeypatch):
+    ada = api.org_admin()
+    create(api, ada, url=web.url("v3.0/petstore.yaml"))
+    real_validate = validation.validate
+    replaced = []
+
+    def validate_then_replace(files):
+        real_validate(files)
+        if not replaced:  # while the first job runs, someone PUTs another source
+            replaced.append(True)
+            replace_source(api, ada, url=web.url("v3.1/petstore.yaml"))
+
+    monkeypatch.setattr(validation, "validate", validate_then_replace)
+    deliver_queued()
+    spec = spec_of(api, ada)
+    assert versions_of(api, ada)["count"] == 1
+    assert content_of(api, ada)["filesystem"]["petstore.yaml"]["openapi"].startswith("3.1")
+    listing = aws.s3_client().list_objects_v2(Bucket="bindery-test-blobs",
+                                              Prefix=f"openapi/{spec['id']}/versions/")
+    assert {entry["Key"].split("/")[3] for entry in listing["Contents"]} == {spec["lastVersion"]}

@@ -98,7 +98,9 @@ def process(message: OpenAPIProcessMessage, *, delivery: int) -> str | None:
         else:
             spec_store.release(spec)
         raise
-    if not spec_store.finish(spec, outcome) and outcome.version is not None:
-        spec_store.delete_prefix(outcome.version.objects)  # replaced meanwhile: its files serve no one
+    if not spec_store.finish(spec, outcome):
+        # Replaced or deleted meanwhile: nothing was written, and a new version's files serve no one.
+        if outcome.version is not None:
+            spec_store.delete_prefix(outcome.version.objects)
         return None
     return "complete"
