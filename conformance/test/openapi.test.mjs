@@ -7,7 +7,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { useServer, expectOk, expectError } from '../lib/context.mjs';
+import { useServer, expectOk, expectError, expectUnauthorized } from '../lib/context.mjs';
 import { orgWithMembers } from '../lib/fixtures.mjs';
 import { REPO_ROOT } from '../lib/server.mjs';
 
@@ -100,6 +100,13 @@ describe('OpenAPI specifications', () => {
         assert.deepEqual(operations.map((node) => `${node.data.method} ${node.data.path}`), ['get /pets', 'post /pets', 'get /pets/{petId}']);
         const stored = await expectOk(api.getPageById(space.id, top.id, { computed: false }));
         assert.equal(stored.type, 'computed');
+    });
+
+    it('without a valid token every operation is a 401', async () => {
+        await expectUnauthorized(ctx, 'GET', `/orgs/${fx.org.id}/openapi`);
+        await expectUnauthorized(ctx, 'POST', `/orgs/${fx.org.id}/openapi`, { slug: 'x', source: { text: 'x' } });
+        await expectUnauthorized(ctx, 'GET', `/orgs/${fx.org.id}/openapi/petstore/versions/latest`);
+        await expectUnauthorized(ctx, 'DELETE', `/orgs/${fx.org.id}/openapi/petstore`);
     });
 
     it('an invalid spec completes with a parse error and no version', async () => {

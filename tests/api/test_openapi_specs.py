@@ -185,3 +185,26 @@ def test_a_put_that_raced_another_is_a_409_and_the_other_stands(api, sqs_queues,
     assert error(late, 409)
     monkeypatch.undo()
     assert spec_store.get_spec(ada.org_id, "pets").source_url == "https://a.example/x.json"
+
+
+def test_no_token_is_a_401(api, sqs_queues):
+    ada = api.org_admin()
+    create(api, ada)
+    for method, rest in (("GET", ""), ("POST", ""), ("GET", "/pets"), ("PUT", "/pets"), ("PATCH", "/pets"),
+                         ("DELETE", "/pets"), ("GET", "/pets/versions"),
+                         ("GET", "/pets/versions/latest/content")):
+        assert error(api.call(method, specs_path(ada, rest)), 401)
+
+
+def test_reads_and_writes_cost_the_minimum_of_dynamodb_requests(api, sqs_queues, request_counter):
+    ada = api.org_admin()
+    create(api, ada)
+    request_counter.clear()
+    api.get(specs_path(ada, "/pets"), token=ada.token)
+    # the token (authorizer), the organization with the membership, the spec
+    assert request_counter == {"GetItem": 2, "BatchGetItem": 1}
+    request_counter.clear()
+    created = api.put(specs_path(ada, "/new"), token=ada.token, body={"source": {"text": PETSTORE_TEXT}})
+    assert created.status == 201, created.body
+    # the same reads (the spec found missing), then one transaction: spec, id alias, organization count
+    assert request_counter == {"GetItem": 2, "BatchGetItem": 1, "TransactWriteItems": 1}

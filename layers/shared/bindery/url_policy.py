@@ -87,13 +87,13 @@ def _public(address: str) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
-def _literal_address(host: str) -> list[str]:
-    """The host itself when it is an IP address; nothing for a name (left unresolved)."""
+def _is_address(host: str) -> bool:
+    """Is the host written as an IP address (rather than a name)?"""
     try:
         ipaddress.ip_address(host.split("%", 1)[0])
     except ValueError:
-        return []
-    return [host]
+        return False
+    return True
 
 
 def _addresses(host: str, field: str, resolver: Resolver) -> list[str]:
@@ -131,7 +131,7 @@ def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host
     if not host:
         raise RefusedUrl(f"{field}: the URL names no host ({shown})")
     if not conf.allow_private_hosts:
-        if not resolve and not _literal_address(host):
+        if not resolve and not _is_address(host):
             return url
         addresses = _addresses(host, field, resolver)
         if not addresses:

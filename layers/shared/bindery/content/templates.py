@@ -119,7 +119,8 @@ def page_set(template_id: str, *, spec_ref: Mapping[str, Any] | None = None,
 
 
 # --- adding pages to a tree ------------------------------------------------------------------------------
-def _unique_slug(title: str, taken: set[str]) -> str:
+def unique_slug(title: str, taken: set[str]) -> str:
+    """The title's slug, with a number added when a sibling has it; added to `taken`."""
     base = slugify(title)
     slug, number = base, 2
     while slug in taken:
@@ -133,7 +134,7 @@ def _entries(pages: Sequence[NewPage], taken: set[str], new_id: Callable[[], str
     entries = []
     for page in pages:
         entry: dict[str, Any] = {"id": new_id(), "type": "document", "title": page.title,
-                                 "slug": _unique_slug(page.title, taken), "createdAt": now, "updatedAt": now,
+                                 "slug": unique_slug(page.title, taken), "createdAt": now, "updatedAt": now,
                                  "pages": _entries(page.children, set(), new_id, now, documents)}
         if page.computed is not None:
             # The slug is kept: the page is shown as a document at that path when computed on read.

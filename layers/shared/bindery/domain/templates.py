@@ -25,6 +25,8 @@ from bindery.domain.revisions import RevisionMoved, advance_space, commit_revisi
 from bindery.domain.spaces.records import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
+from bindery.openapi.documents import parse, require_spec
+from bindery.openapi.errors import ProcessingFailed
 from bindery.store import blobs
 from bindery.store import openapi_specs as openapi_store
 from bindery.store import revisions as revision_store
@@ -45,14 +47,11 @@ def _spec_document(space_id: str, tree: Tree, ref: FileRef) -> Mapping[str, Any]
     data = blobs.read_file(space_id, str(entry["digest"]))
     if data is None:
         raise BadRequest(f"{SPEC}: the file's content is missing")
-    import yaml  # only this route reads YAML: the content function's cold start does not pay for it
-
-    try:
-        spec = yaml.safe_load(data)  # YAML is a superset of JSON: one parser reads both
-    except yaml.YAMLError:
+    try:  # the OpenAPI engine's reader: JSON, else YAML read as JSON would be (imported on use)
+        spec: Mapping[str, Any] | None = require_spec(parse(data, "spec"), "spec")
+    except ProcessingFailed:
         spec = None
-    if not isinstance(spec, Mapping) or not ("openapi" in spec or "swagger" in spec) \
-            or not isinstance(spec.get("paths"), Mapping):
+    if spec is None or not isinstance(spec.get("paths"), Mapping):
         raise BadRequest(f"{SPEC}: the file is not an OpenAPI document (JSON or YAML with openapi and paths)")
     return spec
 

@@ -22,9 +22,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from bindery.content.templates import TITLE_MAX
+from bindery.content.templates import TITLE_MAX, unique_slug
 from bindery.content.tree import Tree
-from bindery.content.tree_edits import slugify
 from bindery.openapi import reference
 from bindery.store import openapi_specs as spec_store
 
@@ -88,11 +87,12 @@ def _expanded(entry: Mapping[str, Any], org_id: str, taken: set[str]) -> dict[st
     props = _mapping(computed.get("props"))
     title = str(entry["title"])
     page = {key: item for key, item in entry.items() if key not in ("type", "computed", "pages", "slug")}
-    slug = base = str(entry.get("slug") or slugify(title))
-    number = 2
-    while slug in taken:
-        slug, number = f"{base}-{number}", number + 1
-    taken.add(slug)
+    stored = entry.get("slug")
+    if isinstance(stored, str) and stored and stored not in taken:
+        slug = stored  # the stored slug as it is, so the page keeps its path
+        taken.add(slug)
+    else:
+        slug = unique_slug(title, taken)
     page.update(type="document", slug=slug, computed=_source(ref, value, {"doc": "info", "page": title}))
     root = _root_document(value["id"], value["lastVersion"]) if value and value.get("lastVersion") else None
     children: list[dict[str, Any]] = []
@@ -102,13 +102,8 @@ def _expanded(entry: Mapping[str, Any], org_id: str, taken: set[str]) -> dict[st
         if props.get("models") and reference.schema_names(root):
             names.append((MODELS, {"doc": "models"}))
         for name, child_props in names:
-            child_slug = child_base = slugify(name)
-            count = 2
-            while child_slug in slugs:
-                child_slug, count = f"{child_base}-{count}", count + 1
-            slugs.add(child_slug)
             children.append({"id": _derived_id(str(entry["id"]), str(child_props["doc"]), name),
-                             "type": "document", "title": name[:TITLE_MAX], "slug": child_slug,
+                             "type": "document", "title": name[:TITLE_MAX], "slug": unique_slug(name, slugs),
                              "computed": _source(ref, value, child_props)})
     page["pages"] = children
     return page

@@ -98,6 +98,11 @@ def _queue(spec: Spec) -> None:
 
 def create_spec(caller: Caller, org_id: str, slug: str, source: SpecSource) -> SpecView:
     access = require_org_role(caller, org_id, EDIT, "create OpenAPI specifications")
+    return _create(access, caller, slug, source)
+
+
+def _create(access: OrgAccess, caller: Caller, slug: str, source: SpecSource) -> SpecView:
+    org_id = access.org.id
     now = clock.now_iso()
     spec = Spec(id=new_id(), org_id=org_id, slug=slug, created_at=now, updated_at=now,
                 created_by=caller.user_id, job=new_id())
@@ -122,7 +127,7 @@ def put_spec(caller: Caller, org_id: str, slug: str, source: SpecSource) -> tupl
     access = require_org_role(caller, org_id, EDIT, "update OpenAPI specifications")
     spec = spec_store.get_spec(org_id, slug)
     if spec is None:
-        return create_spec(caller, org_id, slug, source), True
+        return _create(access, caller, slug, source), True
     seen_job = spec.job
     spec.source_url, spec.source_digest = _source_fields(spec.id, source)
     spec.job, spec.updated_at = new_id(), clock.now_iso()
