@@ -27,7 +27,13 @@ import json
 import re
 from typing import Any
 
-from bindery.messages import GitRunMessage, IndexMessage, Message, OpenAPIProcessMessage
+from bindery.messages import (
+    GitRunMessage,
+    IndexMessage,
+    Message,
+    OpenAPIProcessMessage,
+    TranslationRunMessage,
+)
 from local.gateway import STAGE, build_event
 from local.queue_delivery import event_sources, sqs_event
 from local.stream_records import removal_record, stream_subscriptions
@@ -53,6 +59,8 @@ SQS_BODIES: dict[str, Message] = {
     "SearchIndexWorker": IndexMessage(spaceId="sample-space-id", revisionId="sample-revision-id"),
     "OpenAPIProcessingWorker": OpenAPIProcessMessage(organizationId="sample-organization-id", slug="petstore",
                                                      specId="sample-spec-id", job="sample-job-id"),
+    "TranslationRunWorker": TranslationRunMessage(organizationId="sample-organization-id",
+                                                  translationId="sample-translation-id", job="sample-job-id"),
 }
 
 

@@ -40,6 +40,18 @@ class Settings(BaseModel):
     # OpenAPI processing fetches a spec (and the files its `$ref`s name) with these bounds (docs/openapi.md).
     openapi_fetch_timeout: float = Field(default=10.0, gt=0)
     openapi_max_bytes: int = Field(default=10 * 1024 * 1024, gt=0)
+    # Translation runs (docs/translations.md): the queue, and the translator backend with its bounds.
+    translation_queue_url: str = ""
+    translation_backend: str = ""
+    translation_url: str = ""
+    translation_api_key: str = Field(default="", repr=False)
+    translation_api_key_secret: str = ""
+    translation_model: str = ""
+    translation_timeout: float = Field(default=60.0, gt=0)
+    translation_retries: int = Field(default=4, ge=0, le=10)
+    translation_backoff: float = Field(default=1.0, ge=0)
+    translation_batch_chars: int = Field(default=8000, gt=0)
+    translation_max_request_bytes: int = Field(default=120_000, gt=0)
 
 
 _ENV = {
@@ -61,6 +73,17 @@ _ENV = {
     "allow_private_hosts": "BINDERY_ALLOW_PRIVATE_HOSTS",
     "openapi_fetch_timeout": "BINDERY_OPENAPI_FETCH_TIMEOUT",
     "openapi_max_bytes": "BINDERY_OPENAPI_MAX_BYTES",
+    "translation_queue_url": "BINDERY_TRANSLATION_QUEUE_URL",
+    "translation_backend": "BINDERY_TRANSLATION_BACKEND",
+    "translation_url": "BINDERY_TRANSLATION_URL",
+    "translation_api_key": "BINDERY_TRANSLATION_API_KEY",
+    "translation_api_key_secret": "BINDERY_TRANSLATION_API_KEY_SECRET",
+    "translation_model": "BINDERY_TRANSLATION_MODEL",
+    "translation_timeout": "BINDERY_TRANSLATION_TIMEOUT",
+    "translation_retries": "BINDERY_TRANSLATION_RETRIES",
+    "translation_backoff": "BINDERY_TRANSLATION_BACKOFF",
+    "translation_batch_chars": "BINDERY_TRANSLATION_BATCH_CHARS",
+    "translation_max_request_bytes": "BINDERY_TRANSLATION_MAX_REQUEST_BYTES",
 }
 
 

@@ -36,3 +36,12 @@ class OpenAPIProcessMessage(Message):
     slug: str
     specId: str  # noqa: N815
     job: str
+
+
+class TranslationRunMessage(Message):
+    """TranslationRunQueue: perform one run of a translation (bindery.domain.translations.runs). A message
+    whose job the translation no longer has (run again since, deleted) changes nothing."""
+
+    organizationId: str  # noqa: N815
+    translationId: str  # noqa: N815
+    job: str

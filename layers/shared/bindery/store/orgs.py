@@ -38,6 +38,8 @@ class Organization:
     space_count: int = 0  # live spaces (a deleted one is not counted)
     collection_count: int = 0
     openapi_spec_count: int = 0
+    translation_count: int = 0
+    glossary_count: int = 0
 
     _FIELDS = (
         ("title", "title"), ("created_at", "createdAt"), ("email_domains", "emailDomains"),
@@ -48,11 +50,13 @@ class Organization:
         ("member_count", "memberCount"), ("admin_count", "adminCount"),
         ("team_count", "teamCount"), ("invite_count", "inviteCount"),
         ("space_count", "spaceCount"), ("collection_count", "collectionCount"),
-        ("openapi_spec_count", "openapiSpecCount"),
+        ("openapi_spec_count", "openapiSpecCount"), ("translation_count", "translationCount"),
+        ("glossary_count", "glossaryEntryCount"),
     )
 
     _COUNTERS = frozenset({"member_count", "admin_count", "team_count", "invite_count", "space_count",
-                           "collection_count", "openapi_spec_count"})
+                           "collection_count", "openapi_spec_count", "translation_count",
+                           "glossary_count"})
 
     def settings_update(self) -> tuple[str, dict[str, str], dict[str, Any]]:
         """An UpdateExpression writing every field but the counters (SET, or REMOVE for an absent one):
