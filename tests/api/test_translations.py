@@ -131,11 +131,12 @@ def test_listing_pages_in_creation_order_with_the_count(api, sqs_queues):
 def test_put_changes_the_instructions_and_checks_them(api, sqs_queues):
     ada = api.org_admin()
     made = create(api, ada, new_space(api, ada)["id"])
-    reply = api.put(translations_path(ada, f"/{made['id']}"), token=ada.token, body={"instructions": DOCUMENT})
+    path = translations_path(ada, f"/{made['id']}")
+    reply = api.put(path, token=ada.token, body={"instructions": DOCUMENT})
     assert reply.status == 200, reply.body
     assert reply.json()["instructions"] == DOCUMENT
     assert reply.json()["updatedAt"] >= made["updatedAt"]
-    assert api.get(translations_path(ada, f"/{made['id']}"), token=ada.token).json()["instructions"] == DOCUMENT
+    assert api.get(path, token=ada.token).json()["instructions"] == DOCUMENT
     for body in ({}, {"instructions": {"object": "block"}}, {"instructions": None}):
         assert "instructions" in error(api.put(translations_path(ada, f"/{made['id']}"), token=ada.token,
                                                body=body), 400)
@@ -164,7 +165,7 @@ def test_a_run_asked_for_while_one_is_queued_is_the_same_run(api, sqs_queues):
     assert api.get(translations_path(ada, f"/{made['id']}"), token=ada.token).json()["status"] == "pending"
 
 
-# --- the glossary ---------------------------------------------------------------------------------------------
+# --- the glossary -------------------------------------------------------------------------------------
 def apply(api, who, *operations, status=204):
     reply = api.put(glossary_path(who), token=who.token, body={"operations": list(operations)})
     assert reply.status == status, reply.body
@@ -183,7 +184,8 @@ def test_glossary_operations_insert_update_and_delete_entries(api):
     assert first["translations"] == {"en": "space", "fr": "espace"}
     assert first["urls"]["location"].endswith(f"/orgs/{ada.org_id}/translations-glossary/{first['id']}")
     assert api.get(glossary_path(ada, f"/{first['id']}"), token=ada.token).json() == first
-    apply(api, ada, {"type": "update", "id": first["id"], "translations": {"en": "space", "de": "Bereich"}},
+    apply(api, ada,
+          {"type": "update", "id": first["id"], "translations": {"en": "space", "de": "Bereich"}},
           {"type": "delete", "id": second["id"]})
     listed = api.get(glossary_path(ada), token=ada.token).json()
     assert listed["count"] == 1

@@ -39,8 +39,8 @@ def reverse_words(text: str) -> str:
 def translate_markup(text: str) -> str:
     """The server's translation of tagged text: words between tags reversed, tags and escapes kept."""
     parts = _TAG.split(text)
-    return "".join(part if part.startswith("<") else html.escape(reverse_words(html.unescape(part)), quote=False)
-                   for part in parts)
+    return "".join(part if part.startswith("<")
+                   else html.escape(reverse_words(html.unescape(part)), quote=False) for part in parts)
 
 
 @dataclass

@@ -32,10 +32,11 @@ def link(*nodes, url="https://example.com"):
 EMOJI = {"object": "inline", "type": "emoji", "isVoid": True, "key": "em1", "data": {"code": "1f604"}}
 EXPRESSION = {"object": "inline", "type": "expression", "isVoid": True, "key": "ex1",
               "data": {"expression": "space.vars.version"}}
-NODES = [text(leaf("Install "), leaf("the agent", "bold"), leaf(" with "), leaf("apt-get install td", "code"),
-              leaf(" & read ")),
+NODES = [text(leaf("Install "), leaf("the agent", "bold"), leaf(" with "),
+              leaf("apt-get install td", "code"), leaf(" & read ")),
          link(text(leaf("the "), leaf("guide", "italic"))),
-         text(leaf(" for {{ space.vars.version }} < 2 ")), EMOJI, text(leaf(" now.")), EXPRESSION, text(leaf(""))]
+         text(leaf(" for {{ space.vars.version }} < 2 ")), EMOJI, text(leaf(" now.")), EXPRESSION,
+         text(leaf(""))]
 
 
 def test_tags_stand_for_marks_links_and_what_must_not_change():
@@ -53,8 +54,8 @@ def test_an_unchanged_answer_gives_the_same_nodes_back():
 
 def test_a_translation_moves_tags_and_keeps_what_they_stand_for():
     encoded = markup.encode(NODES)
-    answer = "<x6/> Lisez <g3>le <g4>guide</g4></g3> &amp; installez <g1>l'agent</g1> avec <x2/> pour <x5/> " \
-             "&lt; 2.<x7/>"
+    answer = ("<x6/> Lisez <g3>le <g4>guide</g4></g3> &amp; installez <g1>l'agent</g1> avec <x2/> "
+              "pour <x5/> &lt; 2.<x7/>")
     nodes = markup.decode(encoded, answer)
     flat = json.dumps(nodes)
     assert {"object": "text", "leaves": [leaf("apt-get install td", "code")]} in nodes  # inline code kept
@@ -108,7 +109,8 @@ def _shape(value):
             return ("leaf", json.dumps(value["marks"]))
         return {key: _shape(item) for key, item in value.items() if key not in ("title", "alt")}
     if isinstance(value, list):
-        return [_shape(item) for item in value if not (isinstance(item, dict) and item.get("object") == "text")]
+        return [_shape(item) for item in value
+                if not (isinstance(item, dict) and item.get("object") == "text")]
     return value
 
 

@@ -44,14 +44,21 @@ def _stats(translation: Translation, outcome: RunResult | None, started: datetim
     if outcome is None:
         return stats
     duration = max(0, round((clock.now() - started).total_seconds()))
-    stats.update(runs=stats["runs"] + 1, totalWords=stats["totalWords"] + outcome.words,
-                 totalPages=len(outcome.state["translated"]), totalDuration=stats["totalDuration"] + duration,
-                 latestRunDuration=duration, latestPages=len(outcome.pages), latestWords=outcome.words)
+    stats.update(
+        runs=stats["runs"] + 1,
+        totalWords=stats["totalWords"] + outcome.words,
+        totalPages=len(outcome.state["translated"]),
+        totalDuration=stats["totalDuration"] + duration,
+        latestRunDuration=duration,
+        latestPages=len(outcome.pages),
+        latestWords=outcome.words,
+    )
     return stats
 
 
-def _end(translation: Translation, outcome: RunResult | None, error: dict[str, str] | None,
-         started: datetime) -> bool:
+def end_run(
+    translation: Translation, outcome: RunResult | None, error: dict[str, str] | None, started: datetime
+) -> bool:
     """End the job (and queue the next run if one was asked for); False when the job is no longer this
     run's (nothing is written then)."""
     state_object = None
@@ -63,17 +70,26 @@ def _end(translation: Translation, outcome: RunResult | None, error: dict[str, s
         if current is None or current.job != translation.job or current.status != "running":
             break
         next_job = new_id() if current.rerun else None
-        ending = Ending(at=clock.now_iso(), next_job=next_job, stats=_stats(current, outcome, started),
-                        error=error, state_object=state_object,
-                        result_revision=outcome.revision if outcome else None,
-                        source_revision=outcome.source_revision if outcome else None)
+        ending = Ending(
+            at=clock.now_iso(),
+            next_job=next_job,
+            stats=_stats(current, outcome, started),
+            error=error,
+            state_object=state_object,
+            result_revision=outcome.revision if outcome else None,
+            source_revision=outcome.source_revision if outcome else None,
+        )
         if translation_store.end(translation, ending, rerun_seen=bool(current.rerun)):
             if outcome is not None and translation.state_object and translation.state_object != state_object:
                 translation_store.delete_object(translation.state_object)
             if next_job:
                 queue_url = settings().translation_queue_url
-                queues.send(queue_url, TranslationRunMessage(organizationId=translation.org_id,
-                                                             translationId=translation.id, job=next_job))
+                queues.send(
+                    queue_url,
+                    TranslationRunMessage(
+                        organizationId=translation.org_id, translationId=translation.id, job=next_job
+                    ),
+                )
             return True
     if state_object:
         translation_store.delete_object(state_object)
@@ -96,15 +112,24 @@ def process(message: TranslationRunMessage, *, delivery: int) -> str | None:
     except Superseded:
         return None
     except TranslationFailed as failed:  # recorded on the translation, not retried
-        logger.warning("translation run failed", extra={"translationId": translation.id, "code": failed.code,
-                                                        "reason": failed.message})
-        _end(translation, None, _error(failed.code, failed.message), started)
+        logger.warning(
+            "translation run failed",
+            extra={"translationId": translation.id, "code": failed.code, "reason": failed.message},
+        )
+        end_run(translation, None, _error(failed.code, failed.message), started)
         return "completed"
     except Exception:
         if delivery >= MAX_ATTEMPTS:
-            _end(translation, None, _error("INTERNAL_ERROR", "The run failed because of an internal error; "
-                                           "run the translation again."), started)
+            end_run(
+                translation,
+                None,
+                _error(
+                    "INTERNAL_ERROR",
+                    "The run failed because of an internal error; run the translation again.",
+                ),
+                started,
+            )
         else:
             translation_store.release(translation)
         raise
-    return "completed" if _end(translation, outcome, None, started) else None
+    return "completed" if end_run(translation, outcome, None, started) else None
