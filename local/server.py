@@ -278,7 +278,8 @@ def _start_background_work(engine: engines.Engine) -> Callable[[], None]:
     workers = ", ".join(sorted({delivery.source.function for delivery in deliveries.wired}))
     print(f"Background work: SQS at {os.environ['BINDERY_SQS_ENDPOINT']}, delivered in process to {workers}")
     backend = os.environ.get("BINDERY_TRANSLATION_BACKEND")
-    print(f"Translation runs: {backend} at {os.environ.get('BINDERY_TRANSLATION_URL') or '(no URL)'}" if backend
+    where = os.environ.get("BINDERY_TRANSLATION_URL") or "(no URL)"
+    print(f"Translation runs: {backend} at {where}" if backend
           else "Translation runs: no backend (set BINDERY_TRANSLATION_BACKEND and BINDERY_TRANSLATION_URL; "
                "docs/translations.md): runs fail with BACKEND_NOT_CONFIGURED")
     # Neither moto nor DynamoDB Local expires items or has streams: the runner plays DynamoDB's TTL

@@ -83,7 +83,8 @@ def test_queueing_a_run_needs_a_completed_translation_as_it_was_read() -> None:
         Transaction(translation_store.queue_op(translation, "j1", "j2", LATER)).commit()
     assert translation_store.claim(translation, AT, AT)
     failure = {"code": "BACKEND_AUTH", "message": "refused", "at": LATER}
-    assert translation_store.end(translation, Ending(at=LATER, next_job=None, error=failure), rerun_seen=False)
+    failed = Ending(at=LATER, next_job=None, error=failure)
+    assert translation_store.end(translation, failed, rerun_seen=False)
     assert _stored(translation).last_error == failure
     Transaction(translation_store.queue_op(translation, "j1", "j2", LATER)).commit()
     with pytest.raises(TransactionConflict):  # another request queued it first
