@@ -40,6 +40,13 @@ def org_access(org_id: str, caller: Caller) -> OrgAccess:
     return OrgAccess(org=org, member=member)
 
 
+def require_org_role(caller: Caller, org_id: str, role: Role, action: str) -> OrgAccess:
+    """`org_access`, then 403 unless the caller's role in the organization is at least `role`."""
+    access = org_access(org_id, caller)
+    access.require(role, action)
+    return access
+
+
 def require_sso_login(org: Organization, member: Member, caller: Caller) -> None:
     """An organization that enforces SSO (`sso`) lets its SSO members act in it only with a token its
     own SAML login issued (docs/sso.md): a token made otherwise is refused with 403."""

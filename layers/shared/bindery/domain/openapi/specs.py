@@ -17,7 +17,7 @@ from bindery import clock, queues
 from bindery.api.schemas.openapi import SpecSource
 from bindery.auth import Caller
 from bindery.config import settings
-from bindery.domain.access.organization import OrgAccess, org_access
+from bindery.domain.access.organization import OrgAccess, require_org_role
 from bindery.domain.access.roles import Role, at_least
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
@@ -45,12 +45,6 @@ class SpecView:
         if spec.visibility != "public" or not spec.last_version or not spec.last_root:
             return None
         return spec_store.root_url(spec_store.version_prefix(spec.id, spec.last_version), spec.last_root)
-
-
-def require_org_role(caller: Caller, org_id: str, role: Role, action: str) -> OrgAccess:
-    access = org_access(org_id, caller)
-    access.require(role, action)
-    return access
 
 
 def _view(access: OrgAccess, spec: Spec) -> SpecView:

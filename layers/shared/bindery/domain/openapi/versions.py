@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery.auth import Caller
-from bindery.domain.openapi.specs import VIEW, require_org_role
+from bindery.domain.access.organization import require_org_role
+from bindery.domain.openapi.specs import VIEW
 from bindery.errors import NotFound
 from bindery.pagination import Listing, next_page, open_page
 from bindery.store import openapi_specs as spec_store

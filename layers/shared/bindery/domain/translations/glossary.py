@@ -11,7 +11,8 @@ from __future__ import annotations
 from bindery import clock
 from bindery.api.schemas.translations import GlossaryOperation
 from bindery.auth import Caller
-from bindery.domain.translations.records import EDIT, VIEW, require_org_role
+from bindery.domain.access.organization import require_org_role
+from bindery.domain.translations.records import EDIT, VIEW
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page

@@ -18,7 +18,7 @@ from bindery.api.schemas.translations import CreateTranslation
 from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.content import space_access
-from bindery.domain.access.organization import OrgAccess, org_access
+from bindery.domain.access.organization import OrgAccess, require_org_role
 from bindery.domain.access.roles import Role, at_least
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
@@ -37,12 +37,6 @@ EDIT: Role = "create"
 class TranslationView:
     translation: Translation
     can_edit: bool
-
-
-def require_org_role(caller: Caller, org_id: str, role: Role, action: str) -> OrgAccess:
-    access = org_access(org_id, caller)
-    access.require(role, action)
-    return access
 
 
 def _view(access: OrgAccess, translation: Translation) -> TranslationView:
