@@ -23,6 +23,7 @@ from typing import Any
 
 from bindery import clock
 from bindery.config import settings
+from bindery.content.markdown import document_to_markdown
 from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision
 from bindery.errors import NotFound
 from bindery.ids import new_id
@@ -106,22 +107,8 @@ def glossary_terms(org_id: str, source: str, target: str) -> dict[str, str]:
 
 
 def _instructions_text(document: Mapping[str, Any] | None) -> str:
-    if not document:
-        return ""
-    lines: list[str] = []
-
-    def visit(node: Any) -> None:
-        if isinstance(node, dict):
-            if node.get("object") == "leaf":
-                lines.append(str(node.get("text", "")))
-            for key in ("nodes", "leaves", "fragments"):
-                for child in node.get(key) or []:
-                    visit(child)
-            if node.get("object") == "block" and lines and lines[-1] != "\n":
-                lines.append("\n")
-
-    visit(document)
-    return "".join(lines).strip()
+    """The instructions as the Markdown the content engine writes (lists, emphasis and links kept)."""
+    return document_to_markdown(document).strip() if document else ""
 
 
 @dataclass
