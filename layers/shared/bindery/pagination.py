@@ -19,7 +19,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from bindery.config import settings
 from bindery.errors import BadRequest
@@ -154,15 +154,24 @@ def open_page(scope: str, cursor: str | None) -> PageStart:
     return PageStart(key)
 
 
-@dataclass
-class Listing:
-    """One page of a listing, ready for the wire."""
+ItemT = TypeVar("ItemT")
+WireT = TypeVar("WireT")
 
-    items: list[Any]
+
+@dataclass
+class Listing(Generic[ItemT]):
+    """One page of a listing: the domain fills it with typed results, and the route maps them to their
+    wire models (`map`) before `to_wire` gives the list response's body."""
+
+    items: list[ItemT]
     next_cursor: str | None
     # Every listing says how many items it holds over all its pages (API.md, lists): no default, so a
     # listing cannot forget it.
     count: int
+
+    def map(self, shape: Callable[[ItemT], WireT]) -> Listing[WireT]:
+        """The same page with each item shaped by `shape` (cursor and count unchanged)."""
+        return Listing([shape(item) for item in self.items], self.next_cursor, self.count)
 
     def to_wire(self) -> dict[str, Any]:
         body: dict[str, Any] = {"items": self.items}

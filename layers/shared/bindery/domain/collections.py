@@ -58,7 +58,8 @@ def _collection(access_node: Node) -> Collection:
 
 
 # --- reads --------------------------------------------------------------------------------------
-def list_collections(caller: Caller, org_id: str, *, nested: bool, limit: int, page: str | None) -> Listing:
+def list_collections(caller: Caller, org_id: str, *,
+                     nested: bool, limit: int, page: str | None) -> Listing[Any]:
     """`nested` (the default): every collection of the organization, in creation order; otherwise the
     top-level ones, in sibling order. Collections the caller has no role on are dropped after the page is
     read, so a page may hold fewer than `limit` items and still have a next page. `count`: for an
@@ -96,7 +97,7 @@ def get_collection(caller: Caller, collection_id: str) -> dict[str, Any]:
     return collection_to_wire(_collection(access.node), access.role)
 
 
-def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | None) -> Listing:
+def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | None) -> Listing[Any]:
     """The live spaces directly in the collection, in sibling order, that the caller can see. The
     collections above them were read by the access check, so a page costs one Query more; `count` is
     what the caller sees, counted by the first page with a pass over the rest (pagination.carried_count)."""

@@ -160,7 +160,7 @@ def get_page_document(caller: Caller, space_id: str, revision_id: str, page_id: 
 
 # --- files and reusable contents ----------------------------------------------------------------------------
 def list_files(caller: Caller, space_id: str, revision_id: str | None, *, limit: int, page: str | None,
-               metadata: bool) -> Listing:
+               metadata: bool) -> Listing[Any]:
     """In the tree's order, `limit` at a time; the cursor pins the revision the first page read, so a
     listing of the current content stays one revision's files while the space moves on."""
     scope = f"files:{space_id}:{revision_id or ''}"

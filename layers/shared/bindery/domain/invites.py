@@ -70,7 +70,7 @@ def invite_users(access: OrgAccess, body: InviteUsersToOrganization) -> dict[str
 
 
 # --- invite links -------------------------------------------------------------------------------
-def list_links(access: OrgAccess, limit: int, page: str | None) -> Listing:
+def list_links(access: OrgAccess, limit: int, page: str | None) -> Listing[Any]:
     access.require("admin", "list invite links")
     scope = f"link-invites:{access.org.id}"
     links, last_key = invite_store.link_invites_page(access.org.id, limit, decode_cursor(scope, page))

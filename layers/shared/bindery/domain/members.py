@@ -36,7 +36,7 @@ NO_MEMBER = "No matching member"
 
 
 def list_members(access: OrgAccess, *, limit: int, page: str | None, order: str, sort: str,
-                 role: str | None, search: str | None) -> Listing:
+                 role: str | None, search: str | None) -> Listing[Any]:
     """One Query per page. `count` comes from the organization's member counter for the listing by join
     date without filters; a filtered listing (or the one by activity, which holds only members that have
     been active) counts with one more, `Select=COUNT`, Query."""
@@ -112,7 +112,7 @@ def remove_member(caller: Caller, org_id: str, user_id: str) -> None:
 
 
 def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page: str | None,
-                 title: str | None) -> Listing:
+                 title: str | None) -> Listing[Any]:
     """A page of the member's team memberships (GSI1), then one BatchGetItem for their teams. The title
     filter applies to the teams read, so a page may be short and still have a next page."""
     scoped, member = _target(caller, org_id, user_id)

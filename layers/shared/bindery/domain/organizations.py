@@ -30,7 +30,7 @@ def _caller_user(caller: Caller) -> User:
     return user
 
 
-def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing:
+def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing[Any]:
     """GSI1 gives a page of the caller's memberships; one BatchGetItem brings their organizations and the
     caller's user item, whose organization counter is the `count`."""
     scope = f"orgs:{caller.user_id}"

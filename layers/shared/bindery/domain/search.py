@@ -77,7 +77,7 @@ def _revision(space_id: str, revision_id: str) -> Revision:
     return revision
 
 
-def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page: str | None) -> Listing:
+def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page: str | None) -> Listing[Any]:
     checked_query(query)
     scope = _scope("search", space_id, query)
     start = decode_cursor(scope, page)
@@ -103,7 +103,8 @@ def _pointer(space: Space, known: dict[tuple[str, str], IndexPointer]) -> IndexP
     return found if found is not None else ensure_index(_revision(space.id, space.revision))
 
 
-def search_organization(caller: Caller, org_id: str, query: str, *, limit: int, page: str | None) -> Listing:
+def search_organization(caller: Caller, org_id: str, query: str, *,
+                        limit: int, page: str | None) -> Listing[Any]:
     checked_query(query)
     # The caller is in the scope: the count a cursor carries is what they may see.
     scope = _scope("search-org", org_id, query) + f":{caller.user_id}"

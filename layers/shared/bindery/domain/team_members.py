@@ -7,6 +7,8 @@ each member's `teams` counter with it; a concurrent change that invalidates it i
 
 from __future__ import annotations
 
+from typing import Any
+
 from bindery.api.schemas.members import MAX_MEMBER_CHANGES, UpdateTeamMembers
 from bindery.api.wire.teams import team_member_to_wire
 from bindery.auth import Caller
@@ -44,7 +46,8 @@ def _apply(team: Team, ops: list[Op], delta: int) -> None:
         raise Conflict(RACED) from error
 
 
-def list_team_members(caller: Caller, org_id: str, team_id: str, limit: int, page: str | None) -> Listing:
+def list_team_members(caller: Caller, org_id: str, team_id: str,
+                      limit: int, page: str | None) -> Listing[Any]:
     """A page of the team's memberships (one Query), with their members (one BatchGetItem)."""
     scoped, team = scoped_team(caller, org_id, team_id)
     if not can_view(scoped.access, scoped.link(team_id, caller.user_id)):

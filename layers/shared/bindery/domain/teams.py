@@ -75,7 +75,7 @@ def teams_wire(access: OrgAccess, teams: list[Team],
 
 
 def list_teams(access: OrgAccess, *, limit: int, page: str | None, owner: str | None,
-               title: str | None) -> Listing:
+               title: str | None) -> Listing[Any]:
     """`owner` keeps the teams that member can manage: every team for an org admin, otherwise the teams
     they own. A member id that is not a member of the organization manages no team: the list is empty."""
     access.require("read", "list the teams of this organization")
@@ -92,7 +92,7 @@ def list_teams(access: OrgAccess, *, limit: int, page: str | None, owner: str | 
     return _owned_teams(access, owner, f"teams:{access.org.id}:owned:{owner}:{term}", limit, page, term=term)
 
 
-def _all_teams(access: OrgAccess, scope: str, limit: int, page: str | None, *, term: str) -> Listing:
+def _all_teams(access: OrgAccess, scope: str, limit: int, page: str | None, *, term: str) -> Listing[Any]:
     result = team_store.teams_page(access.org.id, limit, decode_cursor(scope, page), term or None)
     teams = [Team.from_item(item) for item in result.items]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
@@ -101,7 +101,7 @@ def _all_teams(access: OrgAccess, scope: str, limit: int, page: str | None, *, t
 
 
 def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: str | None, *,
-                 term: str) -> Listing:
+                 term: str) -> Listing[Any]:
     """GSI1 gives a page of the owner's memberships; one BatchGetItem brings the teams (the title filter
     applies to those, so a page may hold fewer items than `limit` and still have a next page)."""
     org_id = access.org.id

@@ -248,7 +248,7 @@ def _grants_page(access: ContentAccess, principal: str, limit: int,
     return [Grant.from_item(item) for item in result.items], cursor
 
 
-def list_users(caller: Caller, kind: str, content_id: str, limit: int, page: str | None) -> Listing:
+def list_users(caller: Caller, kind: str, content_id: str, limit: int, page: str | None) -> Listing[Any]:
     """One Query of the node's user grants and one BatchGetItem of their users; `count` comes from the
     node's own map, which holds the same grants."""
     access = node_access(caller, kind, content_id)
@@ -267,7 +267,7 @@ def list_users(caller: Caller, kind: str, content_id: str, limit: int, page: str
     return Listing(items=items, next_cursor=cursor, count=count)
 
 
-def list_teams(caller: Caller, kind: str, content_id: str, limit: int, page: str | None) -> Listing:
+def list_teams(caller: Caller, kind: str, content_id: str, limit: int, page: str | None) -> Listing[Any]:
     """One Query of the node's team grants, one BatchGetItem of the teams and of the caller's memberships
     of them (their `permissions` are the caller's). `count` comes from the node's own map, which holds the
     same grants: deleting a team takes its grants and their map entries (store.teams.delete_team)."""
@@ -293,7 +293,7 @@ def list_teams(caller: Caller, kind: str, content_id: str, limit: int, page: str
 
 
 def member_spaces(caller: Caller, org_id: str, user_id: str, *, limit: int, page: str | None,
-                  order: str) -> Listing:
+                  order: str) -> Listing[Any]:
     """The spaces the member has a direct grant on (GSI1, by space id), with that grant as `permission`.
     Each space is shown as the caller sees it, and only if the caller can see it; deleted spaces are left
     out, so a page may be short and still have a next one."""

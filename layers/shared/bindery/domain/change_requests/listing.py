@@ -79,7 +79,7 @@ def _wire(change_requests: list[ChangeRequest], spaces: dict[str, Space]) -> lis
 
 
 def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: int,
-                   page: str | None) -> Listing:
+                   page: str | None) -> Listing[Any]:
     access = space_access(caller, space_id)
     space = access.node
     assert isinstance(space, Space)
@@ -97,7 +97,7 @@ def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: in
 
 
 def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limit: int,
-                          page: str | None) -> Listing:
+                          page: str | None) -> Listing[Any]:
     # The caller is in the scope: the count a cursor carries is what they may see.
     scope = f"org-change-requests:{org_id}:{filters.scope()}:{caller.user_id}"
     start = open_page(scope, page)

@@ -69,7 +69,7 @@ def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestRevi
 
 
 def list_requested_reviewers(caller: Caller, space_id: str, ref: str, *, limit: int,
-                             page: str | None) -> Listing:
+                             page: str | None) -> Listing[Any]:
     opened = open_change_request(caller, space_id, ref)
     scope = f"requested-reviewers:{space_id}:{opened.change_request.id}"
     result = review_store.requested_reviewers_page(space_id, opened.change_request.id, limit,
@@ -97,7 +97,8 @@ def remove_requested_reviewer(caller: Caller, space_id: str, ref: str, user_id: 
     return True
 
 
-def list_contributors(caller: Caller, space_id: str, ref: str, *, limit: int, page: str | None) -> Listing:
+def list_contributors(caller: Caller, space_id: str, ref: str, *,
+                      limit: int, page: str | None) -> Listing[Any]:
     opened = open_change_request(caller, space_id, ref)
     scope = f"contributors:{space_id}:{opened.change_request.id}"
     contributors, last_key = review_store.contributors_page(space_id, opened.change_request.id, limit,

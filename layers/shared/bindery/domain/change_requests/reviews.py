@@ -96,7 +96,7 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
 
 
 def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | None, limit: int,
-                 page: str | None) -> Listing:
+                 page: str | None) -> Listing[Any]:
     """Newest first, one Query; `outdated` narrows the page after it is read (a page may be short)."""
     opened = open_change_request(caller, space_id, ref)
     change_request = opened.change_request

@@ -96,7 +96,7 @@ def get_run(caller: Caller, space_id: str, run_id: str) -> dict[str, Any]:
     return run_to_wire(run)
 
 
-def list_runs(caller: Caller, space_id: str, *, limit: int, page: str | None) -> Listing:
+def list_runs(caller: Caller, space_id: str, *, limit: int, page: str | None) -> Listing[Any]:
     """Newest first, one Query per page; the first page counts the runs with one `Select=COUNT` Query,
     and its cursor carries the count to the later pages."""
     space_access(caller, space_id).require("read", "read this space's Git Sync runs")

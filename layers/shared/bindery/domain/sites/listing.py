@@ -24,7 +24,7 @@ from bindery.store.sites import Site
 
 @dataclass(frozen=True)
 class SitesFound:
-    listing: Listing
+    listing: Listing[Site]
     org: Organization
 
     def to_wire(self) -> dict[str, Any]:
@@ -68,7 +68,7 @@ def list_sites(caller: Caller, org_id: str, *, space: str | None, title: str | N
 
 
 def _sites_of_space(org_id: str, space_id: str, scope: str, start: dict[str, Any] | None, *, limit: int,
-                    keeps: Any) -> Listing:
+                    keeps: Any) -> Listing[Any]:
     site_ids = sorted({ss.site_id for ss in site_store.space_site_spaces(space_id) if ss.org_id == org_id})
     found = site_store.get_sites(site_ids)
     sites = [found[site_id] for site_id in site_ids if site_id in found and keeps(found[site_id])]

@@ -139,7 +139,7 @@ def commit_change(*ops: Op | list[Op], taken: tuple[str, str] | None = None) -> 
         raise Conflict(BUSY) from None
 
 
-def page_in_order(items: list[Any], scope: str, page: str | None, limit: int) -> Listing:
+def page_in_order(items: list[Any], scope: str, page: str | None, limit: int) -> Listing[Any]:
     """A page of a listing computed whole from the site's structure (one Query): its count is exact; the
     cursor carries the offset, sealed and bound to `scope`."""
     start = open_page(scope, page)

@@ -32,7 +32,8 @@ class ShareLinkView:
     org: Organization
 
 
-def list_share_links(caller: Caller, org_id: str, site_id: str, *, limit: int, page: str | None) -> Listing:
+def list_share_links(caller: Caller, org_id: str, site_id: str, *,
+                     limit: int, page: str | None) -> Listing[ShareLinkView]:
     access, structure = open_structure(caller, org_id, site_id)
     access.require("admin", "manage share links")
     links = structure.share_links

@@ -22,7 +22,7 @@ from bindery.store import spaces as space_store
 from bindery.store.spaces import Space
 
 
-def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing:
+def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing[Any]:
     # The caller is in the scope: a non-admin's cursor carries a count that is theirs alone.
     scope = f"spaces:{org_id}:{caller.user_id}"
     start = open_page(scope, page)

@@ -124,7 +124,7 @@ def delete_provider(caller: Caller, org_id: str, provider_id: str) -> bool:
 
 @dataclass(frozen=True)
 class ProvidersFound:
-    listing: Listing  # of ProviderResult
+    listing: Listing[ProviderResult]
 
 
 def list_providers(caller: Caller, org_id: str, limit: int, page: str | None) -> ProvidersFound:

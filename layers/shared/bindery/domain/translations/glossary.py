@@ -23,7 +23,7 @@ from bindery.store.glossary import GlossaryEntry
 NO_ENTRY = "No matching glossary entry"
 
 
-def list_entries(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing:
+def list_entries(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing[GlossaryEntry]:
     access = require_org_role(caller, org_id, VIEW, "read the glossary")
     scope = f"glossary:{org_id}"
     found = glossary_store.entries_page(org_id, limit, open_page(scope, page).start)
