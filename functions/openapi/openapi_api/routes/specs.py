@@ -28,7 +28,7 @@ def _wire(view: SpecView) -> OpenAPISpec:
 def list_specs(organizationId: str, who: Who, *,  # noqa: N803
                page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecList:
     found = domain.list_specs(who, organizationId, limit=page_limit(limit), page=page)
-    return OpenAPISpecList.model_validate({**found.to_wire(), "items": [_wire(view) for view in found.items]})
+    return OpenAPISpecList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("", status_code=201)

@@ -23,8 +23,7 @@ def _wire(view: VersionView) -> OpenAPISpecVersion:
 def list_versions(organizationId: str, specSlug: str, who: Who, *,  # noqa: N803
                   page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecVersionList:
     found = domain.list_versions(who, organizationId, specSlug, limit=page_limit(limit), page=page)
-    return OpenAPISpecVersionList.model_validate({**found.to_wire(),
-                                                  "items": [_wire(view) for view in found.items]})
+    return OpenAPISpecVersionList.model_validate(found.map(_wire).to_wire())
 
 
 @router.get("/<versionId>")

@@ -27,8 +27,7 @@ def list_groups(
     limit: PageLimit = None,
 ) -> SiteSectionGroupList:
     found = domain.list_groups(who, organizationId, siteId, limit=page_limit(limit), page=page)
-    return SiteSectionGroupList.model_validate({**found.to_wire(),
-                                                "items": [shapes.group(view) for view in found.items]})
+    return SiteSectionGroupList.model_validate(found.map(shapes.group).to_wire())
 
 
 @router.post("", status_code=201)

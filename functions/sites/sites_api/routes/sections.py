@@ -29,8 +29,7 @@ def list_sections(
 ) -> SiteSectionList:
     found = domain.list_sections(who, organizationId, siteId, limit=page_limit(limit), page=page,
                                  share_key=shareKey)
-    return SiteSectionList.model_validate({**found.to_wire(),
-                                           "items": [shapes.section(view) for view in found.items]})
+    return SiteSectionList.model_validate(found.map(shapes.section).to_wire())
 
 
 @router.post("", status_code=201)

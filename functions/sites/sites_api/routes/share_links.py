@@ -29,7 +29,7 @@ def _wire(view: ShareLinkView) -> dict[str, object]:
 def list_share_links(organizationId: str, siteId: str, who: Who, *,  # noqa: N803
                      page: PageCursor = None, limit: PageLimit = None) -> ShareLinkList:
     found = domain.list_share_links(who, organizationId, siteId, limit=page_limit(limit), page=page)
-    return ShareLinkList.model_validate({**found.to_wire(), "items": [_wire(view) for view in found.items]})
+    return ShareLinkList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("", status_code=201)

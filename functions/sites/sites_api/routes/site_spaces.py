@@ -33,7 +33,7 @@ def list_site_spaces(
 ) -> SiteSpaceList:
     found = domain.list_site_spaces(who, organizationId, siteId, default=default, limit=page_limit(limit),
                                     page=page, share_key=shareKey)
-    return SiteSpaceList.model_validate({**found.to_wire(), "items": [_wire(view) for view in found.items]})
+    return SiteSpaceList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("", status_code=201)

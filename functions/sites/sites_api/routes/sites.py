@@ -36,8 +36,7 @@ def list_sites(
 ) -> SiteList:
     found = listing.list_sites(who, organizationId, space=space, title=title, published=published,
                                types=list(type) if type else None, limit=page_limit(limit), page=page)
-    return SiteList.model_validate({**found.to_wire(), "items": [site_to_wire(s, found.org)
-                                                                 for s in found.listing.items]})
+    return SiteList.model_validate(found.listing.map(lambda site: site_to_wire(site, found.org)).to_wire())
 
 
 @router.post("", status_code=201)

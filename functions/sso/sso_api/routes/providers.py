@@ -27,9 +27,8 @@ def _provider(result: ProviderResult) -> OrganizationSAMLProvider:
 def list_providers(organizationId: str, who: Who, *,  # noqa: N803
                    page: PageCursor = None, limit: PageLimit = None) -> OrganizationSAMLProviderList:
     found = domain.list_providers(who, organizationId, page_limit(limit), page)
-    return OrganizationSAMLProviderList.model_validate({
-        **found.listing.to_wire(),
-        "items": [provider_to_wire(r.provider, r.team) for r in found.listing.items]})
+    shaped = found.listing.map(lambda result: provider_to_wire(result.provider, result.team))
+    return OrganizationSAMLProviderList.model_validate(shaped.to_wire())
 
 
 @router.post("", status_code=201)

@@ -22,8 +22,7 @@ router = Router()
 def list_entries(organizationId: str, who: Who, *,  # noqa: N803
                  page: PageCursor = None, limit: PageLimit = None) -> GlossaryEntryList:
     found = domain.list_entries(who, organizationId, limit=page_limit(limit), page=page)
-    return GlossaryEntryList.model_validate({**found.to_wire(),
-                                             "items": [entry_to_wire(entry) for entry in found.items]})
+    return GlossaryEntryList.model_validate(found.map(entry_to_wire).to_wire())
 
 
 @router.put("", status_code=204)

@@ -28,7 +28,7 @@ def _wire(view: TranslationView) -> Translation:
 def list_translations(organizationId: str, who: Who, *,  # noqa: N803
                       page: PageCursor = None, limit: PageLimit = None) -> TranslationList:
     found = domain.list_translations(who, organizationId, limit=page_limit(limit), page=page)
-    return TranslationList.model_validate({**found.to_wire(), "items": [_wire(view) for view in found.items]})
+    return TranslationList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("", status_code=201)

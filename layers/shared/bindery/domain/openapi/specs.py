@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Any
 
 from bindery import clock, queues
 from bindery.api.schemas.openapi import SpecSource
@@ -60,7 +59,7 @@ def get_spec(caller: Caller, org_id: str, slug: str) -> SpecView:
     return _view(access, spec)
 
 
-def list_specs(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing[Any]:
+def list_specs(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing[SpecView]:
     access = require_org_role(caller, org_id, VIEW, "read OpenAPI specifications")
     scope = f"openapi-specs:{org_id}"
     found = spec_store.specs_page(org_id, limit, open_page(scope, page).start)

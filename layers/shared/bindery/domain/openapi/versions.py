@@ -47,7 +47,8 @@ def _view(spec: Spec, version: Version) -> VersionView:
     return VersionView(spec, version, spec_store.root_url(version.objects, version.root))
 
 
-def list_versions(caller: Caller, org_id: str, slug: str, *, limit: int, page: str | None) -> Listing[Any]:
+def list_versions(caller: Caller, org_id: str, slug: str, *,
+                  limit: int, page: str | None) -> Listing[VersionView]:
     spec = _spec(caller, org_id, slug, "No matching OpenAPI specification")
     scope = f"openapi-versions:{spec.id}"
     found = spec_store.versions_page(spec.id, limit, open_page(scope, page).start)

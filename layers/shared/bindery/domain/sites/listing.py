@@ -27,9 +27,6 @@ class SitesFound:
     listing: Listing[Site]
     org: Organization
 
-    def to_wire(self) -> dict[str, Any]:
-        return self.listing.to_wire()
-
 
 def _narrow(title: str | None, published: bool | None, types: list[str] | None) -> Any:
     conditions: list[Any] = []
@@ -68,7 +65,7 @@ def list_sites(caller: Caller, org_id: str, *, space: str | None, title: str | N
 
 
 def _sites_of_space(org_id: str, space_id: str, scope: str, start: dict[str, Any] | None, *, limit: int,
-                    keeps: Any) -> Listing[Any]:
+                    keeps: Any) -> Listing[Site]:
     site_ids = sorted({ss.site_id for ss in site_store.space_site_spaces(space_id) if ss.org_id == org_id})
     found = site_store.get_sites(site_ids)
     sites = [found[site_id] for site_id in site_ids if site_id in found and keeps(found[site_id])]

@@ -10,13 +10,12 @@ from __future__ import annotations
 import hmac
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from bindery.auth import Caller
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
 from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
 from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.pagination import Listing, next_page, open_page
+from bindery.pagination import ItemT, Listing, next_page, open_page
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import sites as site_store
 from bindery.store.members import Member
@@ -139,7 +138,7 @@ def commit_change(*ops: Op | list[Op], taken: tuple[str, str] | None = None) -> 
         raise Conflict(BUSY) from None
 
 
-def page_in_order(items: list[Any], scope: str, page: str | None, limit: int) -> Listing[Any]:
+def page_in_order(items: list[ItemT], scope: str, page: str | None, limit: int) -> Listing[ItemT]:
     """A page of a listing computed whole from the site's structure (one Query): its count is exact; the
     cursor carries the offset, sealed and bound to `scope`."""
     start = open_page(scope, page)

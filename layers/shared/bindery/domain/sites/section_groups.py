@@ -7,8 +7,6 @@ level; nothing else goes.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bindery.api.schemas.site_sections import AddSectionGroup, AddSectionToGroup, UpdateSectionGroup
 from bindery.auth import Caller
 from bindery.clock import now_iso
@@ -50,7 +48,8 @@ def _unfolded(entries: list[object]) -> list[GroupView]:
     return found
 
 
-def list_groups(caller: Caller, org_id: str, site_id: str, *, limit: int, page: str | None) -> Listing[Any]:
+def list_groups(caller: Caller, org_id: str, site_id: str, *,
+                limit: int, page: str | None) -> Listing[GroupView]:
     access, structure = open_structure(caller, org_id, site_id)
     ordered = _unfolded(list(site_views(structure, access.org, access.member).top))
     return page_in_order(ordered, f"site-section-groups:{site_id}:{caller.user_id}", page, limit)

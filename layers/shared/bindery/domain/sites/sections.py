@@ -63,7 +63,7 @@ def level_siblings(structure: Structure, group: str | None) -> list[tuple[str, s
 
 
 def list_sections(caller: Caller, org_id: str, site_id: str, *, limit: int, page: str | None,
-                  share_key: str | None = None) -> Listing[Any]:
+                  share_key: str | None = None) -> Listing[SectionView]:
     """Every section in the order of the site's navigation (groups unfolded), from one Query; visitors of
     a published site read them too (bindery.domain.sites.records.open_for_reader)."""
     reader = open_for_reader(caller, org_id, site_id, share_key)

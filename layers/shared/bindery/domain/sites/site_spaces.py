@@ -84,7 +84,7 @@ def _listing_key(structure: Structure, view: SiteSpaceView) -> list[str]:
 
 
 def list_site_spaces(caller: Caller, org_id: str, site_id: str, *, default: bool | None, limit: int,
-                     page: str | None, share_key: str | None = None) -> Listing[Any]:
+                     page: str | None, share_key: str | None = None) -> Listing[SiteSpaceView]:
     """In order, from the site's structure (one Query) and one BatchGetItem of their spaces; the count is
     exact from the same reads. Visitors of a published site read them too (`open_for_reader`)."""
     reader = open_for_reader(caller, org_id, site_id, share_key)

@@ -55,7 +55,8 @@ def get_translation(caller: Caller, org_id: str, translation_id: str) -> Transla
     return _view(access, _get(org_id, translation_id))
 
 
-def list_translations(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing[Any]:
+def list_translations(caller: Caller, org_id: str, *,
+                      limit: int, page: str | None) -> Listing[TranslationView]:
     access = require_org_role(caller, org_id, VIEW, "read translations")
     scope = f"translations:{org_id}"
     found = translation_store.translations_page(org_id, limit, open_page(scope, page).start)
