@@ -234,6 +234,20 @@ def _listen() -> ThreadingHTTPServer:
     return httpd
 
 
+def url_policy(file_urls: bool, private_hosts: bool) -> str:
+    """The banner line saying which outbound URL policies this runner relaxes (a deployed stack relaxes
+    none): with them on, an editor can make Git Sync read any repository on this machine and make the
+    functions fetch from private addresses, which is fine on one developer's laptop and must be visible."""
+    relaxed = [name for name, on in (("BINDERY_GIT_ALLOW_FILE_URLS=1: Git Sync may use file:// repositories",
+                                      file_urls),
+                                     ("BINDERY_ALLOW_PRIVATE_HOSTS=1: fetches may reach loopback and private "
+                                      "addresses", private_hosts)) if on]
+    if not relaxed:
+        return "URL policy: as deployed (no file:// repositories, no private addresses)"
+    return (f"URL policy: RELAXED for local use ({'; '.join(relaxed)}); set them to 0 for a deployed "
+            f"stack's policy")
+
+
 def _prepare(engine: engines.Engine, blobs: engines.BlobStore, url: str) -> None:
     """Table and blob store as template.yaml declares them, then the first-start bootstrap."""
     engines.configure(engine, blobs)
@@ -242,6 +256,7 @@ def _prepare(engine: engines.Engine, blobs: engines.BlobStore, url: str) -> None
 
     aws.reset()
     conf = settings()
+    print(url_policy(conf.git_allow_file_urls, conf.allow_private_hosts))
     print(f"Storage: {engine.description}")
     print(f"Blobs: {engines.ensure_blob_store(blobs, conf.blob_bucket, conf.region)}")
     try:

@@ -20,6 +20,11 @@ def test_serves_the_api_over_one_keep_alive_connection(start_runner):
     banner = server.banner()
     assert banner["API token"] == "known"
     assert banner["API URL"] == f"http://127.0.0.1:{server.port}/v1"
+    # What `make run` relaxes by default is said, with the switch that turns it off.
+    policy = re.search(r"^URL policy: RELAXED .*$", server.text(), re.MULTILINE)
+    assert policy is not None, server.text()
+    assert "BINDERY_GIT_ALLOW_FILE_URLS=1" in policy.group(0)
+    assert "BINDERY_ALLOW_PRIVATE_HOSTS=1" in policy.group(0)
 
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     status, body = call(conn, "GET", "/v1/orgs", "known")
@@ -127,3 +132,19 @@ def test_dynamodb_local_data_survives_a_restart(start_runner, tmp_path):
     assert (data_dir / "cursor-secret").read_text() == secret
     assert second.stop() == 0
     assert (data_dir / "dynamodb" / "shared-local-instance.db").is_file()
+
+
+def test_the_url_policies_can_be_switched_to_a_deployed_stacks(start_runner):
+    server = start_runner(BINDERY_ENGINE="moto", BINDERY_BOOTSTRAP_TOKEN="known", BINDERY_QUIET="1",
+                          BINDERY_GIT_ALLOW_FILE_URLS="0", BINDERY_ALLOW_PRIVATE_HOSTS="0")
+    assert re.search(r"^URL policy: as deployed", server.text(), re.MULTILINE), server.text()
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    org_id = server.banner()["Organization id"]
+    status, space = call(conn, "POST", f"/v1/orgs/{org_id}/spaces", "known", {"title": "Imported"})
+    assert status == 201, space
+    for url in ("file:///etc", "http://127.0.0.1:9/repo.git"):
+        status, body = call(conn, "POST", f"/v1/spaces/{space['id']}/git/import", "known",
+                            {"url": url, "ref": "refs/heads/main"})
+        assert status == 400, (url, body)
+        assert body["error"]["message"].startswith("url:"), body
+    conn.close()

@@ -6,6 +6,7 @@ so that content storage (store.blobs), search indexes and the purge of a deleted
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from dataclasses import dataclass
@@ -25,6 +26,31 @@ URL_EXPIRY_SECONDS = 3600
 BLOB_DIR_ENV = "BINDERY_BLOB_DIR"
 # Where the local runner serves the blob directory over HTTP (local/blob_files.py), beside /v1.
 LOCAL_BLOB_PATH = "/_local/blobs/"
+
+
+# Uploaded bytes are the uploader's: a type a browser would run (HTML, SVG, XML, scripts) must never be
+# rendered inline where a reader opens the URL. These are shown inline; anything else is a download.
+INLINE_TYPES = re.compile(r"(image/(png|jpeg|gif|webp|avif|bmp|x-icon)|application/pdf|text/plain|"
+                          r"(audio|video)/[a-z0-9.+-]{1,64})")
+DOWNLOAD_TYPE = "application/octet-stream"
+
+
+@dataclass(frozen=True)
+class Served:
+    """How a file's URL serves it: `Content-Type` and `Content-Disposition`, never raw text."""
+
+    content_type: str
+    disposition: str
+
+
+def served_as(name: str, content_type: str) -> Served:
+    """Inline for the allow-listed types, an attachment of type octet-stream for anything else (and for a
+    type that is not a plain `type/subtype`); the name is percent-encoded (RFC 6266), so neither value
+    can carry a line break into a header."""
+    kind = content_type.strip().lower()
+    inline = INLINE_TYPES.fullmatch(kind) is not None
+    return Served(kind if inline else DOWNLOAD_TYPE,
+                  f"{'inline' if inline else 'attachment'}; filename*=UTF-8''{quote(name, safe='')}")
 
 
 class MissingObject(LookupError):
@@ -61,9 +87,10 @@ class S3Objects:
     def url(self, key: str, *, name: str, content_type: str) -> str:
         """A presigned GET (computed here, no request), served with the file's own name and type: one
         object serves every file with the same bytes."""
+        served = served_as(name, content_type)
         return s3_client().generate_presigned_url("get_object", ExpiresIn=URL_EXPIRY_SECONDS, Params={
-            "Bucket": settings().blob_bucket, "Key": key, "ResponseContentType": content_type,
-            "ResponseContentDisposition": f"inline; filename*=UTF-8''{quote(name, safe='')}"})
+            "Bucket": settings().blob_bucket, "Key": key, "ResponseContentType": served.content_type,
+            "ResponseContentDisposition": served.disposition})
 
     def copy(self, source: str, target: str) -> None:
         bucket = settings().blob_bucket
