@@ -3,6 +3,8 @@ function as the variables the layer reads, and stay empty (unset for the layer) 
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bindery import aws
@@ -27,6 +29,21 @@ def test_tracing_is_on_for_the_functions_and_the_api():
     raw = load().raw
     assert raw["Globals"]["Function"]["Tracing"] == "Active"
     assert raw["Resources"]["Api"]["Properties"]["TracingEnabled"] is True
+
+
+def test_the_stage_throttles_every_route_and_answers_429_in_the_error_shape():
+    template = load()
+    api = template.raw["Resources"]["Api"]["Properties"]
+    assert api["MethodSettings"] == [{"ResourcePath": "/*", "HttpMethod": "*",
+                                      "ThrottlingRateLimit": {"Ref": "ApiRateLimit"},
+                                      "ThrottlingBurstLimit": {"Ref": "ApiBurstLimit"}}]
+    parameters = template.raw["Parameters"]
+    assert parameters["ApiRateLimit"]["Default"] > 0
+    assert parameters["ApiBurstLimit"]["Default"] >= parameters["ApiRateLimit"]["Default"]
+    throttled = template.gateway_responses["THROTTLED"]
+    assert throttled["StatusCode"] == 429
+    body = json.loads(throttled["ResponseTemplates"]["application/json"])
+    assert body == {"error": {"code": 429, "message": body["error"]["message"]}}
 
 
 @pytest.fixture
