@@ -9,12 +9,18 @@ from aws_lambda_powertools.event_handler.depends import Depends
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.models.users import OrganizationMemberList
+from bindery.api.wire.comments import commenter_to_wire
+from bindery.api.wire.models.users import OrganizationMember, OrganizationMemberList
 from bindery.domain.comments import commenters as domain
+from bindery.domain.comments.commenters import Commenter
 from bindery.domain.comments.targets import TargetRef
 from comments_api.target import comment_target
 
 router = Router()
+
+
+def _wire(commenter: Commenter) -> OrganizationMember:
+    return commenter_to_wire(commenter.member, hide_email=commenter.hide_email)
 
 
 @router.get("")
@@ -23,5 +29,5 @@ def list_commenters(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> OrganizationMemberList:
-    wire = domain.list_commenters(who, target, limit=page_limit(limit), cursor=page)
-    return OrganizationMemberList.model_validate(wire)
+    found = domain.list_commenters(who, target, limit=page_limit(limit), cursor=page)
+    return OrganizationMemberList.model_validate(found.map(_wire).to_wire())

@@ -15,6 +15,7 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.comments import CommentStatus, PostComment, UpdateComment
 from bindery.api.schemas.content import DocumentFormat
+from bindery.api.wire.comments import comment_to_wire
 from bindery.api.wire.models.comments import Comment, CommentList
 from bindery.domain.comments import threads as domain
 from bindery.domain.comments.targets import TargetRef
@@ -37,9 +38,9 @@ def list_comments(
     targetPage: Annotated[str | None, Query(max_length=128)] = None,  # noqa: N803
     authors: Annotated[list[str] | None, Query()] = None,
 ) -> CommentList:
-    wire = domain.list_comments(who, target, order=order, status=status, page=targetPage,
-                                authors=authors or [], fmt=format, limit=page_limit(limit), cursor=page)
-    return CommentList.model_validate(wire)
+    found = domain.list_comments(who, target, order=order, status=status, page=targetPage,
+                                 authors=authors or [], fmt=format, limit=page_limit(limit), cursor=page)
+    return CommentList.model_validate(found.map(comment_to_wire).to_wire())
 
 
 @router.post("")
@@ -47,7 +48,7 @@ def post_comment(
     who: Who, target: Annotated[TargetRef, Depends(comment_target)],
     body: Annotated[PostComment, Body()],
 ) -> Comment:
-    return Comment.model_validate(domain.post_comment(who, target, body))
+    return comment_to_wire(domain.post_comment(who, target, body))
 
 
 @router.get("/<commentId>")
@@ -56,7 +57,7 @@ def get_comment(
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> Comment:
-    return Comment.model_validate(domain.get_comment(who, target, commentId, format))
+    return comment_to_wire(domain.get_comment(who, target, commentId, format))
 
 
 @router.put("/<commentId>")
@@ -64,7 +65,7 @@ def update_comment(
     commentId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateComment, Body()],
 ) -> Comment:
-    return Comment.model_validate(domain.update_comment(who, target, commentId, body))
+    return comment_to_wire(domain.update_comment(who, target, commentId, body))
 
 
 @router.delete("/<commentId>", status_code=204, responses=DELETED)

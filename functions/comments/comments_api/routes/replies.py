@@ -15,6 +15,7 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.comments import PostReply, UpdateReply
 from bindery.api.schemas.content import DocumentFormat
+from bindery.api.wire.comments import reply_to_wire
 from bindery.api.wire.models.comments import CommentReply, CommentReplyList
 from bindery.domain.comments import replies as domain
 from bindery.domain.comments.targets import TargetRef
@@ -33,8 +34,8 @@ def list_replies(
     limit: PageLimit = None,
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> CommentReplyList:
-    wire = domain.list_replies(who, target, commentId, fmt=format, limit=page_limit(limit), cursor=page)
-    return CommentReplyList.model_validate(wire)
+    found = domain.list_replies(who, target, commentId, fmt=format, limit=page_limit(limit), cursor=page)
+    return CommentReplyList.model_validate(found.map(reply_to_wire).to_wire())
 
 
 @router.post("")
@@ -43,7 +44,7 @@ def post_reply(
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[PostReply, Body()],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the CR variant's parameter
 ) -> CommentReply:
-    return CommentReply.model_validate(domain.post_reply(who, target, commentId, body, format))
+    return reply_to_wire(domain.post_reply(who, target, commentId, body, format))
 
 
 @router.get("/<commentReplyId>")
@@ -52,7 +53,7 @@ def get_reply(
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> CommentReply:
-    return CommentReply.model_validate(domain.get_reply(who, target, commentId, commentReplyId, format))
+    return reply_to_wire(domain.get_reply(who, target, commentId, commentReplyId, format))
 
 
 @router.put("/<commentReplyId>")
@@ -60,7 +61,7 @@ def update_reply(
     commentId: str, commentReplyId: str, who: Who,  # noqa: N803
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateReply, Body()],
 ) -> CommentReply:
-    return CommentReply.model_validate(domain.update_reply(who, target, commentId, commentReplyId, body))
+    return reply_to_wire(domain.update_reply(who, target, commentId, commentReplyId, body))
 
 
 @router.delete("/<commentReplyId>", status_code=204, responses=DELETED)

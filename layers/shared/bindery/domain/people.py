@@ -4,18 +4,10 @@ wire is pure, so the reads happen here, on the caller's side."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from bindery.api.wire.comments import wired_users
 from bindery.store.users import User, get_users
 
 
 def load_users(user_ids: Iterable[str | None]) -> dict[str, User]:
     """One BatchGetItem per 100 distinct users; a user who no longer exists is simply absent."""
     return get_users(sorted({uid for uid in user_ids if uid}))
-
-
-def users_by_id(user_ids: list[str], *, hide_emails: bool) -> dict[str, dict[str, Any]]:
-    """The users' wire shapes (BatchGetItem, 100 a request); one that no longer exists shows its id."""
-    found = get_users(user_ids) if user_ids else {}
-    return wired_users(user_ids, found, hide_emails=hide_emails)

@@ -1,29 +1,49 @@
-"""Comment and comment-reply shapes (the reference spec's Comment and CommentReply)."""
+"""Comment, comment-reply and commenter shapes (the reference spec's Comment, CommentReply and the
+OrganizationMember of a commenter listing).
+
+The domain gives a post as its caller sees it (bindery.domain.comments.views.PostView); wire imports no
+domain, so it takes that view by its shape (`Shown`). Users come as the domain read them: one that no
+longer exists is shown with its id.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol, TypeVar
 
-from bindery.api.wire.users import user_to_wire
-from bindery.store.comment_replies import Reply
-from bindery.store.comments import RESOLVED, Comment, Post, split_reaction_entry
+from bindery.api.wire.models.comments import Comment, CommentReply
+from bindery.api.wire.models.users import OrganizationMember
+from bindery.api.wire.urls import api_url
+from bindery.api.wire.users import member_to_wire, user_to_wire
+from bindery.comment_users import named_users
+from bindery.store.comment_replies import Reply as StoredReply
+from bindery.store.comments import RESOLVED, Post, split_reaction_entry
+from bindery.store.comments import Comment as StoredComment
+from bindery.store.members import Member
 from bindery.store.users import User
 
+__all__ = ["Shown", "comment_to_wire", "commenter_to_wire", "named_users", "reactions_to_wire",
+           "reply_to_wire", "wired_users"]
+
 Wired = Mapping[str, dict[str, Any]]
+PostT_co = TypeVar("PostT_co", bound=Post, covariant=True)
 
 
-def named_users(posts: Iterable[Post]) -> list[str]:
-    """Every user the posts show: authors, reactors, repliers and resolvers."""
-    ids: list[str] = []
-    for post in posts:
-        ids.append(post.posted_by)
-        ids += [split_reaction_entry(entry)[0] for entry in post.reactions]
-        if isinstance(post, Comment):
-            ids += [user for user, count in post.replier_counts.items() if count > 0]
-            if post.resolved_by:
-                ids.append(post.resolved_by)
-    return list(dict.fromkeys(ids))
+class Shown(Protocol[PostT_co]):
+    """A post as its caller sees it: what bindery.domain.comments.views.PostView holds."""
+
+    @property
+    def post(self) -> PostT_co: ...
+    @property
+    def users(self) -> Mapping[str, User]: ...
+    @property
+    def document(self) -> dict[str, Any] | None: ...
+    @property
+    def can_change(self) -> bool: ...
+    @property
+    def can_reply(self) -> bool: ...
+    @property
+    def hide_emails(self) -> bool: ...
 
 
 def wired_users(user_ids: list[str], found: Mapping[str, User], *,
@@ -50,18 +70,29 @@ def reactions_to_wire(reactions: Mapping[str, str], users: Wired) -> list[dict[s
             for emoji, reacted in by_emoji.items()]
 
 
-def _post_to_wire(post: Post, users: Wired, body: dict[str, Any], permissions: dict[str, bool],
-                  location: str) -> dict[str, Any]:
+def _target_path(post: Post) -> str:
+    base = f"/spaces/{post.space_id}"
+    return f"{base}/change-requests/{post.change_request_id}" if post.change_request_id else base
+
+
+def _post_to_wire(view: Shown[Post], users: Wired, location: str) -> dict[str, Any]:
+    post = view.post
+    body = {"document": view.document} if view.document is not None else {"markdown": post.body}
+    permissions = {"view": True, "edit": view.can_change, "reply": view.can_reply, "delete": view.can_change}
     wire: dict[str, Any] = {"id": post.id, "postedBy": users[post.posted_by], "postedAt": post.posted_at,
                             "reactions": reactions_to_wire(post.reactions, users), "body": body,
-                            "urls": {"location": location}, "permissions": permissions}
+                            "urls": {"location": api_url(location)}, "permissions": permissions}
     if post.edited_at:
         wire["editedAt"] = post.edited_at
     return wire
 
 
-def comment_to_wire(comment: Comment, users: Wired, body: dict[str, Any], permissions: dict[str, bool],
-                    location: str) -> dict[str, Any]:
+def _users(view: Shown[Post]) -> Wired:
+    return wired_users(named_users([view.post]), view.users, hide_emails=view.hide_emails)
+
+
+def comment_to_wire(view: Shown[StoredComment]) -> Comment:
+    comment, users = view.post, _users(view)
     target: dict[str, Any] = {"space": comment.space_id, "revision": comment.revision}
     if comment.change_request_id:
         target["changeRequest"] = comment.change_request_id
@@ -73,16 +104,26 @@ def comment_to_wire(comment: Comment, users: Wired, body: dict[str, Any], permis
         target["tableCell"] = dict(comment.table_cell)
     repliers = sorted(((comment.replier_updated.get(user, comment.posted_at), user, count)
                        for user, count in comment.replier_counts.items() if count > 0), reverse=True)
-    wire = {"object": "comment", **_post_to_wire(comment, users, body, permissions, location),
+    location = f"{_target_path(comment)}/comments/{comment.id}"
+    wire = {"object": "comment", **_post_to_wire(view, users, location),
             "replies": comment.replies, "target": target, "status": comment.status,
             "repliers": [{"user": users[user], "count": count, "updatedAt": at}
                          for at, user, count in repliers]}
     if comment.status == RESOLVED and comment.resolved_at and comment.resolved_by:
         wire["resolvedAt"] = comment.resolved_at
         wire["resolvedBy"] = users[comment.resolved_by]
-    return wire
+    return Comment.model_validate(wire)
 
 
-def reply_to_wire(reply: Reply, users: Wired, body: dict[str, Any], permissions: dict[str, bool],
-                  location: str) -> dict[str, Any]:
-    return {"object": "comment-reply", **_post_to_wire(reply, users, body, permissions, location)}
+def reply_to_wire(view: Shown[StoredReply]) -> CommentReply:
+    reply = view.post
+    location = f"{_target_path(reply)}/comments/{reply.comment_id}/replies/{reply.id}"
+    return CommentReply.model_validate({"object": "comment-reply",
+                                        **_post_to_wire(view, _users(view), location)})
+
+
+def commenter_to_wire(member: Member, *, hide_email: bool) -> OrganizationMember:
+    wire = member_to_wire(member)
+    if hide_email:
+        wire["user"].pop("email", None)
+    return OrganizationMember.model_validate(wire)

@@ -18,13 +18,14 @@ from typing import Any
 
 from bindery.api.schemas.change_requests import SubmitReview
 from bindery.api.wire.change_requests import review_to_wire
+from bindery.api.wire.comments import comment_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.change_requests.records import Opened, open_change_request
 from bindery.domain.change_requests.status import EDITABLE
 from bindery.domain.comments import bodies
 from bindery.domain.comments.targets import Target
-from bindery.domain.comments.views import comments_to_wire
+from bindery.domain.comments.views import views_of
 from bindery.domain.people import load_users
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
@@ -56,7 +57,7 @@ def _comments(target: Target, reviews: list[Review]) -> dict[str, dict[str, Any]
         return {}
     items = comment_store.comment_items(target.space.id, target.token, wanted)
     comments = [Comment.from_item(item) for item in items if item.get("type") == "comment"]
-    return {wired["id"]: wired for wired in comments_to_wire(target, comments, None)}
+    return {view.post.id: comment_to_wire(view).model_dump() for view in views_of(target, comments)}
 
 
 def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> dict[str, Any]:
@@ -91,7 +92,7 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
         raise Conflict("The change request was merged or archived meanwhile: the review was not "
                        "recorded") from None
     users = load_users([review.reviewer_id, review.requested_by])
-    wired = comments_to_wire(target, [comment], None)[0] if comment else None
+    wired = comment_to_wire(views_of(target, [comment])[0]).model_dump() if comment else None
     return review_to_wire(review, users, outdated=False, comment=wired)
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.comments import CommentBody
-from bindery.api.schemas.content import DocumentFormat
 
 # The package loads markdown-it on first use: routes that never convert do not pay for it.
 from bindery.content import markdown as markdown_engine
@@ -64,6 +63,7 @@ def prepare(org_id: str, body: CommentBody, field: str = "body") -> Body:
 
 
 def to_document(markdown: str, mentions: list[str]) -> dict[str, Any]:
+    """The body as a JSON document (`format=document`): its mentions become `mention` inlines."""
     known = set(mentions)
 
     def resolve(url: str) -> Mapping[str, Any] | None:
@@ -73,10 +73,3 @@ def to_document(markdown: str, mentions: list[str]) -> dict[str, Any]:
     parsed = markdown_engine.markdown_to_document(_LEAD + markdown, resolve_link=resolve)
     nodes = list(parsed.document.get("nodes") or [])[1:] or [paragraph()]
     return markdown_engine.assign_keys({"object": "document", "data": {}, "nodes": nodes})
-
-
-def render(markdown: str, mentions: list[str], fmt: DocumentFormat | None) -> dict[str, Any]:
-    """The wire `body`: Markdown unless the document format is asked for."""
-    if fmt == "document":
-        return {"document": to_document(markdown, mentions)}
-    return {"markdown": markdown}

@@ -5,9 +5,9 @@ of their memberships. Someone who has left the organization is not a member any 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.wire.users import member_to_wire
 from bindery.auth import Caller
 from bindery.domain.comments.targets import TargetRef, open_target
 from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
@@ -15,7 +15,14 @@ from bindery.store import comments as store
 from bindery.store.members import Member, get_members
 
 
-def list_commenters(caller: Caller, ref: TargetRef, *, limit: int, cursor: str | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Commenter:
+    member: Member
+    hide_email: bool  # guests see users without their email, as everywhere else
+
+
+def list_commenters(caller: Caller, ref: TargetRef, *, limit: int,
+                    cursor: str | None) -> Listing[Commenter]:
     target = open_target(caller, ref)
     scope = f"commenters:{ref.space_id}:{target.token}"
     start = open_page(scope, cursor)
@@ -27,12 +34,7 @@ def list_commenters(caller: Caller, ref: TargetRef, *, limit: int, cursor: str |
         return [members[user_id] for user_id in user_ids if user_id in members], found.last_key
 
     members, last_key = read(start.start, limit)
-    items = []
-    for member in members:
-        wire = member_to_wire(member)
-        if target.hides_emails:
-            wire["user"].pop("email", None)
-        items.append(wire)
+    items = [Commenter(member, target.hides_emails) for member in members]
 
     # Who is still a member is known only once the memberships are read: the first page counts them with
     # a pass over the rest of the commenters, and its cursor carries the count.
@@ -41,4 +43,4 @@ def list_commenters(caller: Caller, ref: TargetRef, *, limit: int, cursor: str |
         return len(more), more_last
 
     count = carried_count(start, (len(items), last_key), still_members)
-    return Listing(items, next_page(scope, last_key, count), count).to_wire()
+    return Listing(items, next_page(scope, last_key, count), count)

@@ -7,8 +7,6 @@ and the comment must still exist for a reply to be posted.
 
 from __future__ import annotations
 
-from typing import Any
-
 from bindery import clock
 from bindery.api.schemas.comments import PostReply, UpdateReply
 from bindery.api.schemas.content import DocumentFormat
@@ -16,7 +14,7 @@ from bindery.auth import Caller
 from bindery.domain.comments import bodies, reactions
 from bindery.domain.comments.targets import TargetRef, open_target
 from bindery.domain.comments.threads import ATTEMPTS, BUSY, resolve_ops
-from bindery.domain.comments.views import comment_of, replies_to_wire, reply_of, reply_to_view
+from bindery.domain.comments.views import ReplyView, comment_of, reply_of, view_of, views_of
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
@@ -28,26 +26,26 @@ from bindery.store.comments import Change
 
 
 def list_replies(caller: Caller, ref: TargetRef, comment_id: str, *, fmt: DocumentFormat | None, limit: int,
-                 cursor: str | None) -> dict[str, Any]:
+                 cursor: str | None) -> Listing[ReplyView]:
     target = open_target(caller, ref)
     comment = comment_of(target, comment_id)  # an unknown comment is a 404, not an empty list
     scope = f"replies:{ref.space_id}:{target.token}:{comment_id}"
     found = store.replies_page(ref.space_id, target.token, comment_id, limit, decode_cursor(scope, cursor))
     replies = [Reply.from_item(item) for item in found.items]
     # The comment's `replies` counter moves in the transaction of every reply posted or deleted.
-    return Listing(items=replies_to_wire(target, replies, fmt),
+    return Listing(items=views_of(target, replies, fmt),
                    next_cursor=encode_cursor(scope, found.last_key) if found.last_key else None,
-                   count=comment.replies).to_wire()
+                   count=comment.replies)
 
 
 def get_reply(caller: Caller, ref: TargetRef, comment_id: str, reply_id: str,
-              fmt: DocumentFormat | None) -> dict[str, Any]:
+              fmt: DocumentFormat | None) -> ReplyView:
     target = open_target(caller, ref)
-    return reply_to_view(target, reply_of(target, comment_id, reply_id), fmt)
+    return view_of(target, reply_of(target, comment_id, reply_id), fmt)
 
 
 def post_reply(caller: Caller, ref: TargetRef, comment_id: str, body: PostReply,
-               fmt: DocumentFormat | None = None) -> dict[str, Any]:
+               fmt: DocumentFormat | None = None) -> ReplyView:
     target = open_target(caller, ref)
     target.require_comment("reply to comments")
     comment_of(target, comment_id)
@@ -59,11 +57,11 @@ def post_reply(caller: Caller, ref: TargetRef, comment_id: str, body: PostReply,
         Transaction(store.post_reply_ops(reply)).commit()
     except TransactionConflict as error:
         raise NotFound("No matching comment: it was deleted meanwhile") from error
-    return reply_to_view(target, reply, fmt)
+    return view_of(target, reply, fmt)
 
 
 def update_reply(caller: Caller, ref: TargetRef, comment_id: str, reply_id: str,
-                 body: UpdateReply) -> dict[str, Any]:
+                 body: UpdateReply) -> ReplyView:
     target = open_target(caller, ref)
     if body.resolved is not None and target.change_request is None:
         raise BadRequest("resolved: replies in a space cannot resolve their comment; update the comment")
@@ -83,12 +81,12 @@ def update_reply(caller: Caller, ref: TargetRef, comment_id: str, reply_id: str,
             if not thread.empty:
                 ops.append(thread.op())
         if not ops:
-            return reply_to_view(target, reply)
+            return view_of(target, reply)
         try:
             Transaction(ops).commit()
         except TransactionConflict:
             continue
-        return reply_to_view(target, reply_of(target, comment_id, reply_id))
+        return view_of(target, reply_of(target, comment_id, reply_id))
     raise Conflict(BUSY)
 
 

@@ -12,7 +12,6 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.wire.urls import api_url
 from bindery.auth import Caller
 from bindery.domain.access.content import ContentAccess, space_access
 from bindery.domain.access.roles import at_least
@@ -54,14 +53,6 @@ class Target:
     def revision(self) -> str:
         return self.change_request.revision if self.change_request else self.space.revision
 
-    @property
-    def path(self) -> str:
-        base = f"/spaces/{self.space.id}"
-        return f"{base}/change-requests/{self.change_request.id}" if self.change_request else base
-
-    def url(self, suffix: str) -> str:
-        return api_url(self.path + suffix)
-
     def counter_op(self, delta: int, resolved: int = 0) -> Op:
         """Moves the target's open (`delta`) and resolved comment counters."""
         if self.change_request:
@@ -97,10 +88,6 @@ class Target:
     def require_change(self, post: Post, action: str) -> None:
         if not self.can_change(post):
             raise Forbidden(f"Only its author or an admin of the space may {action}")
-
-    def permissions(self, post: Post) -> dict[str, bool]:
-        change = self.can_change(post)
-        return {"view": True, "edit": change, "reply": self.can_comment, "delete": change}
 
 
 def open_target(caller: Caller, ref: TargetRef) -> Target:

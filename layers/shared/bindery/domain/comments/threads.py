@@ -9,7 +9,6 @@ comment's own write, conditioned on the status the comment was read in.
 from __future__ import annotations
 
 import hashlib
-from typing import Any
 
 from bindery import clock
 from bindery.api.schemas.comments import CommentStatus, PostComment, UpdateComment
@@ -17,7 +16,7 @@ from bindery.api.schemas.content import DocumentFormat
 from bindery.auth import Caller
 from bindery.domain.comments import bodies, reactions
 from bindery.domain.comments.targets import Target, TargetRef, check_target, open_target
-from bindery.domain.comments.views import comment_of, comment_to_view, comments_to_wire
+from bindery.domain.comments.views import CommentView, comment_of, view_of, views_of
 from bindery.errors import BadRequest, Conflict
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page
@@ -34,7 +33,7 @@ BUSY = "The comment kept changing while this request ran; nothing was changed, t
 
 def list_comments(caller: Caller, ref: TargetRef, *, order: str, status: CommentStatus, page: str | None,
                   authors: list[str], fmt: DocumentFormat | None, limit: int,
-                  cursor: str | None) -> dict[str, Any]:
+                  cursor: str | None) -> Listing[CommentView]:
     target = open_target(caller, ref)
     authors = list(dict.fromkeys(authors))
     if len(authors) > MAX_AUTHORS:
@@ -53,17 +52,16 @@ def list_comments(caller: Caller, ref: TargetRef, *, order: str, status: Comment
     if count is None:
         count = (target.comments_in(wanted.status) if not (wanted.page or wanted.authors)
                  else store.comments_count(ref.space_id, target.token, wanted))
-    return Listing(comments_to_wire(target, comments, fmt), next_page(scope, found.last_key, count),
-                   count).to_wire()
+    return Listing(views_of(target, comments, fmt), next_page(scope, found.last_key, count), count)
 
 
 def get_comment(caller: Caller, ref: TargetRef, comment_id: str,
-                fmt: DocumentFormat | None) -> dict[str, Any]:
+                fmt: DocumentFormat | None) -> CommentView:
     target = open_target(caller, ref)
-    return comment_to_view(target, comment_of(target, comment_id), fmt)
+    return view_of(target, comment_of(target, comment_id), fmt)
 
 
-def post_comment(caller: Caller, ref: TargetRef, body: PostComment) -> dict[str, Any]:
+def post_comment(caller: Caller, ref: TargetRef, body: PostComment) -> CommentView:
     target = open_target(caller, ref)
     target.require_comment("comment here")
     cell = body.tableCell.model_dump() if body.tableCell else None
@@ -76,10 +74,10 @@ def post_comment(caller: Caller, ref: TargetRef, body: PostComment) -> dict[str,
                       table_cell=cell)
     Transaction(store.post_comment_op(comment), target.counter_op(1),
                 store.commenter_op(target.space.id, target.token, caller.user_id, 1, now)).commit()
-    return comment_to_view(target, comment)
+    return view_of(target, comment)
 
 
-def update_comment(caller: Caller, ref: TargetRef, comment_id: str, body: UpdateComment) -> dict[str, Any]:
+def update_comment(caller: Caller, ref: TargetRef, comment_id: str, body: UpdateComment) -> CommentView:
     target = open_target(caller, ref)
     new_body = reactions.prepared_body(target, body.body)
     for _ in range(ATTEMPTS):
@@ -91,12 +89,12 @@ def update_comment(caller: Caller, ref: TargetRef, comment_id: str, body: Update
                         what="comment")
         ops = resolve_ops(target, comment, change, body.resolved, now)
         if change.empty:
-            return comment_to_view(target, comment)
+            return view_of(target, comment)
         try:
             Transaction([change.op(), *ops]).commit()
         except TransactionConflict:
             continue  # resolved, reopened or deleted meanwhile: read it again
-        return comment_to_view(target, comment_of(target, comment_id))
+        return view_of(target, comment_of(target, comment_id))
     raise Conflict(BUSY)
 
 

@@ -1,23 +1,47 @@
-"""Comments and replies as the caller sees them: bodies in the format asked for, users (one BatchGetItem
-for a whole page: authors, reactors, repliers, resolvers), the caller's `permissions` on each."""
+"""Comments and replies as the caller sees them, for bindery.api.wire.comments to shape: the body as a
+document when that format is asked for, the users the posts name (one BatchGetItem for a whole page:
+authors, reactors, repliers, resolvers) and what the caller may do with each."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from bindery.api.schemas.content import DocumentFormat
-from bindery.api.wire.comments import comment_to_wire, named_users, reply_to_wire
+from bindery.comment_users import named_users
 from bindery.domain.comments import bodies
 from bindery.domain.comments.targets import Target
-from bindery.domain.people import users_by_id
+from bindery.domain.people import load_users
 from bindery.errors import NotFound
 from bindery.store import comment_replies as reply_store
 from bindery.store import comments as store
 from bindery.store.comment_replies import Reply
-from bindery.store.comments import Comment
+from bindery.store.comments import Comment, Post
+from bindery.store.users import User
 
 NO_COMMENT = "No matching comment"
 NO_REPLY = "No matching comment reply"
+
+PostT = TypeVar("PostT", bound=Post)
+
+
+@dataclass(frozen=True)
+class PostView(Generic[PostT]):
+    """A comment or a reply, with what its caller may see and do."""
+
+    post: PostT
+    # The users the page's posts name, as read: one that no longer exists is absent (wire shows its id).
+    users: Mapping[str, User]
+    # The body as a JSON document (mentions resolved) when the caller asked for `format=document`.
+    document: dict[str, Any] | None
+    can_change: bool  # edit and delete: its author (with the comment role) or an admin of the space
+    can_reply: bool
+    hide_emails: bool  # guests see users without their email, as everywhere else
+
+
+CommentView = PostView[Comment]
+ReplyView = PostView[Reply]
 
 
 def comment_of(target: Target, comment_id: str) -> Comment:
@@ -34,25 +58,15 @@ def reply_of(target: Target, comment_id: str, reply_id: str) -> Reply:
     return reply
 
 
-def comments_to_wire(target: Target, comments: list[Comment],
-                     fmt: DocumentFormat | None) -> list[dict[str, Any]]:
-    users = users_by_id(named_users(comments), hide_emails=target.hides_emails)
-    return [comment_to_wire(comment, users, bodies.render(comment.body, comment.mentions, fmt),
-                            target.permissions(comment), target.url(f"/comments/{comment.id}"))
-            for comment in comments]
+def views_of(target: Target, posts: list[PostT], fmt: DocumentFormat | None = None) -> list[PostView[PostT]]:
+    """The posts of one page as the caller sees them (one read of the users they all name)."""
+    users = load_users(named_users(posts))
+    return [PostView(post=post, users=users,
+                     document=bodies.to_document(post.body, post.mentions) if fmt == "document" else None,
+                     can_change=target.can_change(post), can_reply=target.can_comment,
+                     hide_emails=target.hides_emails)
+            for post in posts]
 
 
-def comment_to_view(target: Target, comment: Comment, fmt: DocumentFormat | None = None) -> dict[str, Any]:
-    return comments_to_wire(target, [comment], fmt)[0]
-
-
-def replies_to_wire(target: Target, replies: list[Reply], fmt: DocumentFormat | None) -> list[dict[str, Any]]:
-    users = users_by_id(named_users(replies), hide_emails=target.hides_emails)
-    return [reply_to_wire(reply, users, bodies.render(reply.body, reply.mentions, fmt),
-                          target.permissions(reply),
-                          target.url(f"/comments/{reply.comment_id}/replies/{reply.id}"))
-            for reply in replies]
-
-
-def reply_to_view(target: Target, reply: Reply, fmt: DocumentFormat | None = None) -> dict[str, Any]:
-    return replies_to_wire(target, [reply], fmt)[0]
+def view_of(target: Target, post: PostT, fmt: DocumentFormat | None = None) -> PostView[PostT]:
+    return views_of(target, [post], fmt)[0]
