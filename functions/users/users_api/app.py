@@ -5,6 +5,7 @@ from __future__ import annotations
 from bindery.api.http import api_handler, create_app
 from bindery.api.route_params import Who
 from bindery.api.wire.models.users import User
+from bindery.api.wire.users import user_model
 from bindery.domain import users as domain
 
 app = create_app("users")
@@ -12,12 +13,12 @@ app = create_app("users")
 
 @app.get("/user")
 def current_user(who: Who) -> User:
-    return User.model_validate(domain.get_user(who, who.user_id))
+    return user_model(domain.get_user(who, who.user_id))
 
 
 @app.get("/users/<userId>")
 def get_user(userId: str, who: Who) -> User:  # noqa: N803
-    return User.model_validate(domain.get_user(who, userId))
+    return user_model(domain.get_user(who, userId))
 
 
 lambda_handler = api_handler(app)

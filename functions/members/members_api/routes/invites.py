@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import MemberOf, Who
 from bindery.api.schemas.invites import InviteUsersToOrganization
+from bindery.api.wire.invites import invited_users_to_wire
 from bindery.api.wire.models.common import Empty
 from bindery.api.wire.models.organizations import InvitedUsers
 from bindery.domain import invites as domain
@@ -20,7 +21,7 @@ router = Router()
 def invite_users(
     access: MemberOf, body: Annotated[InviteUsersToOrganization, Body()],
 ) -> InvitedUsers:
-    return InvitedUsers.model_validate(domain.invite_users(access, body))
+    return invited_users_to_wire(domain.invite_users(access, body))
 
 
 @router.post("/<inviteId>")
@@ -28,4 +29,5 @@ def join_with_invite(
     organizationId: str, inviteId: str, who: Who,  # noqa: N803
 ) -> Empty:
     # Not `organization`: callers are not members yet, and must not be turned away with a 404.
-    return Empty.model_validate(domain.join_with_link(who, organizationId, inviteId))
+    domain.join_with_link(who, organizationId, inviteId)
+    return Empty()

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit
 from bindery.api.schemas.invites import CreateInviteLink, UpdateInviteLink
+from bindery.api.wire.invites import invite_link_item, invite_link_to_wire
 from bindery.api.wire.models.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 from bindery.domain import invites as domain
 
@@ -23,20 +24,20 @@ def list_links(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> OrganizationInviteLinkList:
-    wire = domain.list_links(access, page_limit(limit), page).to_wire()
-    return OrganizationInviteLinkList.model_validate(wire)
+    found = domain.list_links(access, page_limit(limit), page)
+    return OrganizationInviteLinkList.model_validate(found.map(invite_link_item).to_wire())
 
 
 @router.post("", status_code=201)
 def create_link(
     access: MemberOf, body: Annotated[CreateInviteLink, Body()],
 ) -> OrganizationInviteLink:
-    return OrganizationInviteLink.model_validate(domain.create_link(access, body))
+    return invite_link_to_wire(domain.create_link(access, body))
 
 
 @router.get("/<inviteId>")
 def get_link(inviteId: str, access: MemberOf) -> OrganizationInviteLink:  # noqa: N803
-    return OrganizationInviteLink.model_validate(domain.get_link(access, inviteId))
+    return invite_link_to_wire(domain.get_link(access, inviteId))
 
 
 @router.patch("/<inviteId>")
@@ -45,7 +46,7 @@ def update_link(
     access: MemberOf,
     body: Annotated[UpdateInviteLink, Body()],
 ) -> OrganizationInviteLink:
-    return OrganizationInviteLink.model_validate(domain.update_link(access, inviteId, body))
+    return invite_link_to_wire(domain.update_link(access, inviteId, body))
 
 
 @router.delete("/<inviteId>", status_code=204)

@@ -13,11 +13,24 @@ from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.api.schemas.common import RoleValue
 from bindery.api.schemas.members import UpdateMember
 from bindery.api.wire.models.spaces import MemberContentPermissionList
-from bindery.api.wire.models.users import MemberTeamList, OrganizationMember, OrganizationMemberList
+from bindery.api.wire.models.users import (
+    MemberTeam,
+    MemberTeamList,
+    OrganizationMember,
+    OrganizationMemberList,
+)
+from bindery.api.wire.teams import member_team_to_wire
+from bindery.api.wire.users import member_model
 from bindery.domain import members as domain
 from bindery.domain.access import grants as grants_domain
+from bindery.domain.members import MemberTeamView
 
 router = Router()
+
+
+def _member_team(view: MemberTeamView) -> MemberTeam:
+    return member_team_to_wire(view.team.team, admin=view.team.can_manage, view=view.team.can_view,
+                               role=view.role)
 
 
 @router.get("")
@@ -30,14 +43,14 @@ def list_members(
     search: Annotated[str | None, Query(max_length=256)] = None,
     sort: Annotated[Literal["joinedAt", "lastSeenAt"], Query()] = "joinedAt",
 ) -> OrganizationMemberList:
-    wire = domain.list_members(access, limit=page_limit(limit), page=page, order=order, sort=sort,
-                               role=role, search=search).to_wire()
-    return OrganizationMemberList.model_validate(wire)
+    found = domain.list_members(access, limit=page_limit(limit), page=page, order=order, sort=sort,
+                                role=role, search=search)
+    return OrganizationMemberList.model_validate(found.map(member_model).to_wire())
 
 
 @router.get("/<userId>")
 def get_member(organizationId: str, userId: str, who: Who) -> OrganizationMember:  # noqa: N803
-    return OrganizationMember.model_validate(domain.get_member(who, organizationId, userId))
+    return member_model(domain.get_member(who, organizationId, userId))
 
 
 @router.patch("/<userId>")
@@ -45,7 +58,7 @@ def update_member(
     organizationId: str, userId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateMember, Body()],
 ) -> OrganizationMember:
-    return OrganizationMember.model_validate(domain.change_role(who, organizationId, userId, body.role))
+    return member_model(domain.change_role(who, organizationId, userId, body.role))
 
 
 @router.delete("/<userId>", status_code=204)
@@ -56,7 +69,7 @@ def remove_member(organizationId: str, userId: str, who: Who) -> Response[str]: 
 
 @router.post("/<userId>/sso")
 def set_sso(organizationId: str, userId: str, who: Who) -> OrganizationMember:  # noqa: N803
-    return OrganizationMember.model_validate(domain.set_sso(who, organizationId, userId))
+    return member_model(domain.set_sso(who, organizationId, userId))
 
 
 @router.get("/<userId>/teams")
@@ -66,9 +79,8 @@ def member_teams(
     limit: PageLimit = None,
     title: Annotated[str | None, Query(max_length=64)] = None,
 ) -> MemberTeamList:
-    wire = domain.member_teams(who, organizationId, userId, limit=page_limit(limit), page=page,
-                               title=title).to_wire()
-    return MemberTeamList.model_validate(wire)
+    found = domain.member_teams(who, organizationId, userId, limit=page_limit(limit), page=page, title=title)
+    return MemberTeamList.model_validate(found.map(_member_team).to_wire())
 
 
 @router.get("/<userId>/spaces")

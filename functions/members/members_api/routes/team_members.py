@@ -11,10 +11,16 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.members import AddTeamMember, UpdateTeamMembers
-from bindery.api.wire.models.users import OrganizationTeamMemberList
+from bindery.api.wire.models.users import OrganizationTeamMember, OrganizationTeamMemberList
+from bindery.api.wire.teams import team_member_to_wire
 from bindery.domain import team_members as domain
+from bindery.domain.team_members import TeamMembership
 
 router = Router()
+
+
+def _wire(membership: TeamMembership) -> OrganizationTeamMember:
+    return team_member_to_wire(membership.member, membership.link)
 
 
 @router.get("")
@@ -23,8 +29,8 @@ def list_team_members(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> OrganizationTeamMemberList:
-    wire = domain.list_team_members(who, organizationId, teamId, page_limit(limit), page).to_wire()
-    return OrganizationTeamMemberList.model_validate(wire)
+    found = domain.list_team_members(who, organizationId, teamId, page_limit(limit), page)
+    return OrganizationTeamMemberList.model_validate(found.map(_wire).to_wire())
 
 
 @router.put("", status_code=204)

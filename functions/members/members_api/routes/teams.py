@@ -12,9 +12,15 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.api.schemas.members import CreateTeam, UpdateTeam
 from bindery.api.wire.models.users import OrganizationTeam, OrganizationTeamList
+from bindery.api.wire.teams import team_model
 from bindery.domain import teams as domain
+from bindery.domain.teams import TeamView
 
 router = Router()
+
+
+def _wire(view: TeamView) -> OrganizationTeam:
+    return team_model(view.team, admin=view.can_manage, view=view.can_view)
 
 
 @router.get("")
@@ -25,20 +31,20 @@ def list_teams(
     owner: Annotated[str | None, Query(max_length=128)] = None,
     title: Annotated[str | None, Query(max_length=64)] = None,
 ) -> OrganizationTeamList:
-    wire = domain.list_teams(access, limit=page_limit(limit), page=page, owner=owner, title=title).to_wire()
-    return OrganizationTeamList.model_validate(wire)
+    found = domain.list_teams(access, limit=page_limit(limit), page=page, owner=owner, title=title)
+    return OrganizationTeamList.model_validate(found.map(_wire).to_wire())
 
 
 @router.put("", status_code=201)
 def create_team(
     access: MemberOf, body: Annotated[CreateTeam, Body()],
 ) -> OrganizationTeam:
-    return OrganizationTeam.model_validate(domain.create_team(access, body))
+    return _wire(domain.create_team(access, body))
 
 
 @router.get("/<teamId>")
 def get_team(organizationId: str, teamId: str, who: Who) -> OrganizationTeam:  # noqa: N803
-    return OrganizationTeam.model_validate(domain.get_team(who, organizationId, teamId))
+    return _wire(domain.get_team(who, organizationId, teamId))
 
 
 @router.patch("/<teamId>")
@@ -46,7 +52,7 @@ def rename_team(
     organizationId: str, teamId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateTeam, Body()],
 ) -> OrganizationTeam:
-    return OrganizationTeam.model_validate(domain.rename_team(who, organizationId, teamId, body))
+    return _wire(domain.rename_team(who, organizationId, teamId, body))
 
 
 @router.delete("/<teamId>", status_code=204)

@@ -10,14 +10,21 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.route_params import MemberOf
 from bindery.api.schemas.organizations import UpdateAgentInstructions
 from bindery.api.wire.models.organizations import OrganizationAgentInstructions
+from bindery.api.wire.organizations import agent_instructions_to_wire
 from bindery.domain import organizations as domain
+from bindery.domain.organizations import AgentInstructions
 
 router = Router()
 
 
+def _wire(found: AgentInstructions) -> OrganizationAgentInstructions:
+    return agent_instructions_to_wire(found.org_id, instructions=found.instructions,
+                                      updated_at=found.updated_at, updated_by=found.updated_by)
+
+
 @router.get("")
 def get_instructions(access: MemberOf) -> OrganizationAgentInstructions:
-    return OrganizationAgentInstructions.model_validate(domain.agent_instructions(access))
+    return _wire(domain.agent_instructions(access))
 
 
 @router.put("")
@@ -25,4 +32,4 @@ def put_instructions(
     access: MemberOf, body: Annotated[UpdateAgentInstructions, Body()],
 ) -> OrganizationAgentInstructions:
     instructions = body.instructions.model_dump(mode="json")
-    return OrganizationAgentInstructions.model_validate(domain.set_agent_instructions(access, instructions))
+    return _wire(domain.set_agent_instructions(access, instructions))

@@ -6,6 +6,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.route_params import Who
 from bindery.api.wire.models.organizations import OrganizationsForEmailDomain
+from bindery.api.wire.organizations import org_model
 from bindery.domain import organizations as domain
 
 router = Router()
@@ -13,4 +14,5 @@ router = Router()
 
 @router.get("/<emailDomain>/orgs")
 def orgs_for_domain(emailDomain: str, who: Who) -> OrganizationsForEmailDomain:  # noqa: N803
-    return OrganizationsForEmailDomain.model_validate(domain.orgs_for_email_domain(who, emailDomain))
+    found = domain.orgs_for_email_domain(who, emailDomain)
+    return OrganizationsForEmailDomain(organizations=[org_model(view.org, view.role) for view in found])

@@ -12,10 +12,15 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.api.schemas.organizations import CreateOrganization, UpdateOrganization
 from bindery.api.wire.models.organizations import Organization, OrganizationList, Ping
-from bindery.api.wire.organizations import org_to_wire
+from bindery.api.wire.organizations import org_model
 from bindery.domain import organizations as domain
+from bindery.domain.organizations import OrgView
 
 router = Router()
+
+
+def _wire(view: OrgView) -> Organization:
+    return org_model(view.org, view.role)
 
 
 @router.get("/orgs")
@@ -24,26 +29,27 @@ def list_orgs(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> OrganizationList:
-    return OrganizationList.model_validate(domain.list_orgs(who, page_limit(limit), page).to_wire())
+    found = domain.list_orgs(who, page_limit(limit), page)
+    return OrganizationList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("/orgs", status_code=201)
 def create_org(
     who: Who, body: Annotated[CreateOrganization, Body()],
 ) -> Organization:
-    return Organization.model_validate(domain.create_org(who, body))
+    return _wire(domain.create_org(who, body))
 
 
 @router.get("/orgs/<organizationId>")
 def get_org(access: MemberOf) -> Organization:
-    return Organization.model_validate(org_to_wire(access.org, access.role))
+    return org_model(access.org, access.role)
 
 
 @router.patch("/orgs/<organizationId>")
 def update_org(
     access: MemberOf, body: Annotated[UpdateOrganization, Body()],
 ) -> Organization:
-    return Organization.model_validate(domain.update_org(access, body))
+    return _wire(domain.update_org(access, body))
 
 
 @router.post("/orgs/<organizationId>/join", status_code=204)
@@ -54,4 +60,5 @@ def join_org(organizationId: str, who: Who) -> Response[str]:  # noqa: N803
 
 @router.post("/orgs/<organizationId>/ping")
 def ping(access: MemberOf) -> Ping:
-    return Ping.model_validate(domain.ping(access))
+    domain.ping(access)
+    return Ping()

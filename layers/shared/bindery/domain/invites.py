@@ -1,11 +1,11 @@
-"""Email invites, invite links, and joining an organization through a link."""
+"""Email invites, invite links, and joining an organization through a link.
+
+Invite links are returned as stored (`LinkInvite`), and an email invite answers with who became a member;
+the routes shape both for the wire (bindery.api.wire.invites)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from bindery.api.schemas.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
-from bindery.api.wire.invites import invite_link_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess
@@ -38,8 +38,9 @@ def _wanted(org_default: str | None, body: InviteUsersToOrganization) -> dict[st
     return wanted
 
 
-def invite_users(access: OrgAccess, body: InviteUsersToOrganization) -> dict[str, Any]:
-    """Make each email a member: existing users join, unknown emails get a new, unverified user first."""
+def invite_users(access: OrgAccess, body: InviteUsersToOrganization) -> list[str]:
+    """Make each email a member: existing users join, unknown emails get a new, unverified user first.
+    The ids of the users who became members (the new users among them)."""
     access.require("admin", "invite members")
     org_id = access.org.id
     wanted = _wanted(access.org.default_role, body)
@@ -65,21 +66,21 @@ def invite_users(access: OrgAccess, body: InviteUsersToOrganization) -> dict[str
             invite_store.add_invited_members(org_id, new_users, members)
         except TransactionConflict:
             continue
-        return {"users": [member.user_id for member in members], "invited": len(members)}
+        return [member.user_id for member in members]
     raise Conflict("The invited users changed while they were being invited; nothing was changed, try again")
 
 
 # --- invite links -------------------------------------------------------------------------------
-def list_links(access: OrgAccess, limit: int, page: str | None) -> Listing[Any]:
+def list_links(access: OrgAccess, limit: int, page: str | None) -> Listing[LinkInvite]:
     access.require("admin", "list invite links")
     scope = f"link-invites:{access.org.id}"
     links, last_key = invite_store.link_invites_page(access.org.id, limit, decode_cursor(scope, page))
-    return Listing(items=[invite_link_to_wire(link) for link in links],
+    return Listing(items=links,
                    next_cursor=encode_cursor(scope, last_key) if last_key else None,
                    count=access.org.invite_count)
 
 
-def create_link(access: OrgAccess, body: CreateInviteLink) -> dict[str, Any]:
+def create_link(access: OrgAccess, body: CreateInviteLink) -> LinkInvite:
     access.require("admin", "create invite links")
     org = access.org
     if not org.invite_links:
@@ -99,7 +100,7 @@ def create_link(access: OrgAccess, body: CreateInviteLink) -> dict[str, Any]:
     except TransactionConflict as error:
         # The organization's condition failed: the switch went off after we read it.
         raise BadRequest(LINKS_OFF) from error
-    return invite_link_to_wire(invite)
+    return invite
 
 
 def _existing_link(access: OrgAccess, invite_id: str) -> LinkInvite:
@@ -109,12 +110,12 @@ def _existing_link(access: OrgAccess, invite_id: str) -> LinkInvite:
     return invite
 
 
-def get_link(access: OrgAccess, invite_id: str) -> dict[str, Any]:
+def get_link(access: OrgAccess, invite_id: str) -> LinkInvite:
     access.require("admin", "view invite links")
-    return invite_link_to_wire(_existing_link(access, invite_id))
+    return _existing_link(access, invite_id)
 
 
-def update_link(access: OrgAccess, invite_id: str, body: UpdateInviteLink) -> dict[str, Any]:
+def update_link(access: OrgAccess, invite_id: str, body: UpdateInviteLink) -> LinkInvite:
     access.require("admin", "change invite links")
     invite = _existing_link(access, invite_id)
     expected, sent = ("role", "level") if invite.target == "organization" else ("level", "role")
@@ -125,7 +126,7 @@ def update_link(access: OrgAccess, invite_id: str, body: UpdateInviteLink) -> di
         invite_store.set_link_invite_role(invite, body.role if expected == "role" else body.level)
     except TransactionConflict as error:
         raise NotFound(NO_INVITE) from error  # deleted meanwhile
-    return invite_link_to_wire(invite)
+    return invite
 
 
 def delete_link(access: OrgAccess, invite_id: str) -> None:
@@ -134,7 +135,7 @@ def delete_link(access: OrgAccess, invite_id: str) -> None:
 
 
 # --- joining through a link ---------------------------------------------------------------------
-def join_with_link(caller: Caller, org_id: str, invite_id: str) -> dict[str, Any]:
+def join_with_link(caller: Caller, org_id: str, invite_id: str) -> None:
     """Any authenticated user holding a link's id may join with it; members calling it change nothing.
 
     Non-members are the audience here, so this does not go through `org_access` (which hides the
@@ -151,7 +152,7 @@ def join_with_link(caller: Caller, org_id: str, invite_id: str) -> dict[str, Any
         # Space and collection permissions have no storage yet; joining must not silently grant nothing.
         raise BadRequest(f"Joining through an invite link to a {invite.target} is not supported yet")
     if context.member is not None:
-        return {}
+        return
     if context.user is None:  # the token outlived its user
         raise NotFound("No matching user")
     member = Member.joining(org_id, context.user, invite.role, now_iso())
@@ -159,8 +160,7 @@ def join_with_link(caller: Caller, org_id: str, invite_id: str) -> dict[str, Any
         invite_store.join_with_link(member, invite)
     except TransactionConflict:
         if member_store.get_member(org_id, caller.user_id) is not None:
-            return {}  # a concurrent join of the same user won; the caller is a member either way
+            return  # a concurrent join of the same user won; the caller is a member either way
         if invite_store.get_link_invite(org_id, invite_id) is None:
             raise NotFound(NO_INVITE) from None
         raise
-    return {}

@@ -7,14 +7,14 @@ them. The organization always keeps an admin: demoting or removing the last one 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.wire.users import member_to_wire
 from bindery.auth import Caller
 from bindery.domain.access.organization import OrgAccess
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.scoped import Scoped, scoped_access
-from bindery.domain.teams import teams_wire
+from bindery.domain.teams import TeamView, team_views
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.pagination import (
     MAX_LIMIT,
@@ -35,8 +35,16 @@ from bindery.store.teams import Team, TeamLink
 NO_MEMBER = "No matching member"
 
 
+@dataclass(frozen=True)
+class MemberTeamView:
+    """One of a member's teams (with the caller's permissions on it) and that member's role in it."""
+
+    team: TeamView
+    role: str
+
+
 def list_members(access: OrgAccess, *, limit: int, page: str | None, order: str, sort: str,
-                 role: str | None, search: str | None) -> Listing[Any]:
+                 role: str | None, search: str | None) -> Listing[Member]:
     """One Query per page. `count` comes from the organization's member counter for the listing by join
     date without filters; a filtered listing (or the one by activity, which holds only members that have
     been active) counts with one more, `Select=COUNT`, Query."""
@@ -51,7 +59,7 @@ def list_members(access: OrgAccess, *, limit: int, page: str | None, order: str,
     else:
         count = member_store.members_count(access.org.id, sort=sort, role=role, search=term or None)
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=[member_to_wire(Member.from_item(item)) for item in result.items],
+    return Listing(items=[Member.from_item(item) for item in result.items],
                    next_cursor=cursor, count=count)
 
 
@@ -65,16 +73,16 @@ def _require_visible(access: OrgAccess, user_id: str) -> None:
         raise Forbidden("Guests can only see their own membership")
 
 
-def get_member(caller: Caller, org_id: str, user_id: str) -> dict[str, Any]:
+def get_member(caller: Caller, org_id: str, user_id: str) -> Member:
     """The organization, the caller's membership and the member asked for: one BatchGetItem."""
     scoped, member = _target(caller, org_id, user_id)
     _require_visible(scoped.access, user_id)
     if member is None:
         raise NotFound(NO_MEMBER)
-    return member_to_wire(member)
+    return member
 
 
-def change_role(caller: Caller, org_id: str, user_id: str, role: str | None) -> dict[str, Any]:
+def change_role(caller: Caller, org_id: str, user_id: str, role: str | None) -> Member:
     scoped, member = _target(caller, org_id, user_id)
     scoped.access.require("admin", "change the role of members")
     if member is None:
@@ -84,17 +92,17 @@ def change_role(caller: Caller, org_id: str, user_id: str, role: str | None) -> 
         if member.role == "admin" and scoped.access.org.admin_count <= 1:
             raise BadRequest(LAST_ADMIN)
         member_store.change_role(member, role)
-    return member_to_wire(member)
+    return member
 
 
-def set_sso(caller: Caller, org_id: str, user_id: str) -> dict[str, Any]:
+def set_sso(caller: Caller, org_id: str, user_id: str) -> Member:
     scoped, member = _target(caller, org_id, user_id)
     scoped.access.require("admin", "mark members as SSO members")
     if member is None:
         raise NotFound(NO_MEMBER)
     if not member.sso:
         member_store.set_sso(member)
-    return member_to_wire(member)
+    return member
 
 
 def remove_member(caller: Caller, org_id: str, user_id: str) -> None:
@@ -112,7 +120,7 @@ def remove_member(caller: Caller, org_id: str, user_id: str) -> None:
 
 
 def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page: str | None,
-                 title: str | None) -> Listing[Any]:
+                 title: str | None) -> Listing[MemberTeamView]:
     """A page of the member's team memberships (GSI1), then one BatchGetItem for their teams. The title
     filter applies to the teams read, so a page may be short and still have a next page."""
     scoped, member = _target(caller, org_id, user_id)
@@ -136,9 +144,8 @@ def member_teams(caller: Caller, org_id: str, user_id: str, *, limit: int, page:
     pairs, last_key = read(start.start, limit)
     # The caller's own memberships are the listed ones when they list their own teams.
     known = {link.team_id: link for _, link in pairs} if user_id == caller.user_id else None
-    wired = teams_wire(access, [team for team, _ in pairs], known)
-    items = [{"team": team, "member": {"role": link.role}}
-             for team, (_, link) in zip(wired, pairs, strict=True)]
+    views = team_views(access, [team for team, _ in pairs], known)
+    items = [MemberTeamView(view, link.role) for view, (_, link) in zip(views, pairs, strict=True)]
     if not term:
         # Unfiltered, the member's `teams` counter is the count.
         return Listing(items, next_page(scope, last_key), member.teams)

@@ -1,12 +1,12 @@
-"""Organization operations."""
+"""Organization operations: they return the organization with the caller's role in it (`OrgView`), and
+the routes shape that for the wire (bindery.api.wire.organizations)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.organizations import CreateOrganization, UpdateOrganization
-from bindery.api.wire.organizations import org_to_wire
-from bindery.api.wire.urls import api_url
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import NO_ORG, OrgAccess
@@ -23,6 +23,25 @@ from bindery.store.orgs import Organization
 from bindery.store.users import User
 
 
+@dataclass(frozen=True)
+class OrgView:
+    """An organization and the caller's role in it (None: a guest, or not a member), which its
+    `permissions` on the wire follow."""
+
+    org: Organization
+    role: str | None
+
+
+@dataclass(frozen=True)
+class AgentInstructions:
+    """The organization's agent instructions as stored, or the empty document when never set."""
+
+    org_id: str
+    instructions: dict[str, Any]
+    updated_at: str
+    updated_by: str
+
+
 def _caller_user(caller: Caller) -> User:
     user = user_store.get_user(caller.user_id)
     if user is None:  # the token outlived its user
@@ -30,7 +49,7 @@ def _caller_user(caller: Caller) -> User:
     return user
 
 
-def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing[Any]:
+def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing[OrgView]:
     """GSI1 gives a page of the caller's memberships; one BatchGetItem brings their organizations and the
     caller's user item, whose organization counter is the `count`."""
     scope = f"orgs:{caller.user_id}"
@@ -46,12 +65,12 @@ def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing[Any]:
         raise NotFound("No matching user")
     orgs = {item["orgId"]: Organization.from_item(found[ref(org_store.org_key(item["orgId"]))])
             for item in result.items if ref(org_store.org_key(item["orgId"])) in found}
-    items = [org_to_wire(orgs[item["orgId"]], item.get("role"))
+    items = [OrgView(orgs[item["orgId"]], item.get("role"))
              for item in result.items if item["orgId"] in orgs and not item.get("disabled")]
     return Listing(items=items, next_cursor=cursor, count=User.from_item(user_item).org_count)
 
 
-def create_org(caller: Caller, body: CreateOrganization) -> dict[str, Any]:
+def create_org(caller: Caller, body: CreateOrganization) -> OrgView:
     user = _caller_user(caller)
     created = now_iso()
     org = Organization(id=new_id(), title=body.title, created_at=created, type=body.type,
@@ -62,7 +81,7 @@ def create_org(caller: Caller, body: CreateOrganization) -> dict[str, Any]:
     org_store.create_org(org, founder)
     if org.email_domains:
         org_store.update_org(org, [])
-    return org_to_wire(org, "admin")
+    return OrgView(org, "admin")
 
 
 def _check_default_content(org_id: str, pointer: dict[str, Any] | None) -> None:
@@ -70,7 +89,7 @@ def _check_default_content(org_id: str, pointer: dict[str, Any] | None) -> None:
         raise BadRequest(f"defaultContent: no site {pointer['site']} in this organization")
 
 
-def update_org(access: OrgAccess, body: UpdateOrganization) -> dict[str, Any]:
+def update_org(access: OrgAccess, body: UpdateOrganization) -> OrgView:
     access.require("admin", "update the organization")
     org = access.org
     previous_domains = list(org.email_domains)
@@ -92,7 +111,7 @@ def update_org(access: OrgAccess, body: UpdateOrganization) -> dict[str, Any]:
             raise BadRequest("emailDomains: may not be null")
         org.email_domains = sorted({d.lower() for d in data["emailDomains"]})
     org_store.update_org(org, previous_domains)
-    return org_to_wire(org, access.role)
+    return OrgView(org, access.role)
 
 
 def join_org(caller: Caller, org_id: str) -> None:
@@ -115,33 +134,31 @@ def join_org(caller: Caller, org_id: str) -> None:
             raise
 
 
-def ping(access: OrgAccess) -> dict[str, Any]:
+def ping(access: OrgAccess) -> None:
     member_store.touch_last_seen(access.member, now_iso())
-    return {}
 
 
-def orgs_for_email_domain(caller: Caller, domain: str) -> dict[str, Any]:
-    """Organizations the caller could join with their verified email domain (others see none)."""
+def orgs_for_email_domain(caller: Caller, domain: str) -> list[OrgView]:
+    """Organizations the caller could join with their verified email domain (others see none); the
+    caller is not a member of them, so they come without a role."""
     user = _caller_user(caller)
     if not (user.email_verified and user.email_domain == domain.lower()):
-        return {"organizations": []}
+        return []
     orgs = org_store.get_orgs(org_store.org_ids_for_email_domain(domain))
-    return {"organizations": [org_to_wire(org, None) for org in orgs.values()]}
+    return [OrgView(org, None) for org in orgs.values()]
 
 
-def agent_instructions(access: OrgAccess) -> dict[str, Any]:
-    item = org_store.get_agent_instructions(access.org.id)
-    location = api_url(f"/orgs/{access.org.id}/agent-instructions")
+def agent_instructions(access: OrgAccess) -> AgentInstructions:
+    org_id = access.org.id
+    item = org_store.get_agent_instructions(org_id)
     if item is None:
         # Never set: an empty document, dated from the organization's creation, by nobody.
         empty = {"object": "document", "data": {}, "nodes": []}
-        return {"object": "agent-instructions", "instructions": empty, "updatedAt": access.org.created_at,
-                "updatedBy": "", "urls": {"location": location}}
-    return {"object": "agent-instructions", "instructions": item["instructions"],
-            "updatedAt": item["updatedAt"], "updatedBy": item["updatedBy"], "urls": {"location": location}}
+        return AgentInstructions(org_id, empty, access.org.created_at, "")
+    return AgentInstructions(org_id, item["instructions"], item["updatedAt"], item["updatedBy"])
 
 
-def set_agent_instructions(access: OrgAccess, instructions: dict[str, Any]) -> dict[str, Any]:
+def set_agent_instructions(access: OrgAccess, instructions: dict[str, Any]) -> AgentInstructions:
     access.require("admin", "change the agent instructions")
     org_store.put_agent_instructions(access.org.id, instructions, access.member.user_id, now_iso())
     return agent_instructions(access)

@@ -7,10 +7,9 @@ each member's `teams` counter with it; a concurrent change that invalidates it i
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
 
 from bindery.api.schemas.members import MAX_MEMBER_CHANGES, UpdateTeamMembers
-from bindery.api.wire.teams import team_member_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.scoped import Scoped, scoped_access
@@ -22,10 +21,19 @@ from bindery.store import members as member_store
 from bindery.store import teams as team_store
 from bindery.store import users as user_store
 from bindery.store.batch_reads import items_by_key, ref
+from bindery.store.members import Member
 from bindery.store.teams import Team, TeamLink
 
 NO_MEMBER = "No matching member"
 RACED = "The team's membership changed while this request ran; nothing was changed, try again."
+
+
+@dataclass(frozen=True)
+class TeamMembership:
+    """A member of the organization as seen from one team: their membership and their role in the team."""
+
+    member: Member
+    link: TeamLink
 
 
 def _require_manage(scoped: Scoped, team: Team) -> None:
@@ -47,7 +55,7 @@ def _apply(team: Team, ops: list[Op], delta: int) -> None:
 
 
 def list_team_members(caller: Caller, org_id: str, team_id: str,
-                      limit: int, page: str | None) -> Listing[Any]:
+                      limit: int, page: str | None) -> Listing[TeamMembership]:
     """A page of the team's memberships (one Query), with their members (one BatchGetItem)."""
     scoped, team = scoped_team(caller, org_id, team_id)
     if not can_view(scoped.access, scoped.link(team_id, caller.user_id)):
@@ -56,7 +64,7 @@ def list_team_members(caller: Caller, org_id: str, team_id: str,
     result = team_store.links_of_team_page(org_id, team_id, limit, decode_cursor(scope, page))
     links = [TeamLink.from_item(item) for item in result.items]
     members = member_store.get_members(org_id, [link.user_id for link in links])
-    items = [team_member_to_wire(members[link.user_id], link) for link in links if link.user_id in members]
+    items = [TeamMembership(members[link.user_id], link) for link in links if link.user_id in members]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     return Listing(items=items, next_cursor=cursor, count=team.members)
 

@@ -2,15 +2,15 @@
 
 Permissions: org admins create, rename and delete teams; a team's owners may rename it and manage its
 membership (see domain.team_members); any member with a role sees every team, and a guest sees the teams
-they belong to.
+they belong to. Reads return each team with what the caller may do with it (`TeamView`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.members import CreateTeam, UpdateTeam
-from bindery.api.wire.teams import team_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess
@@ -36,6 +36,16 @@ from bindery.store.teams import Team, TeamLink
 NO_TEAM = "No matching team"
 
 
+@dataclass(frozen=True)
+class TeamView:
+    """A team and the caller's permissions on it: `can_manage` (rename it, manage its membership) and
+    `can_view` (see it and list its members)."""
+
+    team: Team
+    can_manage: bool
+    can_view: bool
+
+
 def can_manage(access: OrgAccess, caller_link: TeamLink | None) -> bool:
     return access.is_admin or (caller_link is not None and caller_link.role == "owner")
 
@@ -44,8 +54,8 @@ def can_view(access: OrgAccess, caller_link: TeamLink | None) -> bool:
     return at_least(access.role, "read") or caller_link is not None
 
 
-def team_wire(access: OrgAccess, team: Team, caller_link: TeamLink | None) -> dict[str, Any]:
-    return team_to_wire(team, admin=can_manage(access, caller_link), view=can_view(access, caller_link))
+def team_view(access: OrgAccess, team: Team, caller_link: TeamLink | None) -> TeamView:
+    return TeamView(team, can_manage(access, caller_link), can_view(access, caller_link))
 
 
 def scoped_team(caller: Caller, org_id: str, team_id: str, *extra: Key) -> tuple[Scoped, Team]:
@@ -58,8 +68,8 @@ def scoped_team(caller: Caller, org_id: str, team_id: str, *extra: Key) -> tuple
     return scoped, team
 
 
-def teams_wire(access: OrgAccess, teams: list[Team],
-               known_links: dict[str, TeamLink] | None = None) -> list[dict[str, Any]]:
+def team_views(access: OrgAccess, teams: list[Team],
+               known_links: dict[str, TeamLink] | None = None) -> list[TeamView]:
     """Teams with the caller's permissions; the caller's memberships are read (one BatchGetItem) only
     when their role alone does not decide, and only those not already `known_links`."""
     links = dict(known_links or {})
@@ -71,11 +81,11 @@ def teams_wire(access: OrgAccess, teams: list[Team],
             item = found.get(ref(team_store.link_key(org_id, team_id, user_id)))
             if item:
                 links[team_id] = TeamLink.from_item(item)
-    return [team_wire(access, team, links.get(team.id)) for team in teams]
+    return [team_view(access, team, links.get(team.id)) for team in teams]
 
 
 def list_teams(access: OrgAccess, *, limit: int, page: str | None, owner: str | None,
-               title: str | None) -> Listing[Any]:
+               title: str | None) -> Listing[TeamView]:
     """`owner` keeps the teams that member can manage: every team for an org admin, otherwise the teams
     they own. A member id that is not a member of the organization manages no team: the list is empty."""
     access.require("read", "list the teams of this organization")
@@ -92,16 +102,17 @@ def list_teams(access: OrgAccess, *, limit: int, page: str | None, owner: str | 
     return _owned_teams(access, owner, f"teams:{access.org.id}:owned:{owner}:{term}", limit, page, term=term)
 
 
-def _all_teams(access: OrgAccess, scope: str, limit: int, page: str | None, *, term: str) -> Listing[Any]:
+def _all_teams(access: OrgAccess, scope: str, limit: int, page: str | None, *,
+               term: str) -> Listing[TeamView]:
     result = team_store.teams_page(access.org.id, limit, decode_cursor(scope, page), term or None)
     teams = [Team.from_item(item) for item in result.items]
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     count = team_store.teams_count(access.org.id, term) if term else access.org.team_count
-    return Listing(items=teams_wire(access, teams), next_cursor=cursor, count=count)
+    return Listing(items=team_views(access, teams), next_cursor=cursor, count=count)
 
 
 def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: str | None, *,
-                 term: str) -> Listing[Any]:
+                 term: str) -> Listing[TeamView]:
     """GSI1 gives a page of the owner's memberships; one BatchGetItem brings the teams (the title filter
     applies to those, so a page may hold fewer items than `limit` and still have a next page)."""
     org_id = access.org.id
@@ -121,7 +132,7 @@ def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: st
     if not term:
         # The owned teams are counted by one `Select=COUNT` Query of the memberships.
         count = team_store.owned_links_count(org_id, owner)
-        return Listing(teams_wire(access, teams, known), next_page(scope, last_key), count)
+        return Listing(team_views(access, teams, known), next_page(scope, last_key), count)
 
     # A title filter applies to the teams themselves: the first page counts them with a pass over the
     # rest of the owner's teams, and its cursor carries the count.
@@ -130,10 +141,10 @@ def _owned_teams(access: OrgAccess, owner: str, scope: str, limit: int, page: st
         return len(more), more_last
 
     count = carried_count(start, (len(teams), last_key), matching)
-    return Listing(teams_wire(access, teams, known), next_page(scope, last_key, count), count)
+    return Listing(team_views(access, teams, known), next_page(scope, last_key, count), count)
 
 
-def create_team(access: OrgAccess, body: CreateTeam) -> dict[str, Any]:
+def create_team(access: OrgAccess, body: CreateTeam) -> TeamView:
     """A team with the listed organization members as team `member`s.
 
     The creating admin is not added unless listed: admins manage every team anyway, and a team meant for
@@ -151,24 +162,24 @@ def create_team(access: OrgAccess, body: CreateTeam) -> dict[str, Any]:
     team = Team(org_id=org_id, id=new_id(), title=body.title, created_at=created)
     links = [TeamLink(org_id, team.id, user_id, "member", created) for user_id in user_ids]
     team_store.create_team(team, links)
-    return team_wire(access, team, None)
+    return team_view(access, team, None)
 
 
-def get_team(caller: Caller, org_id: str, team_id: str) -> dict[str, Any]:
+def get_team(caller: Caller, org_id: str, team_id: str) -> TeamView:
     scoped, team = scoped_team(caller, org_id, team_id)
     link = scoped.link(team_id, caller.user_id)
     if not can_view(scoped.access, link):
         raise Forbidden("Guests can only see the teams they belong to")
-    return team_wire(scoped.access, team, link)
+    return team_view(scoped.access, team, link)
 
 
-def rename_team(caller: Caller, org_id: str, team_id: str, body: UpdateTeam) -> dict[str, Any]:
+def rename_team(caller: Caller, org_id: str, team_id: str, body: UpdateTeam) -> TeamView:
     scoped, team = scoped_team(caller, org_id, team_id)
     link = scoped.link(team_id, caller.user_id)
     if not can_manage(scoped.access, link):
         raise Forbidden("Only organization admins and the team's owners can rename a team")
     team_store.rename_team(team, body.title)
-    return team_wire(scoped.access, team, link)
+    return team_view(scoped.access, team, link)
 
 
 def delete_team(access: OrgAccess, team_id: str) -> None:

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from bindery.api.wire.users import user_to_wire
 from bindery.auth import Caller
 from bindery.errors import NotFound
 from bindery.store import users as user_store
+from bindery.store.users import User
 
 
-def get_user(caller: Caller, user_id: str) -> dict[str, Any]:
+def get_user(caller: Caller, user_id: str) -> User:
     """Any authenticated user may read a profile (as on GitBook); the email only goes to its owner."""
     user = user_store.get_user(user_id)
     if user is None:
         raise NotFound("No matching user")
     if user.id != caller.user_id:
         user.email = None
-    return user_to_wire(user)
+    return user

@@ -1,9 +1,15 @@
-"""Organization shape, with `permissions` computed for the caller's role."""
+"""Organization shape, with `permissions` computed for the caller's role, and its agent instructions.
+
+`org_to_wire` gives the body other shapes nest (links); `org_model` gives the response model the
+organization routes return.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.wire.models.organizations import Organization as OrganizationModel
+from bindery.api.wire.models.organizations import OrganizationAgentInstructions
 from bindery.api.wire.urls import api_url, app_url
 from bindery.role_order import at_least
 from bindery.store.orgs import Organization
@@ -36,3 +42,14 @@ def org_to_wire(org: Organization, role: str | None) -> dict[str, Any]:
         if value is not None:
             body[key] = value
     return body
+
+
+def org_model(org: Organization, role: str | None) -> OrganizationModel:
+    return OrganizationModel.model_validate(org_to_wire(org, role))
+
+
+def agent_instructions_to_wire(org_id: str, *, instructions: dict[str, Any], updated_at: str,
+                               updated_by: str) -> OrganizationAgentInstructions:
+    return OrganizationAgentInstructions.model_validate({
+        "object": "agent-instructions", "instructions": instructions, "updatedAt": updated_at,
+        "updatedBy": updated_by, "urls": {"location": api_url(f"/orgs/{org_id}/agent-instructions")}})

@@ -1,9 +1,15 @@
-"""User and member shapes."""
+"""User and member shapes.
+
+`user_to_wire` and `member_to_wire` give the bodies other shapes nest (comments, change requests,
+grants); `user_model` and `member_model` give the response models the user and member routes return.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.wire.models.users import OrganizationMember
+from bindery.api.wire.models.users import User as UserModel
 from bindery.api.wire.urls import api_url
 from bindery.store.members import Member
 from bindery.store.users import User
@@ -19,6 +25,10 @@ def user_to_wire(user: User) -> dict[str, Any]:
     return body
 
 
+def user_model(user: User) -> UserModel:
+    return UserModel.model_validate(user_to_wire(user))
+
+
 def member_to_wire(member: Member) -> dict[str, Any]:
     body: dict[str, Any] = {
         "object": "member", "id": member.user_id, "role": member.role, "user": user_to_wire(member.user),
@@ -28,3 +38,7 @@ def member_to_wire(member: Member) -> dict[str, Any]:
     if member.last_seen_at:
         body["lastSeenAt"] = member.last_seen_at
     return body
+
+
+def member_model(member: Member) -> OrganizationMember:
+    return OrganizationMember.model_validate(member_to_wire(member))
