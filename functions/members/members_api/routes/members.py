@@ -14,8 +14,9 @@ from bindery.api.schemas.common import RoleValue
 from bindery.api.schemas.members import UpdateMember
 from bindery.api.wire.models.spaces import MemberContentPermissionList
 from bindery.api.wire.models.users import MemberTeamList, OrganizationMember, OrganizationMemberList
+from bindery.api.wire.spaces import member_space_to_wire
 from bindery.domain import members as domain
-from bindery.domain.access import grants as grants_domain
+from bindery.domain.access import grant_listings as grants_domain
 
 router = Router()
 
@@ -78,6 +79,7 @@ def member_spaces(
     limit: PageLimit = None,
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
 ) -> MemberContentPermissionList:
-    wire = grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
-                                       order=order).to_wire()
-    return MemberContentPermissionList.model_validate(wire)
+    found = grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
+                                        order=order)
+    shaped = found.map(lambda view: member_space_to_wire(view.permission, view.space, view.role))
+    return MemberContentPermissionList.model_validate(shaped.to_wire())

@@ -14,7 +14,9 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.grants import InviteUsersAndTeams, UpdatePermission
 from bindery.api.wire.models.spaces import TeamContentPermissionList, UserContentPermissionList
+from bindery.domain.access import grant_listings
 from bindery.domain.access import grants as domain
+from spaces_api import shapes
 
 router = Router()
 KIND = "collection"
@@ -42,8 +44,8 @@ def list_users(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> UserContentPermissionList:
-    wire = domain.list_users(who, KIND, collectionId, page_limit(limit), page).to_wire()
-    return UserContentPermissionList.model_validate(wire)
+    found = grant_listings.list_users(who, KIND, collectionId, page_limit(limit), page)
+    return UserContentPermissionList.model_validate(found.map(shapes.user_grant).to_wire())
 
 
 @router.patch("/users/<userId>", status_code=204, responses={204: {"description": "Permission updated"}})
@@ -66,8 +68,8 @@ def list_teams(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> TeamContentPermissionList:
-    wire = domain.list_teams(who, KIND, collectionId, page_limit(limit), page).to_wire()
-    return TeamContentPermissionList.model_validate(wire)
+    found = grant_listings.list_teams(who, KIND, collectionId, page_limit(limit), page)
+    return TeamContentPermissionList.model_validate(found.map(shapes.team_grant).to_wire())
 
 
 @router.patch("/teams/<teamId>", status_code=204, responses={204: {"description": "Permission updated"}})
