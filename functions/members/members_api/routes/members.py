@@ -19,10 +19,11 @@ from bindery.api.wire.models.users import (
     OrganizationMember,
     OrganizationMemberList,
 )
+from bindery.api.wire.spaces import member_space_to_wire
 from bindery.api.wire.teams import member_team_to_wire
 from bindery.api.wire.users import member_model
 from bindery.domain import members as domain
-from bindery.domain.access import grants as grants_domain
+from bindery.domain.access import grant_listings as grants_domain
 from bindery.domain.members import MemberTeamView
 
 router = Router()
@@ -90,6 +91,7 @@ def member_spaces(
     limit: PageLimit = None,
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
 ) -> MemberContentPermissionList:
-    wire = grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
-                                       order=order).to_wire()
-    return MemberContentPermissionList.model_validate(wire)
+    found = grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
+                                        order=order)
+    shaped = found.map(lambda view: member_space_to_wire(view.permission, view.space, view.role))
+    return MemberContentPermissionList.model_validate(shaped.to_wire())

@@ -13,13 +13,14 @@ from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.collections import UpdateCollection
 from bindery.api.wire.models.spaces import Collection, SpaceList
 from bindery.domain import collections as domain
+from spaces_api import shapes
 
 router = Router()
 
 
 @router.get("")
 def get_collection(collectionId: str, who: Who) -> Collection:  # noqa: N803
-    return Collection.model_validate(domain.get_collection(who, collectionId))
+    return shapes.collection(domain.get_collection(who, collectionId))
 
 
 @router.patch("")
@@ -27,7 +28,7 @@ def update_collection(
     collectionId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateCollection, Body()],
 ) -> Collection:
-    return Collection.model_validate(domain.update_collection(who, collectionId, body))
+    return shapes.collection(domain.update_collection(who, collectionId, body))
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Collection deleted, or did not exist"}})
@@ -42,5 +43,5 @@ def list_spaces(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> SpaceList:
-    wire = domain.list_spaces(who, collectionId, limit=page_limit(limit), page=page).to_wire()
-    return SpaceList.model_validate(wire)
+    found = domain.list_spaces(who, collectionId, limit=page_limit(limit), page=page)
+    return SpaceList.model_validate(found.map(shapes.space).to_wire())

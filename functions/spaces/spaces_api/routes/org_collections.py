@@ -13,6 +13,7 @@ from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.collections import CreateCollection
 from bindery.api.wire.models.spaces import Collection, CollectionList
 from bindery.domain import collections as domain
+from spaces_api import shapes
 
 router = Router()
 
@@ -24,9 +25,8 @@ def list_collections(
     limit: PageLimit = None,
     nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
 ) -> CollectionList:
-    wire = domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit),
-                                   page=page).to_wire()
-    return CollectionList.model_validate(wire)
+    found = domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit), page=page)
+    return CollectionList.model_validate(found.map(shapes.collection).to_wire())
 
 
 @router.post("", status_code=201, responses={201: {"description": "Collection created"}})
@@ -35,7 +35,7 @@ def create_collection(
     body: Annotated[CreateCollection | None, Body()] = None,
 ) -> Response[Collection]:
     # The spec's request body is optional: no body creates an untitled collection at the top level.
-    created, location = domain.create_collection(who, organizationId, body or CreateCollection())
-    shown = Collection.model_validate(created)
+    shown = shapes.collection(domain.create_collection(who, organizationId, body or CreateCollection()))
+    # The 201's `Location` is the collection's API URL, which its `urls.location` already is.
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=shown,
-                    headers={"Location": location})
+                    headers={"Location": shown.urls.location})

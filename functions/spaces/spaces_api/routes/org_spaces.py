@@ -13,6 +13,7 @@ from bindery.api.schemas.spaces import CreateSpace
 from bindery.api.wire.models.spaces import Space, SpaceList
 from bindery.domain.spaces import listing
 from bindery.domain.spaces import records as domain
+from spaces_api import shapes
 
 router = Router()
 
@@ -24,8 +25,8 @@ def list_spaces(
     limit: PageLimit = None,
 ) -> SpaceList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's collections.
-    wire = listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page).to_wire()
-    return SpaceList.model_validate(wire)
+    found = listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page)
+    return SpaceList.model_validate(found.map(shapes.space).to_wire())
 
 
 @router.post("", status_code=201, responses={201: {"description": "Space created"}})
@@ -34,4 +35,4 @@ def create_space(
     body: Annotated[CreateSpace | None, Body()] = None,
 ) -> Space:
     # The spec's request body is optional: no body creates an untitled space at the top level.
-    return Space.model_validate(domain.create_space(access, body or CreateSpace()))
+    return shapes.space(domain.create_space(access, body or CreateSpace()))

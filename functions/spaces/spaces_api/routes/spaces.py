@@ -13,6 +13,7 @@ from bindery.api.schemas.spaces import UpdateSpace
 from bindery.api.wire.models.spaces import Space
 from bindery.domain.spaces import lifecycle
 from bindery.domain.spaces import records as domain
+from spaces_api import shapes
 
 router = Router()
 
@@ -23,7 +24,7 @@ def get_space(
     shareKey: Annotated[str | None, Query(max_length=512)] = None,  # noqa: N803
 ) -> Space:
     # `shareKey` resolves share-link published content; nothing is published yet, so members only.
-    return Space.model_validate(domain.get_space(who, spaceId))
+    return shapes.space(domain.get_space(who, spaceId))
 
 
 @router.patch("")
@@ -31,7 +32,7 @@ def update_space(
     spaceId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateSpace, Body()],
 ) -> Space:
-    return Space.model_validate(domain.update_space(who, spaceId, body))
+    return shapes.space(domain.update_space(who, spaceId, body))
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Space deleted, or did not exist"}})
@@ -42,9 +43,9 @@ def delete_space(spaceId: str, who: Who) -> Response[str]:  # noqa: N803
 
 @router.post("/restore")
 def restore_space(spaceId: str, who: Who) -> Space:  # noqa: N803
-    return Space.model_validate(lifecycle.restore_space(who, spaceId))
+    return shapes.space(lifecycle.restore_space(who, spaceId))
 
 
 @router.post("/duplicate", status_code=201, responses={201: {"description": "Space duplicated"}})
 def duplicate_space(spaceId: str, who: Who) -> Space:  # noqa: N803
-    return Space.model_validate(lifecycle.duplicate_space(who, spaceId))
+    return shapes.space(lifecycle.duplicate_space(who, spaceId))

@@ -11,6 +11,7 @@ from bindery.api.route_params import Who
 from bindery.api.schemas.tree import MoveContent, TransferContent
 from bindery.api.wire.models.spaces import Collection, Space
 from bindery.domain import transfers, tree
+from spaces_api import shapes
 
 router = Router()
 
@@ -20,7 +21,7 @@ def move_space(
     spaceId: str, who: Who,  # noqa: N803
     body: Annotated[MoveContent, Body()],
 ) -> Space:
-    return Space.model_validate(tree.move_space(who, spaceId, body))
+    return shapes.space(tree.move_space(who, spaceId, body))
 
 
 @router.post("/collections/<collectionId>/move")
@@ -28,7 +29,7 @@ def move_collection(
     collectionId: str, who: Who,  # noqa: N803
     body: Annotated[MoveContent, Body()],
 ) -> Collection:
-    return Collection.model_validate(tree.move_collection(who, collectionId, body))
+    return shapes.collection(tree.move_collection(who, collectionId, body))
 
 
 @router.post("/spaces/<spaceId>/transfer")
@@ -36,7 +37,7 @@ def transfer_space(
     spaceId: str, who: Who,  # noqa: N803
     body: Annotated[TransferContent, Body()],
 ) -> Space:
-    return Space.model_validate(transfers.transfer_space(who, spaceId, body))
+    return shapes.space(transfers.transfer_space(who, spaceId, body))
 
 
 @router.post("/collections/<collectionId>/transfer")
@@ -44,4 +45,4 @@ def transfer_collection(
     collectionId: str, who: Who,  # noqa: N803
     body: Annotated[TransferContent, Body()],
 ) -> Collection:
-    return Collection.model_validate(transfers.transfer_collection(who, collectionId, body))
+    return shapes.collection(transfers.transfer_collection(who, collectionId, body))

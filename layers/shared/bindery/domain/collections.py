@@ -14,12 +14,10 @@ space listing until moved).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.collections import CreateCollection, UpdateCollection
-from bindery.api.wire.collections import collection_to_wire
-from bindery.api.wire.spaces import space_to_wire
-from bindery.api.wire.urls import api_url
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import (
@@ -31,6 +29,7 @@ from bindery.domain.access.content import (
 )
 from bindery.domain.access.organization import org_access
 from bindery.domain.access.roles import at_least
+from bindery.domain.spaces.records import SpaceView
 from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
 from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
@@ -52,6 +51,15 @@ NOT_EMPTY = ("This collection still holds spaces or collections: move or delete 
 GRANTS_PER_TRANSACTION = 98
 
 
+@dataclass(frozen=True)
+class CollectionView:
+    """A collection as one caller sees it: their effective role on it decides its `permissions` on the
+    wire."""
+
+    collection: Collection
+    role: str | None
+
+
 def _collection(access_node: Node) -> Collection:
     assert isinstance(access_node, Collection)
     return access_node
@@ -59,7 +67,7 @@ def _collection(access_node: Node) -> Collection:
 
 # --- reads --------------------------------------------------------------------------------------
 def list_collections(caller: Caller, org_id: str, *,
-                     nested: bool, limit: int, page: str | None) -> Listing[Any]:
+                     nested: bool, limit: int, page: str | None) -> Listing[CollectionView]:
     """`nested` (the default): every collection of the organization, in creation order; otherwise the
     top-level ones, in sibling order. Collections the caller has no role on are dropped after the page is
     read, so a page may hold fewer than `limit` items and still have a next page. `count`: for an
@@ -80,7 +88,7 @@ def list_collections(caller: Caller, org_id: str, *,
     # Membership is checked after the Query so that each read stays one request; nothing read reaches a
     # caller who is not a member (404).
     member, roles, org = member_roles_and_org(org_id, caller.user_id, collections)
-    items = [collection_to_wire(c, roles[c.id]) for c in collections if roles[c.id] is not None]
+    items = [CollectionView(c, roles[c.id]) for c in collections if roles[c.id] is not None]
     if nested and member.role == "admin":
         return Listing(items, next_page(scope, last_key), org.collection_count)
 
@@ -92,12 +100,12 @@ def list_collections(caller: Caller, org_id: str, *,
     return Listing(items, next_page(scope, last_key, count), count)
 
 
-def get_collection(caller: Caller, collection_id: str) -> dict[str, Any]:
+def get_collection(caller: Caller, collection_id: str) -> CollectionView:
     access = collection_access(caller, collection_id)
-    return collection_to_wire(_collection(access.node), access.role)
+    return CollectionView(_collection(access.node), access.role)
 
 
-def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | None) -> Listing[Any]:
+def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | None) -> Listing[SpaceView]:
     """The live spaces directly in the collection, in sibling order, that the caller can see. The
     collections above them were read by the access check, so a page costs one Query more; `count` is
     what the caller sees, counted by the first page with a pass over the rest (pagination.carried_count)."""
@@ -117,7 +125,7 @@ def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | N
             result.last_key
 
     spaces, roles, last_key = read(start.start, limit)
-    items = [space_to_wire(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
+    items = [SpaceView(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
 
     def visible(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
         _, seen, more_last = read(start_key, MAX_LIMIT)
@@ -128,9 +136,8 @@ def list_spaces(caller: Caller, collection_id: str, *, limit: int, page: str | N
 
 
 # --- writes -------------------------------------------------------------------------------------
-def create_collection(caller: Caller, org_id: str, body: CreateCollection) -> tuple[dict[str, Any], str]:
-    """A new collection placed after the last space or collection at its level; returns the collection
-    and its API URL (the `Location` of the 201)."""
+def create_collection(caller: Caller, org_id: str, body: CreateCollection) -> CollectionView:
+    """A new collection placed after the last space or collection at its level."""
     access = org_access(org_id, caller)
     ancestors: list[str] = []
     if body.parent:
@@ -157,10 +164,10 @@ def create_collection(caller: Caller, org_id: str, body: CreateCollection) -> tu
     )
     Transaction(collection_store.create_collection_ops(collection)).commit()
     # No grants and an inherited level: the caller's role on it is the one they have where it was made.
-    return collection_to_wire(collection, role), api_url(f"/collections/{collection.id}")
+    return CollectionView(collection, role)
 
 
-def update_collection(caller: Caller, collection_id: str, body: UpdateCollection) -> dict[str, Any]:
+def update_collection(caller: Caller, collection_id: str, body: UpdateCollection) -> CollectionView:
     access = collection_access(caller, collection_id)
     access.require("admin", "change this collection")
     collection = _collection(access.node)
@@ -173,7 +180,7 @@ def update_collection(caller: Caller, collection_id: str, body: UpdateCollection
     if "defaultLevel" in sent and body.defaultLevel != collection.default_level:
         changes["defaultLevel"] = body.defaultLevel
     if not changes:
-        return collection_to_wire(collection, access.role)
+        return CollectionView(collection, access.role)
     updated_at = grant_store.next_updated_at(collection.updated_at)
     Transaction([collection_store.update_collection_op(collection, changes, [], updated_at)]).commit()
     collection.title = changes.get("title", collection.title)
@@ -183,7 +190,7 @@ def update_collection(caller: Caller, collection_id: str, body: UpdateCollection
     # A new level can change the caller's own role (an admin by inheritance who set `read`, say).
     chain: list[Node] = [collection, *access.collections]
     role = roles_in_chains(access.member, {collection.id: chain})[collection.id]
-    return collection_to_wire(collection, role)
+    return CollectionView(collection, role)
 
 
 def delete_collection(caller: Caller, collection_id: str) -> None:

@@ -22,15 +22,14 @@ change requests finishes it (domain.change_requests.records.open_change_request)
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from bindery.api.schemas.tree import TransferContent
-from bindery.api.wire.collections import collection_to_wire
-from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
 from bindery.domain.access.content import ContentAccess, collection_access, space_access
 from bindery.domain.access.organization import org_access
 from bindery.domain.access.roles import at_least
+from bindery.domain.collections import CollectionView
+from bindery.domain.spaces.records import SpaceView
 from bindery.errors import BinderyError, Conflict, Forbidden
 from bindery.positions import between
 from bindery.store import Item, Op, Transaction
@@ -52,16 +51,16 @@ class CannotBeMoved(BinderyError):
     status = 412
 
 
-def transfer_space(caller: Caller, space_id: str, body: TransferContent) -> dict[str, Any]:
+def transfer_space(caller: Caller, space_id: str, body: TransferContent) -> SpaceView:
     access = space_access(caller, space_id)
     moved = _transfer(caller, access, body.organization)
-    return space_to_wire(Space.from_item(moved), "admin")
+    return SpaceView(Space.from_item(moved), "admin")
 
 
-def transfer_collection(caller: Caller, collection_id: str, body: TransferContent) -> dict[str, Any]:
+def transfer_collection(caller: Caller, collection_id: str, body: TransferContent) -> CollectionView:
     access = collection_access(caller, collection_id)
     moved = _transfer(caller, access, body.organization)
-    return collection_to_wire(Collection.from_item(moved), "admin")
+    return CollectionView(Collection.from_item(moved), "admin")
 
 
 def _transfer(caller: Caller, access: ContentAccess, target_org: str) -> Item:

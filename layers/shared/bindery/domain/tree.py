@@ -22,8 +22,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bindery.api.schemas.tree import CollectionPointer, MoveContent, SpacePointer
-from bindery.api.wire.collections import collection_to_wire
-from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
 from bindery.domain.access.content import (
     NO_COLLECTION,
@@ -35,6 +33,8 @@ from bindery.domain.access.content import (
     space_access,
 )
 from bindery.domain.access.roles import at_least
+from bindery.domain.collections import CollectionView
+from bindery.domain.spaces.records import SpaceView
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.positions import between
 from bindery.store import Item, Op, Transaction
@@ -62,18 +62,18 @@ class Destination:
         return [node.id for node in self.chain]
 
 
-def move_space(caller: Caller, space_id: str, body: MoveContent) -> dict[str, Any]:
+def move_space(caller: Caller, space_id: str, body: MoveContent) -> SpaceView:
     access = space_access(caller, space_id)
     moved, role = _move(caller, access, body)
     assert isinstance(moved, Space)
-    return space_to_wire(moved, role)
+    return SpaceView(moved, role)
 
 
-def move_collection(caller: Caller, collection_id: str, body: MoveContent) -> dict[str, Any]:
+def move_collection(caller: Caller, collection_id: str, body: MoveContent) -> CollectionView:
     access = collection_access(caller, collection_id)
     moved, role = _move(caller, access, body)
     assert isinstance(moved, Collection)
-    return collection_to_wire(moved, role)
+    return CollectionView(moved, role)
 
 
 def _destination(caller: Caller, access: ContentAccess, body: MoveContent) -> Destination:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery.api.wire.models.spaces import Collection as WireCollection
 from bindery.api.wire.urls import api_url, app_url
 from bindery.role_order import at_least
 from bindery.store.collections import Collection
@@ -16,7 +17,7 @@ def collection_permissions(role: str | None) -> dict[str, bool]:
             "viewInviteLinks": at_least(role, "admin"), "create": at_least(role, "create")}
 
 
-def collection_to_wire(collection: Collection, role: str | None) -> dict[str, Any]:
+def collection_to_wire(collection: Collection, role: str | None) -> WireCollection:
     body: dict[str, Any] = {
         "object": "collection", "id": collection.id, "title": collection.title,
         "organization": collection.org_id, "defaultLevel": collection.default_level,
@@ -28,4 +29,4 @@ def collection_to_wire(collection: Collection, role: str | None) -> dict[str, An
         body["description"] = collection.description
     if collection.parent is not None:
         body["parent"] = collection.parent
-    return body
+    return WireCollection.model_validate(body)

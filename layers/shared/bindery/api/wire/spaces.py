@@ -1,13 +1,24 @@
-"""Space shape, with `permissions` computed from the caller's effective role."""
+"""Space shape, with `permissions` computed from the caller's effective role, and the content permission
+shapes (who holds which role on a space or collection, and which spaces a member holds a role on)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from bindery.api.wire.git_sync import git_state_to_wire
+from bindery.api.wire.models.spaces import (
+    MemberContentPermission,
+    TeamContentPermission,
+    UserContentPermission,
+)
+from bindery.api.wire.models.spaces import Space as WireSpace
+from bindery.api.wire.teams import team_to_wire
 from bindery.api.wire.urls import api_url, app_url
+from bindery.api.wire.users import user_to_wire
 from bindery.role_order import at_least
 from bindery.store.spaces import Space
+from bindery.store.teams import Team
+from bindery.store.users import User
 
 
 def space_permissions(role: str | None, edit_mode: str) -> dict[str, bool]:
@@ -25,6 +36,8 @@ def space_permissions(role: str | None, edit_mode: str) -> dict[str, bool]:
 
 
 def space_to_wire(space: Space, role: str | None) -> dict[str, Any]:
+    """The body, for shapes that embed a space in their own body (site spaces, link usages);
+    `space_model` is the same space as its response model."""
     body: dict[str, Any] = {
         "object": "space", "id": space.id, "title": space.title, "emoji": space.emoji or "",
         "visibility": space.visibility, "createdAt": space.created_at, "updatedAt": space.updated_at,
@@ -45,3 +58,27 @@ def space_to_wire(space: Space, role: str | None) -> dict[str, Any]:
         if value is not None:
             body[key] = value
     return body
+
+
+def space_model(space: Space, role: str | None) -> WireSpace:
+    return WireSpace.model_validate(space_to_wire(space, role))
+
+
+def member_space_to_wire(permission: str, space: Space, role: str | None) -> MemberContentPermission:
+    """A space a member was granted `permission` on, with `permissions` from the caller's `role` on it."""
+    return MemberContentPermission.model_validate(
+        {"permission": permission, "space": space_to_wire(space, role)})
+
+
+def user_permission_to_wire(permission: str, user: User, *, show_email: bool) -> UserContentPermission:
+    """A user's grant; `show_email` is false for guests, who see users without their email everywhere."""
+    wired = user_to_wire(user)
+    if not show_email:
+        wired.pop("email", None)
+    return UserContentPermission.model_validate({"permission": permission, "user": wired})
+
+
+def team_permission_to_wire(permission: str, team: Team, *, admin: bool, view: bool) -> TeamContentPermission:
+    """A team's grant; `admin` and `view` are the caller's on the team (see team_to_wire)."""
+    return TeamContentPermission.model_validate(
+        {"permission": permission, "team": team_to_wire(team, admin=admin, view=view)})

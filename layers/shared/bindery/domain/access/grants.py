@@ -1,8 +1,7 @@
-"""Grants on spaces and collections: invite users and teams, change or remove their role, list them, and
-list the spaces a member was given (docs/permissions.md).
+"""Grants on spaces and collections: invite users and teams, change or remove their role
+(docs/permissions.md). Listing them, and the spaces a member was given, is domain.access.grant_listings.
 
-Managing grants needs the admin role on the space or collection; whoever can read it may list them
-(guests see the users without their email, as everywhere else). Anyone may remove their own grant.
+Managing grants needs the admin role on the space or collection. Anyone may remove their own grant.
 A user invited who is not a member of the organization joins it as a guest (null role) in the same
 transaction; an email nobody has yet becomes a new, unverified user first, as organization invites do.
 Every write re-reads and retries when a concurrent change wins the race, and is all or nothing.
@@ -12,28 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from bindery.api.schemas.grants import InviteUsersAndTeams
-from bindery.api.wire.spaces import space_to_wire
-from bindery.api.wire.teams import team_to_wire
-from bindery.api.wire.users import user_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access.content import ContentAccess, collection_access, roles_on, space_access
-from bindery.domain.access.roles import at_least
-from bindery.domain.access.scoped import scoped_access
-from bindery.errors import Conflict, Forbidden, NotFound
+from bindery.domain.access.content import ContentAccess, collection_access, space_access
+from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
-from bindery.pagination import (
-    MAX_LIMIT,
-    Listing,
-    carried_count,
-    decode_cursor,
-    encode_cursor,
-    next_page,
-    open_page,
-)
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import grants as grant_store
 from bindery.store import members as member_store
@@ -43,8 +27,6 @@ from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.content_nodes import Node
 from bindery.store.grants import Grant, map_key
 from bindery.store.members import Member
-from bindery.store.spaces import Space, get_spaces
-from bindery.store.teams import Team, TeamLink
 from bindery.store.users import User, user_put_ops
 
 RACED = "The permissions changed while this request ran; nothing was changed, try again."
@@ -236,96 +218,3 @@ def remove(caller: Caller, kind: str, content_id: str, principal: str, principal
                        _change_ops(node, principal, principal_id, None, present=present))
 
     return _write(caller, kind, content_id, plan)
-
-
-# --- listings -----------------------------------------------------------------------------------
-def _grants_page(access: ContentAccess, principal: str, limit: int,
-                 page: str | None) -> tuple[list[Grant], str | None]:
-    node = access.node
-    scope = f"grants:{node.kind}:{node.id}:{principal}"
-    result = grant_store.grants_page(node.kind, node.id, principal, limit, decode_cursor(scope, page))
-    cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return [Grant.from_item(item) for item in result.items], cursor
-
-
-def list_users(caller: Caller, kind: str, content_id: str, limit: int, page: str | None) -> Listing[Any]:
-    """One Query of the node's user grants and one BatchGetItem of their users; `count` comes from the
-    node's own map, which holds the same grants."""
-    access = node_access(caller, kind, content_id)
-    grants, cursor = _grants_page(access, "user", limit, page)
-    users = user_store.get_users([grant.principal_id for grant in grants])
-    hide_email = access.member.role is None
-    items = []
-    for grant in grants:
-        user = users.get(grant.principal_id)
-        if user is not None:
-            wired = user_to_wire(user)
-            if hide_email:
-                wired.pop("email", None)
-            items.append({"permission": grant.role, "user": wired})
-    count = sum(1 for entry in access.node.grants if entry.startswith("user:"))
-    return Listing(items=items, next_cursor=cursor, count=count)
-
-
-def list_teams(caller: Caller, kind: str, content_id: str, limit: int, page: str | None) -> Listing[Any]:
-    """One Query of the node's team grants, one BatchGetItem of the teams and of the caller's memberships
-    of them (their `permissions` are the caller's). `count` comes from the node's own map, which holds the
-    same grants: deleting a team takes its grants and their map entries (store.teams.delete_team)."""
-    access = node_access(caller, kind, content_id)
-    grants, cursor = _grants_page(access, "team", limit, page)
-    org_id, member = access.node.org_id, access.member
-    found = items_by_key([k for grant in grants for k in (
-        team_store.team_key(org_id, grant.principal_id),
-        team_store.link_key(org_id, grant.principal_id, member.user_id))])
-    items = []
-    for grant in grants:
-        team_item = found.get(ref(team_store.team_key(org_id, grant.principal_id)))
-        if team_item is None:
-            continue
-        link_item = found.get(ref(team_store.link_key(org_id, grant.principal_id, member.user_id)))
-        link = TeamLink.from_item(link_item) if link_item else None
-        admin = member.role == "admin" or (link is not None and link.role == "owner")
-        view = at_least(member.role, "read") or link is not None
-        items.append({"permission": grant.role, "team": team_to_wire(Team.from_item(team_item), admin=admin,
-                                                                      view=view)})
-    count = sum(1 for entry in access.node.grants if entry.startswith("team:"))
-    return Listing(items=items, next_cursor=cursor, count=count)
-
-
-def member_spaces(caller: Caller, org_id: str, user_id: str, *, limit: int, page: str | None,
-                  order: str) -> Listing[Any]:
-    """The spaces the member has a direct grant on (GSI1, by space id), with that grant as `permission`.
-    Each space is shown as the caller sees it, and only if the caller can see it; deleted spaces are left
-    out, so a page may be short and still have a next one."""
-    scoped = scoped_access(org_id, caller, member_store.member_key(org_id, user_id))
-    viewer = scoped.access.member
-    if user_id != caller.user_id and not at_least(viewer.role, "read"):
-        raise Forbidden("Guests can only see their own spaces")
-    if scoped.member(user_id) is None:
-        raise NotFound("No matching member")
-    # The viewer is in the scope: the count a cursor carries is what they see.
-    scope = f"member-spaces:{org_id}:{user_id}:{order}:{caller.user_id}"
-    start = open_page(scope, page)
-
-    def read(start_key: dict[str, Any] | None, size: int
-             ) -> tuple[list[tuple[Grant, Space]], dict[str, str | None], dict[str, Any] | None]:
-        result = grant_store.user_grants_page(org_id, user_id, "space", forward=order == "asc", limit=size,
-                                              start_key=start_key)
-        grants = [Grant.from_item(item) for item in result.items]
-        spaces = get_spaces([grant.content_id for grant in grants])
-        live = [(grant, spaces[grant.content_id]) for grant in grants if grant.content_id in spaces
-                and spaces[grant.content_id].deleted_at is None and spaces[grant.content_id].org_id == org_id]
-        return live, roles_on(viewer, [space for _, space in live]), result.last_key
-
-    live, roles, last_key = read(start.start, limit)
-    items = [{"permission": grant.role, "space": space_to_wire(space, roles[space.id])}
-             for grant, space in live if roles[space.id] is not None]
-
-    # Which granted spaces are live and visible to the viewer is known only once they are read: the
-    # first page counts them with a pass over the rest of the member's grants; its cursor carries it.
-    def visible(start_key: dict[str, Any] | None) -> tuple[int, dict[str, Any] | None]:
-        _, seen, more_last = read(start_key, MAX_LIMIT)
-        return sum(role is not None for role in seen.values()), more_last
-
-    count = carried_count(start, (len(items), last_key), visible)
-    return Listing(items, next_page(scope, last_key, count), count)

@@ -13,15 +13,14 @@ request reads again and retries (a few times), so that a 409 only comes from sus
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from bindery import clock
-from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
 from bindery.domain.access.content import ContentAccess, roles_on, space_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.space_roles import role_at
 from bindery.domain.revisions import copy_content
+from bindery.domain.spaces.records import SpaceView
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.positions import between
@@ -115,7 +114,7 @@ def _restored_place(access: ContentAccess, space: Space) -> Space:
     return replace(space, parent=None, ancestors=[], position=between(top, None))
 
 
-def _restore_once(access: ContentAccess) -> dict[str, Any] | None:
+def _restore_once(access: ContentAccess) -> SpaceView | None:
     access.require("admin", "restore this space")
     space = _space(access)
     now = clock.now()
@@ -131,10 +130,10 @@ def _restore_once(access: ContentAccess) -> dict[str, Any] | None:
         return None
     restored = replace(place, updated_at=restored_at, deleted_at=None, expires_at=None)
     role = roles_on(access.member, [restored])[restored.id]
-    return space_to_wire(restored, role)
+    return SpaceView(restored, role)
 
 
-def restore_space(caller: Caller, space_id: str) -> dict[str, Any]:
+def restore_space(caller: Caller, space_id: str) -> SpaceView:
     """200 with the space. Restoring a space that is not deleted answers it as it is (so a retried
     restore succeeds); one whose restore window has closed is a 404, like one that never existed."""
     for _ in range(ATTEMPTS):
@@ -143,7 +142,7 @@ def restore_space(caller: Caller, space_id: str) -> dict[str, Any]:
         except NotFound:
             live = space_access(caller, space_id)  # 404 when there is no space at all
             live.require("admin", "restore this space")
-            return space_to_wire(_space(live), live.role)
+            return SpaceView(_space(live), live.role)
         restored = _restore_once(access)
         if restored is not None:
             return restored
@@ -165,7 +164,7 @@ def _copy_position(space: Space) -> str:
     return space.position
 
 
-def duplicate_space(caller: Caller, space_id: str) -> dict[str, Any]:
+def duplicate_space(caller: Caller, space_id: str) -> SpaceView:
     """201 with a new space right after the original: its settings, grants and current content, titled
     as a copy, with fresh counters. Needs `create` where the original lives (the organization at the top
     level, else its parent collection), as creating a space there does. The original is not written."""
@@ -193,4 +192,4 @@ def duplicate_space(caller: Caller, space_id: str) -> dict[str, Any]:
     revision = space_store.copied_revision_item(source, copy.id, copy.revision, created)
     _transact(space_store.duplicate_space_ops(copy, revision), "duplicate")
     # Same level, place and (live) grants as the original: the caller's role on the copy is theirs on it.
-    return space_to_wire(copy, access.role)
+    return SpaceView(copy, access.role)

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
 from bindery.domain.access.content import member_roles_and_org, roles_on
+from bindery.domain.spaces.records import SpaceView
 from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.store import spaces as space_store
 from bindery.store.spaces import Space
 
 
-def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing[Any]:
+def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) -> Listing[SpaceView]:
     # The caller is in the scope: a non-admin's cursor carries a count that is theirs alone.
     scope = f"spaces:{org_id}:{caller.user_id}"
     start = open_page(scope, page)
@@ -31,7 +31,7 @@ def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) ->
     # Membership is checked after the Query so that both reads stay one request each; nothing read is
     # returned to a caller who is not a member (404).
     member, roles, org = member_roles_and_org(org_id, caller.user_id, spaces)
-    items = [space_to_wire(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
+    items = [SpaceView(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
     if member.role == "admin":
         return Listing(items, next_page(scope, result.last_key), org.space_count)
 

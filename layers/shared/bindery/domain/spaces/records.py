@@ -8,11 +8,10 @@ parent collection (which already folds the organization role in, through `defaul
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bindery.api.schemas.spaces import CreateSpace, UpdateSpace
-from bindery.api.wire.spaces import space_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import roles_on, space_access
@@ -39,6 +38,14 @@ USER_RULES = ("require_specific_reviewers", "require_one_of_specific_reviewers",
 NOT_NULL = ("editMode", "title", "language", "mergeRules")
 
 
+@dataclass(frozen=True)
+class SpaceView:
+    """A space as one caller sees it: their effective role on it decides its `permissions` on the wire."""
+
+    space: Space
+    role: str | None
+
+
 def require_editable(space: Space) -> None:
     """Every content change and merge in a space calls this first: a locked space refuses them all.
     403, like any action the caller's `permissions` (edit/merge are false when locked) do not allow."""
@@ -47,13 +54,13 @@ def require_editable(space: Space) -> None:
                         "until an admin sets editMode back to live")
 
 
-def get_space(caller: Caller, space_id: str) -> dict[str, Any]:
+def get_space(caller: Caller, space_id: str) -> SpaceView:
     access = space_access(caller, space_id)
     assert isinstance(access.node, Space)
-    return space_to_wire(access.node, access.role)
+    return SpaceView(access.node, access.role)
 
 
-def create_space(access: OrgAccess, body: CreateSpace) -> dict[str, Any]:
+def create_space(access: OrgAccess, body: CreateSpace) -> SpaceView:
     """A new, empty space placed after the last space or collection at its level."""
     parent: Collection | None = None
     if body.parent:
@@ -82,7 +89,7 @@ def create_space(access: OrgAccess, body: CreateSpace) -> dict[str, Any]:
     Transaction(space_store.create_space_ops(space)).commit()
     # The new space has no grants and inherits its level: the caller's role on it is the one they
     # have where it was created.
-    return space_to_wire(space, role)
+    return SpaceView(space, role)
 
 
 def _checked_merge_rules(org_id: str, rules: dict[str, Any]) -> dict[str, Any]:
@@ -134,7 +141,7 @@ _ATTRIBUTES = {"title": "title", "editMode": "edit_mode", "language": "language"
                "icon": "icon"}
 
 
-def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> dict[str, Any]:
+def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> SpaceView:
     """Only the sent fields are written, and only if the space is unchanged since it was read (409
     otherwise: the caller re-reads and retries)."""
     access = space_access(caller, space_id)
@@ -143,7 +150,7 @@ def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> dict[str, 
     space = access.node
     assign, remove = _changes(space, body)
     if not assign and not remove:
-        return space_to_wire(space, access.role)
+        return SpaceView(space, access.role)
     assign["updatedAt"] = next_updated_at(space.updated_at)
     Transaction([space_store.update_space_op(space.id, assign, remove, space.updated_at)]).commit()
     values: dict[str, Any] = {_ATTRIBUTES[name]: None for name in remove if name not in assign}
@@ -152,4 +159,4 @@ def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> dict[str, 
     # A new defaultLevel can change the caller's own role (an organization admin, or one granted admin,
     # stays admin).
     role = roles_on(access.member, [updated])[updated.id] if "defaultLevel" in assign else access.role
-    return space_to_wire(updated, role)
+    return SpaceView(updated, role)
