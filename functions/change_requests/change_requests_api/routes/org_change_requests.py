@@ -12,6 +12,7 @@ from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.change_requests import Status
 from bindery.api.wire.models.change_requests import ChangeRequestList
 from bindery.domain.change_requests import listing
+from change_requests_api.routes.change_requests import shown
 
 router = Router()
 
@@ -29,6 +30,5 @@ def list_change_requests(
 ) -> ChangeRequestList:
     # Membership is checked with the page's spaces (one BatchGetItem): a non-member gets 404.
     filters = listing.Filters(status, creator, contributor, requestedReviewer, conversationsIssuesCluster)
-    wire = listing.list_for_organization(who, organizationId, filters, limit=page_limit(limit),
-                                         page=page).to_wire()
-    return ChangeRequestList.model_validate(wire)
+    found = listing.list_for_organization(who, organizationId, filters, limit=page_limit(limit), page=page)
+    return ChangeRequestList.model_validate(found.map(shown).to_wire())

@@ -14,10 +14,11 @@ resolved or deleted like any other); the review names it and embeds it as the sp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.change_requests import SubmitReview
-from bindery.api.wire.change_requests import review_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.change_requests.records import Opened, open_change_request
@@ -35,8 +36,21 @@ from bindery.store import reviews as review_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.comments import Comment
 from bindery.store.reviews import Review
+from bindery.store.users import User
 
 NO_REVIEW = "No matching review"
+
+
+@dataclass(frozen=True)
+class ReviewView:
+    """A review as its answers show it (bindery.api.wire.change_requests shapes it): the users it names,
+    whether it is outdated, and its comment as the comments area shows it to the caller
+    (domain.comments.views; None without one, or once the comment is deleted)."""
+
+    review: Review
+    users: Mapping[str, User]
+    outdated: bool
+    comment: Mapping[str, Any] | None = None
 
 
 def _outdated(change_request: ChangeRequest, review: Review) -> bool:
@@ -59,7 +73,7 @@ def _comments(target: Target, reviews: list[Review]) -> dict[str, dict[str, Any]
     return {wired["id"]: wired for wired in comments_to_wire(target, comments, None)}
 
 
-def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> dict[str, Any]:
+def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> ReviewView:
     opened = open_change_request(caller, space_id, ref, "review", "review change requests")
     change_request = opened.change_request
     if change_request.status not in EDITABLE:
@@ -92,11 +106,11 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
                        "recorded") from None
     users = load_users([review.reviewer_id, review.requested_by])
     wired = comments_to_wire(target, [comment], None)[0] if comment else None
-    return review_to_wire(review, users, outdated=False, comment=wired)
+    return ReviewView(review, users, outdated=False, comment=wired)
 
 
 def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | None, limit: int,
-                 page: str | None) -> Listing[Any]:
+                 page: str | None) -> Listing[ReviewView]:
     """Newest first, one Query; `outdated` narrows the page after it is read (a page may be short)."""
     opened = open_change_request(caller, space_id, ref)
     change_request = opened.change_request
@@ -115,7 +129,7 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     flagged, last_key = read(start.start, limit)
     users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
     comments = _comments(_target(caller, opened), [review for review, _ in flagged])
-    items = [review_to_wire(review, users, outdated=flag, comment=comments.get(review.comment_id or ""))
+    items = [ReviewView(review, users, outdated=flag, comment=comments.get(review.comment_id or ""))
              for review, flag in flagged]
     if outdated is None:
         # The change request's `reviews` counter.
@@ -132,14 +146,14 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     return Listing(items, next_page(scope, last_key, count), count)
 
 
-def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[str, Any]:
+def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> ReviewView:
     opened = open_change_request(caller, space_id, ref)
     review = review_store.get_review(space_id, opened.change_request.id, review_id)
     if review is None:
         raise NotFound(NO_REVIEW)
     users = load_users([review.reviewer_id, review.requested_by])
     comment = _comments(_target(caller, opened), [review]).get(review.comment_id or "")
-    return review_to_wire(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
+    return ReviewView(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
 
 
 def approvals(change_request: ChangeRequest) -> set[str]:
