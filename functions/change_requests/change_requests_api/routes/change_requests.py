@@ -6,16 +6,17 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.change_requests import CreateChangeRequest, Status, UpdateChangeRequest
+from bindery.api.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
 from bindery.api.wire.change_requests import change_request_location, change_request_to_wire
 from bindery.api.wire.models.change_requests import ChangeRequest, ChangeRequestList
 from bindery.domain.change_requests import listing
 from bindery.domain.change_requests import records as domain
 from bindery.domain.change_requests.records import ChangeRequestView
+from change_requests_api.listing_query import ListingQuery, with_listing_query
 
 router = Router()
 
@@ -26,18 +27,14 @@ def shown(view: ChangeRequestView) -> ChangeRequest:
 
 
 @router.get("/change-requests")
+@with_listing_query
 def list_change_requests(
     spaceId: str, who: Who, *,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-    status: Annotated[Status, Query()] = "open",
-    creator: Annotated[str | None, Query(min_length=1)] = None,
-    contributor: Annotated[str | None, Query(min_length=1)] = None,
-    requestedReviewer: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
-    conversationsIssuesCluster: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
+    query: ListingQuery,
 ) -> ChangeRequestList:
-    filters = listing.Filters(status, creator, contributor, requestedReviewer, conversationsIssuesCluster)
-    found = listing.list_for_space(who, spaceId, filters, limit=page_limit(limit), page=page)
+    found = listing.list_for_space(who, spaceId, query.filters(), limit=page_limit(limit), page=page)
     return ChangeRequestList.model_validate(found.map(shown).to_wire())
 
 
