@@ -140,3 +140,15 @@ def test_a_review_comment_with_a_lone_surrogate_is_a_400_naming_the_field(api, h
     reply = api.post(f"/spaces/{space_id}/change-requests/{cr['id']}/reviews", token=ada.token,
                      body={"status": "approved", "comment": {"markdown": LONE}})
     assert error(reply, 400) == f"Invalid request: comment.markdown: {NOT_UNICODE}"
+
+
+@pytest.mark.parametrize("query", ["status=closed", "creator=", "requestedReviewer=",
+                                   "conversationsIssuesCluster="])
+def test_a_bad_change_request_filter_is_a_400_naming_it_in_both_listings(api, query):
+    """Both listings take the same filters (change_requests_api.listing_query), checked the same way."""
+    ada = api.org_admin()
+    space_id = new_space(api, ada)["id"]
+    name = query.split("=")[0]
+    for target in (f"/spaces/{space_id}/change-requests", f"/orgs/{ada.org_id}/change-requests"):
+        assert error(raw_get(api, ada, f"{target}?{query}"), 400).startswith(f"Invalid request: {name}: ")
+        assert raw_get(api, ada, f"{target}?{name}=x").status == (400 if name == "status" else 200)

@@ -6,32 +6,36 @@ from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.api_gateway import Router
-from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.change_requests import CreateChangeRequest, Status, UpdateChangeRequest
+from bindery.api.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
+from bindery.api.wire.change_requests import change_request_location, change_request_to_wire
 from bindery.api.wire.models.change_requests import ChangeRequest, ChangeRequestList
 from bindery.domain.change_requests import listing
 from bindery.domain.change_requests import records as domain
+from bindery.domain.change_requests.records import ChangeRequestView
+from change_requests_api.listing_query import ListingQuery, with_listing_query
 
 router = Router()
 
 
+def shown(view: ChangeRequestView) -> ChangeRequest:
+    """The change request on the wire (ORG/change-requests shows its items the same way)."""
+    return change_request_to_wire(view.change_request, view.users, outdated=view.outdated)
+
+
 @router.get("/change-requests")
+@with_listing_query
 def list_change_requests(
     spaceId: str, who: Who, *,  # noqa: N803
     page: PageCursor = None,
     limit: PageLimit = None,
-    status: Annotated[Status, Query()] = "open",
-    creator: Annotated[str | None, Query(min_length=1)] = None,
-    contributor: Annotated[str | None, Query(min_length=1)] = None,
-    requestedReviewer: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
-    conversationsIssuesCluster: Annotated[str | None, Query(min_length=1)] = None,  # noqa: N803
+    query: ListingQuery,
 ) -> ChangeRequestList:
-    filters = listing.Filters(status, creator, contributor, requestedReviewer, conversationsIssuesCluster)
-    wire = listing.list_for_space(who, spaceId, filters, limit=page_limit(limit), page=page).to_wire()
-    return ChangeRequestList.model_validate(wire)
+    found = listing.list_for_space(who, spaceId, query.filters(), limit=page_limit(limit), page=page)
+    return ChangeRequestList.model_validate(found.map(shown).to_wire())
 
 
 @router.post("/change-requests", status_code=201, responses={201: {"description": "Change request created"}})
@@ -40,16 +44,15 @@ def create_change_request(
     body: Annotated[CreateChangeRequest | None, Body()] = None,
 ) -> Response[ChangeRequest]:
     created = domain.create_change_request(who, spaceId, body or CreateChangeRequest())
-    shown = ChangeRequest.model_validate(created)
-    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=shown,
-                    headers={"Location": created["urls"]["location"]})
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=shown(created),
+                    headers={"Location": change_request_location(created.change_request)})
 
 
 @router.get("/change-requests/<changeRequestId>")
 def get_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
 ) -> ChangeRequest:
-    return ChangeRequest.model_validate(domain.get_change_request(who, spaceId, changeRequestId))
+    return shown(domain.get_change_request(who, spaceId, changeRequestId))
 
 
 @router.patch("/change-requests/<changeRequestId>")
@@ -57,4 +60,4 @@ def update_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[UpdateChangeRequest, Body()],
 ) -> ChangeRequest:
-    return ChangeRequest.model_validate(domain.update_change_request(who, spaceId, changeRequestId, body))
+    return shown(domain.update_change_request(who, spaceId, changeRequestId, body))

@@ -8,6 +8,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.route_params import Who
+from bindery.api.wire.change_requests import changes_to_wire, merged_to_wire, pdf_to_wire, updated_to_wire
 from bindery.api.wire.models.change_requests import (
     ChangeRequestChanges,
     ChangeRequestMerged,
@@ -23,14 +24,16 @@ router = Router()
 def update_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
 ) -> ChangeRequestUpdated:
-    return ChangeRequestUpdated.model_validate(merges.update_change_request(who, spaceId, changeRequestId))
+    updated = merges.update_change_request(who, spaceId, changeRequestId)
+    return updated_to_wire(updated.revision, updated.result)
 
 
 @router.post("/merge")
 def merge_change_request(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
 ) -> ChangeRequestMerged:
-    return ChangeRequestMerged.model_validate(merges.merge_change_request(who, spaceId, changeRequestId))
+    merged = merges.merge_change_request(who, spaceId, changeRequestId)
+    return merged_to_wire(merged.revision, merged.result)
 
 
 @router.get("/changes")
@@ -38,8 +41,8 @@ def list_changes(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     limit: Annotated[int | None, Query(ge=0, le=1000)] = None,
 ) -> ChangeRequestChanges:
-    wire = exports.list_changes(who, spaceId, changeRequestId, limit=limit)
-    return ChangeRequestChanges.model_validate(wire)
+    found = exports.list_changes(who, spaceId, changeRequestId, limit=limit)
+    return changes_to_wire(found.space_id, found.changes, more=found.more, conflicts=found.conflicts)
 
 
 @router.get("/pdf")
@@ -48,5 +51,4 @@ def get_pdf(
     only: Annotated[bool, Query()] = False,
     page: Annotated[str | None, Query(min_length=1)] = None,
 ) -> ChangeRequestPdf:
-    wire = exports.render(who, spaceId, changeRequestId, only=only, page=page)
-    return ChangeRequestPdf.model_validate(wire)
+    return pdf_to_wire(exports.render(who, spaceId, changeRequestId, only=only, page=page))

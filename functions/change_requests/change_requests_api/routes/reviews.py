@@ -13,20 +13,41 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.change_requests import RequestReviewers, SubmitReview
 from bindery.api.schemas.content import DocumentFormat
+from bindery.api.wire.change_requests import (
+    contributor_to_wire,
+    requested_reviewer_to_wire,
+    review_to_wire,
+)
 from bindery.api.wire.models.change_requests import (
+    ChangeRequestRequestedReviewer,
     ChangeRequestRequestedReviewerList,
     ChangeRequestReview,
     ChangeRequestReviewList,
+    ChangeRequestUserContributor,
     ChangeRequestUserContributorList,
     RequestedReviewers,
 )
 from bindery.domain.change_requests import requested_reviewers
 from bindery.domain.change_requests import reviews as domain
+from bindery.domain.change_requests.requested_reviewers import ContributorView, RequestView
+from bindery.domain.change_requests.reviews import ReviewView
 
 router = Router()
 # The reference spec answers 205 when a request was removed and 204 when there was none.
 REMOVED: dict[int, OpenAPIResponse] = {204: {"description": "There was no such review request"},
                                        205: {"description": "The review request was removed"}}
+
+
+def _review(view: ReviewView) -> ChangeRequestReview:
+    return review_to_wire(view.review, view.users, outdated=view.outdated, comment=view.comment)
+
+
+def _request(view: RequestView) -> ChangeRequestRequestedReviewer:
+    return requested_reviewer_to_wire(view.request, view.users)
+
+
+def _contributor(view: ContributorView) -> ChangeRequestUserContributor:
+    return contributor_to_wire(view.contributor, view.users)
 
 
 @router.get("/reviews")
@@ -38,9 +59,9 @@ def list_reviews(
     limit: PageLimit = None,
 ) -> ChangeRequestReviewList:
     # `format` shapes a review's comment, which Bindery does not return (comments are their own area).
-    wire = domain.list_reviews(who, spaceId, changeRequestId, outdated=outdated, limit=page_limit(limit),
-                               page=page).to_wire()
-    return ChangeRequestReviewList.model_validate(wire)
+    found = domain.list_reviews(who, spaceId, changeRequestId, outdated=outdated, limit=page_limit(limit),
+                                page=page)
+    return ChangeRequestReviewList.model_validate(found.map(_review).to_wire())
 
 
 @router.post("/reviews", status_code=201, responses={201: {"description": "Review submitted"}})
@@ -48,7 +69,7 @@ def submit_review(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[SubmitReview, Body()],
 ) -> ChangeRequestReview:
-    return ChangeRequestReview.model_validate(domain.submit_review(who, spaceId, changeRequestId, body))
+    return _review(domain.submit_review(who, spaceId, changeRequestId, body))
 
 
 @router.get("/reviews/<reviewId>")
@@ -56,7 +77,7 @@ def get_review(
     spaceId: str, changeRequestId: str, reviewId: str, who: Who,  # noqa: N803
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> ChangeRequestReview:
-    return ChangeRequestReview.model_validate(domain.get_review(who, spaceId, changeRequestId, reviewId))
+    return _review(domain.get_review(who, spaceId, changeRequestId, reviewId))
 
 
 @router.get("/requested-reviewers")
@@ -65,9 +86,9 @@ def list_requested_reviewers(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ChangeRequestRequestedReviewerList:
-    wire = requested_reviewers.list_requested_reviewers(who, spaceId, changeRequestId,
-                                                        limit=page_limit(limit), page=page).to_wire()
-    return ChangeRequestRequestedReviewerList.model_validate(wire)
+    found = requested_reviewers.list_requested_reviewers(who, spaceId, changeRequestId,
+                                                         limit=page_limit(limit), page=page)
+    return ChangeRequestRequestedReviewerList.model_validate(found.map(_request).to_wire())
 
 
 @router.post("/requested-reviewers")
@@ -75,8 +96,8 @@ def request_reviewers(
     spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
     body: Annotated[RequestReviewers, Body()],
 ) -> RequestedReviewers:
-    wire = requested_reviewers.request_reviewers(who, spaceId, changeRequestId, body)
-    return RequestedReviewers.model_validate(wire)
+    made = requested_reviewers.request_reviewers(who, spaceId, changeRequestId, body)
+    return RequestedReviewers(users=[_request(view) for view in made])
 
 
 @router.delete("/requested-reviewers/<userId>", status_code=204, responses=REMOVED)
@@ -93,6 +114,6 @@ def list_contributors(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ChangeRequestUserContributorList:
-    wire = requested_reviewers.list_contributors(who, spaceId, changeRequestId, limit=page_limit(limit),
-                                                 page=page).to_wire()
-    return ChangeRequestUserContributorList.model_validate(wire)
+    found = requested_reviewers.list_contributors(who, spaceId, changeRequestId, limit=page_limit(limit),
+                                                  page=page)
+    return ChangeRequestUserContributorList.model_validate(found.map(_contributor).to_wire())

@@ -12,6 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.change_requests import change_request_body
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.auth import Caller
 from bindery.domain import links as domain
@@ -24,7 +25,8 @@ Status = Literal["ok", "broken", "in-app"]
 def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, str, dict[str, Any]]:
     """The change request's revision, its base, and the location context naming it."""
     opened = records.open_change_request(who, space_id, change_request_id)
-    wire = records.to_wire(opened.change_request, opened.space)
+    shown = records.change_request_view(opened.change_request, opened.space)
+    wire = change_request_body(shown.change_request, shown.users, outdated=shown.outdated)
     return (opened.change_request.revision, opened.change_request.base,
             {"type": "changeRequest", "changeRequest": wire})
 

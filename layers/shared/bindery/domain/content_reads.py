@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.content import DocumentFormat, Evaluated, evaluation_mode
+from bindery.api.wire.change_requests import change_request_body
 from bindery.api.wire.content import (
     EMPTY_DOCUMENT,
     View,
@@ -28,7 +29,7 @@ from bindery.api.wire.content import (
 from bindery.auth import Caller
 from bindery.content.tree import Located, Tree
 from bindery.domain.access.content import space_access
-from bindery.domain.change_requests.records import to_wire as change_request_to_wire
+from bindery.domain.change_requests.records import change_request_view
 from bindery.domain.content_evaluation import evaluate
 from bindery.domain.openapi import reference_pages
 from bindery.errors import BadRequest, NotFound
@@ -127,7 +128,9 @@ def get_revision(caller: Caller, space_id: str, revision_id: str | None, *, meta
         # one BatchGetItem of the users it names); change requests are never deleted.
         merged_from = cr_store.get_change_request(space_id, opened.revision.merged_from)
         if merged_from is not None:
-            out["mergedFrom"] = change_request_to_wire(merged_from, opened.space)
+            shown = change_request_view(merged_from, opened.space)
+            out["mergedFrom"] = change_request_body(shown.change_request, shown.users,
+                                                    outdated=shown.outdated)
     return out
 
 

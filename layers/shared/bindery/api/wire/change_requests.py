@@ -1,19 +1,37 @@
 """Change request, review, requested reviewer and contributor shapes (the reference spec's
-`ChangeRequest`, `ChangeRequestReview`, `ChangeRequestRequestedReviewer`, `ChangeRequestUserContributor`).
+`ChangeRequest`, `ChangeRequestReview`, `ChangeRequestRequestedReviewer`, `ChangeRequestUserContributor`),
+the answers of update and merge, and Bindery's change list and PDF export.
 
-Users are looked up by the caller (bindery.domain.people: one BatchGetItem per page) and passed in by
+Users are looked up by the domain (bindery.domain.people: one BatchGetItem per page) and passed in by
 id; a user who no longer exists is shown as an unnamed user with their id, never dropped (the change
-request's history stays).
+request's history stays). Nothing here reads the store: a changed file's `downloadURL` is presigned, as
+wire.content does for files.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bindery.api.wire.comments import Shown, comment_to_wire
+from bindery.api.wire.content import layout
+from bindery.api.wire.models.change_requests import (
+    ChangeRequest,
+    ChangeRequestChanges,
+    ChangeRequestMerged,
+    ChangeRequestPdf,
+    ChangeRequestRequestedReviewer,
+    ChangeRequestReview,
+    ChangeRequestUpdated,
+    ChangeRequestUserContributor,
+)
 from bindery.api.wire.urls import api_url, app_url
 from bindery.api.wire.users import user_to_wire
-from bindery.store.change_requests import ChangeRequest
+from bindery.content.changes import Change
+from bindery.content.merge.trees import PageConflict
+from bindery.store import blobs
+from bindery.store.change_requests import ChangeRequest as StoredChangeRequest
+from bindery.store.comments import Comment as StoredComment
 from bindery.store.reviews import Contributor, RequestedReviewer, Review
 from bindery.store.users import User
 
@@ -28,15 +46,14 @@ def user_ref(users: Users, user_id: str) -> dict[str, Any]:
     return user_to_wire(user)
 
 
-def change_request_users(change_request: ChangeRequest) -> list[str | None]:
-    return [change_request.created_by, change_request.merged_by]
-
-
-def change_request_location(change_request: ChangeRequest) -> str:
+def change_request_location(change_request: StoredChangeRequest) -> str:
     return api_url(f"/spaces/{change_request.space_id}/change-requests/{change_request.id}")
 
 
-def change_request_to_wire(change_request: ChangeRequest, users: Users, *, outdated: bool) -> dict[str, Any]:
+def change_request_body(change_request: StoredChangeRequest, users: Users, *,
+                        outdated: bool) -> dict[str, Any]:
+    """The change request as a JSON object, for the answers that embed one in a larger body (a merge
+    revision's `mergedFrom`, a link's `versionContext`, a content batch's `changeRequest`)."""
     cr = change_request
     out: dict[str, Any] = {
         "object": "change-request", "id": cr.id, "number": cr.number, "status": cr.status,
@@ -55,8 +72,14 @@ def change_request_to_wire(change_request: ChangeRequest, users: Users, *, outda
     return out
 
 
+def change_request_to_wire(change_request: StoredChangeRequest, users: Users, *,
+                           outdated: bool) -> ChangeRequest:
+    return ChangeRequest.model_validate(change_request_body(change_request, users, outdated=outdated))
+
+
 def review_to_wire(review: Review, users: Users, *, outdated: bool,
-                   comment: dict[str, Any] | None = None) -> dict[str, Any]:
+                   comment: Shown[StoredComment] | None = None) -> ChangeRequestReview:
+    """`comment`: the review's comment as the comments area shows it to the caller."""
     out: dict[str, Any] = {
         "object": "change-request-review", "id": review.id, "revision": review.revision,
         "reviewer": user_ref(users, review.reviewer_id), "status": review.status, "outdated": outdated,
@@ -67,16 +90,46 @@ def review_to_wire(review: Review, users: Users, *, outdated: bool,
     if review.requested_by:
         out["requestedBy"] = user_ref(users, review.requested_by)
     if comment is not None:
-        out["comment"] = comment
-    return out
+        out["comment"] = comment_to_wire(comment)
+    return ChangeRequestReview.model_validate(out)
 
 
-def requested_reviewer_to_wire(request: RequestedReviewer, users: Users) -> dict[str, Any]:
-    return {"object": "change-request-requested-reviewer", "revision": request.revision,
-            "requestedBy": user_ref(users, request.requested_by), "createdAt": request.created_at,
-            "kind": "user", "user": user_ref(users, request.user_id)}
+def requested_reviewer_to_wire(request: RequestedReviewer, users: Users) -> ChangeRequestRequestedReviewer:
+    return ChangeRequestRequestedReviewer.model_validate({
+        "object": "change-request-requested-reviewer", "revision": request.revision,
+        "requestedBy": user_ref(users, request.requested_by), "createdAt": request.created_at,
+        "kind": "user", "user": user_ref(users, request.user_id)})
 
 
-def contributor_to_wire(contributor: Contributor, users: Users) -> dict[str, Any]:
-    return {"updatedAt": contributor.updated_at, "count": contributor.count,
-            "user": user_ref(users, contributor.user_id), "actionType": "edit"}
+def contributor_to_wire(contributor: Contributor, users: Users) -> ChangeRequestUserContributor:
+    return ChangeRequestUserContributor.model_validate({
+        "updatedAt": contributor.updated_at, "count": contributor.count,
+        "user": user_ref(users, contributor.user_id), "actionType": "edit"})
+
+
+def updated_to_wire(revision: str, result: str) -> ChangeRequestUpdated:
+    return ChangeRequestUpdated.model_validate({"revision": revision, "result": result})
+
+
+def merged_to_wire(revision: str, result: str) -> ChangeRequestMerged:
+    return ChangeRequestMerged.model_validate({"revision": revision, "result": result})
+
+
+def changes_to_wire(space_id: str, changes: Iterable[Change], *, more: int,
+                    conflicts: Iterable[PageConflict]) -> ChangeRequestChanges:
+    """GET CR/changes: the changes shown, how many more there are, what a merge would meet now."""
+
+    def file_url(entry: Mapping[str, Any]) -> str:
+        return blobs.file_url(space_id, entry["digest"], name=entry["name"],
+                              content_type=entry["contentType"])
+
+    out: dict[str, Any] = {"changes": [change.to_wire(file_url, layout) for change in changes]}
+    if more:
+        out["more"] = more
+    out["conflicts"] = [{"kind": c.kind, "id": c.page_id, "title": c.title, "reason": c.reason}
+                        for c in conflicts]
+    return ChangeRequestChanges.model_validate(out)
+
+
+def pdf_to_wire(url: str) -> ChangeRequestPdf:
+    return ChangeRequestPdf(url=url)

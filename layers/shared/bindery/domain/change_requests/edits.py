@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from bindery.api.schemas.change_requests import UpdateContent
+from bindery.api.wire.change_requests import change_request_body
 from bindery.api.wire.content import View, file_to_wire
 from bindery.api.wire.urls import api_url
 from bindery.auth import Caller
@@ -25,7 +26,12 @@ from bindery.content.tree import InvalidTree, Tree
 from bindery.domain.change_requests import status as status_flow
 from bindery.domain.change_requests.batch import apply_batch
 from bindery.domain.change_requests.outcome import Outcome
-from bindery.domain.change_requests.records import NO_CHANGE_REQUEST, Opened, open_change_request, to_wire
+from bindery.domain.change_requests.records import (
+    NO_CHANGE_REQUEST,
+    Opened,
+    change_request_view,
+    open_change_request,
+)
 from bindery.domain.change_requests.uploads import read_uploads
 from bindery.domain.revisions import commit_revision
 from bindery.domain.spaces.records import require_editable
@@ -126,7 +132,8 @@ def update_content(caller: Caller, space_id: str, ref: str, body: UpdateContent,
         raise Conflict("The change request was edited by others too often meanwhile: nothing was changed; "
                        "try again")
     updated = cr_store.get_change_request(space_id, change_request.id) or change_request
-    wired = to_wire(updated, opened.space)
+    shown = change_request_view(updated, opened.space)
+    wired = change_request_body(shown.change_request, shown.users, outdated=shown.outdated)
     if compat:
         return wired
     tree = load_tree(space_id, updated.revision)

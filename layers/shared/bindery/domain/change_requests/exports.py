@@ -8,11 +8,13 @@ the same content twice stores one object); the answer is that file's presigned U
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.wire.content import EMPTY_DOCUMENT, layout
 from bindery.auth import Caller
-from bindery.content.changes import diff_trees
+from bindery.content.changes import Change, diff_trees
+from bindery.content.merge.documents import EMPTY_DOCUMENT
+from bindery.content.merge.trees import PageConflict
 from bindery.content.pdf.export import render_pdf
 from bindery.content.tree import Tree
 from bindery.domain.change_requests.edits import load_tree
@@ -24,23 +26,24 @@ from bindery.store import blobs
 DEFAULT_CHANGES = 10
 
 
-def list_changes(caller: Caller, space_id: str, ref: str, *, limit: int | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class ChangeList:
+    """The changes shown (at most the limit), how many more there are, and what a merge would meet now."""
+
+    space_id: str  # whose files the changes name
+    changes: list[Change]
+    more: int
+    conflicts: list[PageConflict]
+
+
+def list_changes(caller: Caller, space_id: str, ref: str, *, limit: int | None) -> ChangeList:
     opened = open_change_request(caller, space_id, ref)
     change_request = opened.change_request
     changes = diff_trees(load_tree(space_id, change_request.base).value,
                          load_tree(space_id, change_request.revision).value)
     shown = changes[:DEFAULT_CHANGES if limit is None else limit]
-
-    def file_url(entry: Mapping[str, Any]) -> str:
-        return blobs.file_url(space_id, entry["digest"], name=entry["name"],
-                              content_type=entry["contentType"])
-
-    out: dict[str, Any] = {"changes": [change.to_wire(file_url, layout) for change in shown]}
-    if len(changes) > len(shown):
-        out["more"] = len(changes) - len(shown)
-    out["conflicts"] = [{"kind": c.kind, "id": c.page_id, "title": c.title, "reason": c.reason}
-                        for c in pending_conflicts(change_request, opened.space)]
-    return out
+    return ChangeList(space_id, shown, len(changes) - len(shown),
+                      pending_conflicts(change_request, opened.space))
 
 
 def _document_pages(entries: list[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
@@ -50,7 +53,8 @@ def _document_pages(entries: list[Mapping[str, Any]]) -> Iterator[Mapping[str, A
         yield from _document_pages(list(entry.get("pages") or []))
 
 
-def render(caller: Caller, space_id: str, ref: str, *, only: bool, page: str | None) -> dict[str, str]:
+def render(caller: Caller, space_id: str, ref: str, *, only: bool, page: str | None) -> str:
+    """The PDF's presigned URL."""
     opened = open_change_request(caller, space_id, ref)
     change_request = opened.change_request
     tree: Tree = load_tree(space_id, change_request.revision)
@@ -73,5 +77,5 @@ def render(caller: Caller, space_id: str, ref: str, *, only: bool, page: str | N
     title = change_request.subject or opened.space.title or "Change request"
     data = render_pdf(title, pages, load_file)
     digest = blobs.put_file(space_id, data)
-    return {"url": blobs.file_url(space_id, digest, name=f"change-request-{change_request.number}.pdf",
-                                  content_type="application/pdf")}
+    return blobs.file_url(space_id, digest, name=f"change-request-{change_request.number}.pdf",
+                          content_type="application/pdf")

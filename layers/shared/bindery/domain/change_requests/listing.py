@@ -21,10 +21,9 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Attr
 
-from bindery.api.wire.change_requests import change_request_to_wire, change_request_users
 from bindery.auth import Caller
 from bindery.domain.access.content import member_roles, roles_on, space_access
-from bindery.domain.change_requests.records import is_outdated
+from bindery.domain.change_requests.records import ChangeRequestView, is_outdated, named_users
 from bindery.domain.people import load_users
 from bindery.pagination import (
     MAX_LIMIT,
@@ -72,14 +71,14 @@ class Filters:
         return combined
 
 
-def _wire(change_requests: list[ChangeRequest], spaces: dict[str, Space]) -> list[dict[str, Any]]:
-    users = load_users(uid for cr in change_requests for uid in change_request_users(cr))
-    return [change_request_to_wire(cr, users, outdated=is_outdated(cr, spaces[cr.space_id]))
-            for cr in change_requests]
+def _views(change_requests: list[ChangeRequest], spaces: dict[str, Space]) -> list[ChangeRequestView]:
+    """The page's change requests with the users they name (one BatchGetItem for the page)."""
+    users = load_users(uid for cr in change_requests for uid in named_users(cr))
+    return [ChangeRequestView(cr, users, is_outdated(cr, spaces[cr.space_id])) for cr in change_requests]
 
 
 def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: int,
-                   page: str | None) -> Listing[Any]:
+                   page: str | None) -> Listing[ChangeRequestView]:
     access = space_access(caller, space_id)
     space = access.node
     assert isinstance(space, Space)
@@ -93,11 +92,11 @@ def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: in
     count = (space.change_requests_in(filters.status) if narrow is None
              else cr_store.space_count(space_id, filters.status, narrow))
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=_wire(change_requests, {space.id: space}), next_cursor=cursor, count=count)
+    return Listing(items=_views(change_requests, {space.id: space}), next_cursor=cursor, count=count)
 
 
 def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limit: int,
-                          page: str | None) -> Listing[Any]:
+                          page: str | None) -> Listing[ChangeRequestView]:
     # The caller is in the scope: the count a cursor carries is what they may see.
     scope = f"org-change-requests:{org_id}:{filters.scope()}:{caller.user_id}"
     start = open_page(scope, page)
@@ -124,4 +123,4 @@ def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limi
         return sum(more_roles.get(cr.space_id) is not None for cr in more), more_last
 
     count = carried_count(start, (len(visible), last_key), seen)
-    return Listing(_wire(visible, spaces), next_page(scope, last_key, count), count)
+    return Listing(_views(visible, spaces), next_page(scope, last_key, count), count)

@@ -20,7 +20,8 @@ If the space or the change request moved meanwhile the merge is computed again f
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from bindery.auth import Caller
 from bindery.clock import now_iso
@@ -43,6 +44,15 @@ from bindery.store.spaces import Space
 
 ATTEMPTS = 4
 NO_SPACE = "No matching space"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What an update or a merge did: `result` is "update" or "merge" (then `revision` is the change
+    request's or the space's new revision), or "conflicts" (nothing written: the change request's)."""
+
+    revision: str
+    result: Literal["update", "merge", "conflicts"]
 
 
 def _merge(space_id: str, base: str, ours: str, theirs: str) -> Merged:
@@ -68,18 +78,18 @@ def _fresh_space(space_id: str) -> Space:
 
 
 # --- update -----------------------------------------------------------------------------------------------
-def update_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, Any]:
+def update_change_request(caller: Caller, space_id: str, ref: str) -> Result:
     opened = open_change_request(caller, space_id, ref, "edit", "update this change request")
     change_request, space = opened.change_request, opened.space
     status_flow.require_editable(change_request.status)
     require_editable(space)
     for _ in range(ATTEMPTS):
         if space.revision == change_request.base:
-            return {"revision": change_request.revision, "result": "update"}  # already up to date
+            return Result(change_request.revision, "update")  # already up to date
         try:
             merged = _merge(space_id, change_request.base, change_request.revision, space.revision)
         except MergeConflict:
-            return {"revision": change_request.revision, "result": "conflicts"}  # nothing changed
+            return Result(change_request.revision, "conflicts")  # nothing changed
         new_revision = _commit(space_id, [change_request.revision, space.revision], merged, "update")
         assign = {"updatedAt": next_updated_at(change_request.updated_at),
                   "revisionMergedAncestor": space.revision}
@@ -89,7 +99,7 @@ def update_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, 
         except TransactionConflict:
             change_request, space = reread(change_request), _fresh_space(space_id)
             continue
-        return {"revision": new_revision, "result": "update"}
+        return Result(new_revision, "update")
     raise Conflict("The change request or the space kept changing during the update: nothing was changed; "
                    "try again")
 
@@ -119,7 +129,7 @@ def _after_conflict(error: TransactionConflict, space: Space,
     return space, change_request
 
 
-def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, Any]:
+def merge_change_request(caller: Caller, space_id: str, ref: str) -> Result:
     opened = open_change_request(caller, space_id, ref, "review", "merge change requests")
     change_request, space = opened.change_request, opened.space
     status_flow.require_editable(change_request.status)
@@ -130,7 +140,7 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, A
         try:
             merged = _merge(space_id, change_request.base, space.revision, change_request.revision)
         except MergeConflict:
-            return {"revision": change_request.revision, "result": "conflicts"}  # nothing merged
+            return Result(change_request.revision, "conflicts")  # nothing merged
         new_revision = _commit(space_id, [space.revision, change_request.revision], merged, "merge",
                                change_request.id)
         try:
@@ -139,9 +149,8 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, A
             space, change_request = _after_conflict(error, space, change_request)
             continue
         request_index(space_id, new_revision)
-        return {"revision": new_revision, "result": "merge"}
+        return Result(new_revision, "merge")
     raise Conflict("The space kept changing during the merge: nothing was merged; try again")
-
 
 
 def pending_conflicts(change_request: ChangeRequest, space: Space) -> list[PageConflict]:

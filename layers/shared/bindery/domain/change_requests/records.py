@@ -9,11 +9,11 @@ reviews and merges. docs/change-requests.md has the whole design.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
-from bindery.api.wire.change_requests import change_request_to_wire, change_request_users
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import ContentAccess, space_access
@@ -29,6 +29,7 @@ from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
+from bindery.store.users import User
 
 NO_CHANGE_REQUEST = "No matching change request"
 CREATE_ATTEMPTS = 5
@@ -87,14 +88,30 @@ def is_outdated(change_request: ChangeRequest, space: Space) -> bool:
     return change_request.status != "merged" and space.revision != change_request.base
 
 
-def to_wire(change_request: ChangeRequest, space: Space) -> dict[str, Any]:
-    users = load_users(change_request_users(change_request))
-    return change_request_to_wire(change_request, users, outdated=is_outdated(change_request, space))
+@dataclass(frozen=True)
+class ChangeRequestView:
+    """A change request as its answers show it: with the users it names and whether it is outdated
+    (bindery.api.wire.change_requests shapes it)."""
+
+    change_request: ChangeRequest
+    users: Mapping[str, User]
+    outdated: bool
 
 
-def get_change_request(caller: Caller, space_id: str, ref: str) -> dict[str, Any]:
+def named_users(change_request: ChangeRequest) -> list[str | None]:
+    """The users a change request's answer names: its creator and who merged it."""
+    return [change_request.created_by, change_request.merged_by]
+
+
+def change_request_view(change_request: ChangeRequest, space: Space) -> ChangeRequestView:
+    """One BatchGetItem for the users it names."""
+    users = load_users(named_users(change_request))
+    return ChangeRequestView(change_request, users, is_outdated(change_request, space))
+
+
+def get_change_request(caller: Caller, space_id: str, ref: str) -> ChangeRequestView:
     opened = open_change_request(caller, space_id, ref)
-    return to_wire(opened.change_request, opened.space)
+    return change_request_view(opened.change_request, opened.space)
 
 
 def description_value(document: Any, field: str = "description") -> dict[str, Any]:
@@ -106,7 +123,7 @@ def description_value(document: Any, field: str = "description") -> dict[str, An
 
 
 # --- create -------------------------------------------------------------------------------------------------
-def create_change_request(caller: Caller, space_id: str, body: CreateChangeRequest) -> dict[str, Any]:
+def create_change_request(caller: Caller, space_id: str, body: CreateChangeRequest) -> ChangeRequestView:
     """Numbered by the space's `changeRequests` total, which the same transaction increments on the
     condition that it is still the value read: of two concurrent creates one retries with the next
     number, so numbers are unique and gapless."""
@@ -135,13 +152,13 @@ def create_change_request(caller: Caller, space_id: str, body: CreateChangeReque
                 fresh = access.node
             space = fresh
             continue
-        return to_wire(change_request, space)
+        return change_request_view(change_request, space)
     raise Conflict("Too many change requests were created in this space at once; try again")
 
 
 # --- update -------------------------------------------------------------------------------------------------
 def update_change_request(caller: Caller, space_id: str, ref: str,
-                          body: UpdateChangeRequest) -> dict[str, Any]:
+                          body: UpdateChangeRequest) -> ChangeRequestView:
     """Subject, description and status (draft, open, archived: merging is its own operation), in one
     write; a status change moves the space's counters in the same transaction."""
     opened = open_change_request(caller, space_id, ref, "edit", "change this change request")
@@ -168,4 +185,4 @@ def update_change_request(caller: Caller, space_id: str, ref: str,
     fresh = cr_store.get_change_request(space_id, change_request.id)
     if fresh is None:
         raise NotFound(NO_CHANGE_REQUEST)
-    return to_wire(fresh, opened.space)
+    return change_request_view(fresh, opened.space)

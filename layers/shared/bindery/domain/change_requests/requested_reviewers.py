@@ -9,10 +9,11 @@ request is still draft or open. Removing a request needs `edit`, or to be the re
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.change_requests import RequestReviewers
-from bindery.api.wire.change_requests import contributor_to_wire, requested_reviewer_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.roles import at_least
@@ -25,7 +26,22 @@ from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import reviews as review_store
 from bindery.store.grants import next_updated_at
-from bindery.store.reviews import RequestedReviewer
+from bindery.store.reviews import Contributor, RequestedReviewer
+from bindery.store.users import User
+
+
+@dataclass(frozen=True)
+class RequestView:
+    """A review request with the users it names (the requested user and who asked)."""
+
+    request: RequestedReviewer
+    users: Mapping[str, User]
+
+
+@dataclass(frozen=True)
+class ContributorView:
+    contributor: Contributor
+    users: Mapping[str, User]
 
 
 def _require_open(opened: Opened) -> None:
@@ -45,7 +61,8 @@ def _request_op(opened: Opened, user_ids: list[str], body: RequestReviewers) -> 
                                            next_updated_at(change_request.updated_at), assign)
 
 
-def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestReviewers) -> dict[str, Any]:
+def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestReviewers) -> list[RequestView]:
+    """The requests made, in the order the body names the users (each once)."""
     opened = open_change_request(caller, space_id, ref, "edit", "request reviews")
     _require_open(opened)
     user_ids = list(dict.fromkeys(body.users))
@@ -65,11 +82,11 @@ def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestRevi
     except TransactionConflict:
         raise Conflict("The change request was merged or archived meanwhile: nothing was requested") from None
     users = load_users([caller.user_id, *user_ids])
-    return {"users": [requested_reviewer_to_wire(request, users) for request in requests]}
+    return [RequestView(request, users) for request in requests]
 
 
 def list_requested_reviewers(caller: Caller, space_id: str, ref: str, *, limit: int,
-                             page: str | None) -> Listing[Any]:
+                             page: str | None) -> Listing[RequestView]:
     opened = open_change_request(caller, space_id, ref)
     scope = f"requested-reviewers:{space_id}:{opened.change_request.id}"
     result = review_store.requested_reviewers_page(space_id, opened.change_request.id, limit,
@@ -78,7 +95,7 @@ def list_requested_reviewers(caller: Caller, space_id: str, ref: str, *, limit: 
     users = load_users(uid for r in requests for uid in (r.user_id, r.requested_by))
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     # The change request's `requestedReviewers` set mirrors the request items (same transactions).
-    return Listing(items=[requested_reviewer_to_wire(r, users) for r in requests], next_cursor=cursor,
+    return Listing(items=[RequestView(r, users) for r in requests], next_cursor=cursor,
                    count=len(opened.change_request.requested_reviewers))
 
 
@@ -98,7 +115,7 @@ def remove_requested_reviewer(caller: Caller, space_id: str, ref: str, user_id: 
 
 
 def list_contributors(caller: Caller, space_id: str, ref: str, *,
-                      limit: int, page: str | None) -> Listing[Any]:
+                      limit: int, page: str | None) -> Listing[ContributorView]:
     opened = open_change_request(caller, space_id, ref)
     scope = f"contributors:{space_id}:{opened.change_request.id}"
     contributors, last_key = review_store.contributors_page(space_id, opened.change_request.id, limit,
@@ -106,5 +123,5 @@ def list_contributors(caller: Caller, space_id: str, ref: str, *,
     users = load_users(c.user_id for c in contributors)
     cursor = encode_cursor(scope, last_key) if last_key else None
     # The change request's `contributors` set mirrors the contributor items (same transactions).
-    return Listing(items=[contributor_to_wire(c, users) for c in contributors], next_cursor=cursor,
+    return Listing(items=[ContributorView(c, users) for c in contributors], next_cursor=cursor,
                    count=len(opened.change_request.contributors))

@@ -14,18 +14,18 @@ resolved or deleted like any other); the review names it and embeds it as the sp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.change_requests import SubmitReview
-from bindery.api.wire.change_requests import review_to_wire
-from bindery.api.wire.comments import comment_to_wire
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.change_requests.records import Opened, open_change_request
 from bindery.domain.change_requests.status import EDITABLE
 from bindery.domain.comments import bodies
 from bindery.domain.comments.targets import Target
-from bindery.domain.comments.views import views_of
+from bindery.domain.comments.views import CommentView, views_of
 from bindery.domain.people import load_users
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
@@ -36,8 +36,21 @@ from bindery.store import reviews as review_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.comments import Comment
 from bindery.store.reviews import Review
+from bindery.store.users import User
 
 NO_REVIEW = "No matching review"
+
+
+@dataclass(frozen=True)
+class ReviewView:
+    """A review as its answers show it (bindery.api.wire.change_requests shapes it): the users it names,
+    whether it is outdated, and its comment as the comments area shows it to the caller
+    (domain.comments.views; None without one, or once the comment is deleted)."""
+
+    review: Review
+    users: Mapping[str, User]
+    outdated: bool
+    comment: CommentView | None = None
 
 
 def _outdated(change_request: ChangeRequest, review: Review) -> bool:
@@ -50,17 +63,17 @@ def _target(caller: Caller, opened: Opened) -> Target:
                   user_id=caller.user_id)
 
 
-def _comments(target: Target, reviews: list[Review]) -> dict[str, dict[str, Any]]:
+def _comments(target: Target, reviews: list[Review]) -> dict[str, CommentView]:
     """The comments the reviews name, as the caller sees them, by id (deleted ones are left out)."""
     wanted = [review.comment_id for review in reviews if review.comment_id]
     if not wanted:
         return {}
     items = comment_store.comment_items(target.space.id, target.token, wanted)
     comments = [Comment.from_item(item) for item in items if item.get("type") == "comment"]
-    return {view.post.id: comment_to_wire(view).model_dump() for view in views_of(target, comments)}
+    return {view.post.id: view for view in views_of(target, comments)}
 
 
-def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> dict[str, Any]:
+def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -> ReviewView:
     opened = open_change_request(caller, space_id, ref, "review", "review change requests")
     change_request = opened.change_request
     if change_request.status not in EDITABLE:
@@ -92,12 +105,12 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
         raise Conflict("The change request was merged or archived meanwhile: the review was not "
                        "recorded") from None
     users = load_users([review.reviewer_id, review.requested_by])
-    wired = comment_to_wire(views_of(target, [comment])[0]).model_dump() if comment else None
-    return review_to_wire(review, users, outdated=False, comment=wired)
+    return ReviewView(review, users, outdated=False,
+                      comment=views_of(target, [comment])[0] if comment else None)
 
 
 def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | None, limit: int,
-                 page: str | None) -> Listing[Any]:
+                 page: str | None) -> Listing[ReviewView]:
     """Newest first, one Query; `outdated` narrows the page after it is read (a page may be short)."""
     opened = open_change_request(caller, space_id, ref)
     change_request = opened.change_request
@@ -116,7 +129,7 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     flagged, last_key = read(start.start, limit)
     users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
     comments = _comments(_target(caller, opened), [review for review, _ in flagged])
-    items = [review_to_wire(review, users, outdated=flag, comment=comments.get(review.comment_id or ""))
+    items = [ReviewView(review, users, outdated=flag, comment=comments.get(review.comment_id or ""))
              for review, flag in flagged]
     if outdated is None:
         # The change request's `reviews` counter.
@@ -133,14 +146,14 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     return Listing(items, next_page(scope, last_key, count), count)
 
 
-def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> dict[str, Any]:
+def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> ReviewView:
     opened = open_change_request(caller, space_id, ref)
     review = review_store.get_review(space_id, opened.change_request.id, review_id)
     if review is None:
         raise NotFound(NO_REVIEW)
     users = load_users([review.reviewer_id, review.requested_by])
     comment = _comments(_target(caller, opened), [review]).get(review.comment_id or "")
-    return review_to_wire(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
+    return ReviewView(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
 
 
 def approvals(change_request: ChangeRequest) -> set[str]:
