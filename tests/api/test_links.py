@@ -183,15 +183,14 @@ def test_change_request_variants_read_the_revision_they_are_given(api, space):
     docs["p2"]["nodes"].append(linking("z", link({"kind": "page", "page": "missing-too"}, "z1")))
     second = publish(space_id, value, docs, files=BYTES)
     caller = Caller(user_id=ada.user_id)
-    context = {"type": "changeRequest", "changeRequest": {"id": "cr1"}}
-    body = links.list_links(caller, space_id, second, status=None, limit=100, page=None,
-                            version_context=context, base_revision_id=first)
-    assert body["stats"] == {"total": 10, "broken": {"total": 5, "changeRequest": 1}}
-    assert body["items"][0]["locationReferences"][0]["versionContext"] == context
+    found = links.list_links(caller, space_id, second, status=None, limit=100, page=None,
+                             base_revision_id=first)
+    assert found.stats == links.LinkStats(total=10, broken=5, change_request=1)
+    assert found.scene.revision.id == second
     old = links.list_links(caller, space_id, first, status=None, limit=100, page=None)
-    assert old["stats"]["broken"]["total"] == 4
+    assert old.stats.broken == 4
     backlinks = links.list_file_backlinks(caller, space_id, first, "f1", limit=10, page=None)
-    assert backlinks["count"] == 2
+    assert backlinks.locations.count == 2
 
 
 def test_reusable_contents_are_checked_and_listed_as_their_own_locations(api):

@@ -1,6 +1,7 @@
 """Content function: a space's revisions and everything in them (pages, documents, files, reusable
-contents), current (`/spaces/{spaceId}/content…`) or by revision (`/spaces/{spaceId}/revisions/{id}…`);
-one router per sub-resource."""
+contents), current (`/spaces/{spaceId}/content…`), by revision (`/spaces/{spaceId}/revisions/{id}…`) or a
+change request's (`…/change-requests/{id}/content…`): one reads router mounted under the three prefixes
+(content_api.target tells them apart), beside the links, template, Git Sync and edit routers."""
 
 from __future__ import annotations
 
@@ -11,21 +12,24 @@ from bindery.api.http import api_handler, create_app
 from content_api.routes import (
     change_request_content,
     change_request_links,
-    files,
     git,
     links,
-    pages,
-    reusable_contents,
+    reads,
     revisions,
     template,
 )
 
+REVISION = "/spaces/<spaceId>/revisions/<revisionId>"
+CHANGE_REQUEST = "/spaces/<spaceId>/change-requests/<changeRequestId>"
+
 app = create_app("content")
-for router in (revisions.router, pages.router, files.router, reusable_contents.router, links.router,
-               template.router, git.router):
+for prefix in ("/spaces/<spaceId>/content", REVISION, f"{CHANGE_REQUEST}/content"):
+    app.include_router(reads.router, prefix=prefix)
+app.include_router(revisions.router, prefix=REVISION)
+for router in (links.router, template.router, git.router):
     app.include_router(router, prefix="/spaces/<spaceId>")
 for router in (change_request_content.router, change_request_links.router):
-    app.include_router(router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
+    app.include_router(router, prefix=CHANGE_REQUEST)
 
 # A page path has slashes (`getting-started/install`) and the official client sends them as they are.
 # Routes match one segment per parameter, so the rest of the path is escaped into that one segment

@@ -5,30 +5,30 @@ the change request adds to its base."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.change_requests import change_request_body
+from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.auth import Caller
 from bindery.domain import links as domain
 from bindery.domain.change_requests import records
+from bindery.domain.change_requests.records import change_request_view
+from content_api.shown import backlinks_of, change_request_of, links_of
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
 
 
-def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, str, dict[str, Any]]:
-    """The change request's revision, its base, and the location context naming it."""
+def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, str, ChangeRequest]:
+    """The change request's revision, its base, and the change request (each location names it)."""
     opened = records.open_change_request(who, space_id, change_request_id)
-    shown = records.change_request_view(opened.change_request, opened.space)
-    wire = change_request_body(shown.change_request, shown.users, outdated=shown.outdated)
-    return (opened.change_request.revision, opened.change_request.base,
-            {"type": "changeRequest", "changeRequest": wire})
+    shown = change_request_of(change_request_view(opened.change_request, opened.space))
+    return opened.change_request.revision, opened.change_request.base, shown
 
 
 @router.get("/content/page/<pageId>/links")
@@ -38,10 +38,10 @@ def list_page_links(
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
 ) -> ContentReferenceUsageList:
-    revision, base, context = _context(who, spaceId, changeRequestId)
-    wire = domain.list_links(who, spaceId, revision, page_id=pageId, status=status, limit=page_limit(limit),
-                             page=page, version_context=context, base_revision_id=base)
-    return ContentReferenceUsageList.model_validate(wire)
+    revision, base, change_request = _context(who, spaceId, changeRequestId)
+    found = domain.list_links(who, spaceId, revision, page_id=pageId, status=status, limit=page_limit(limit),
+                              page=page, base_revision_id=base)
+    return links_of(found, change_request)
 
 
 @router.get("/content/files/<fileId>/backlinks")
@@ -50,7 +50,6 @@ def list_file_backlinks(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ContentLocationList:
-    revision, _base, context = _context(who, spaceId, changeRequestId)
-    wire = domain.list_file_backlinks(who, spaceId, revision, fileId, limit=page_limit(limit), page=page,
-                                      version_context=context)
-    return ContentLocationList.model_validate(wire)
+    revision, _base, change_request = _context(who, spaceId, changeRequestId)
+    found = domain.list_file_backlinks(who, spaceId, revision, fileId, limit=page_limit(limit), page=page)
+    return backlinks_of(found, change_request)

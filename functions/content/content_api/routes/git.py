@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.git_sync import ExportToGitRepository, ImportGitRepository
-from bindery.api.wire.git_sync import run_location
+from bindery.api.wire.git_sync import git_info_to_wire, run_location, run_to_wire
 from bindery.api.wire.models.git_sync import GitSyncRun, GitSyncRunList
 from bindery.api.wire.models.spaces import GitSyncState
 from bindery.domain.git_sync import operations as domain
@@ -43,7 +43,7 @@ def export_to_git_repository(
 
 @router.get("/git/info")
 def get_space_git_info(spaceId: str, who: Who) -> GitSyncState:  # noqa: N803
-    return GitSyncState.model_validate(domain.get_git_info(who, spaceId))
+    return git_info_to_wire(domain.get_git_info(who, spaceId))
 
 
 @router.get("/git/runs")
@@ -52,10 +52,10 @@ def list_git_runs(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> GitSyncRunList:
-    wire = domain.list_runs(who, spaceId, limit=page_limit(limit), page=page).to_wire()
-    return GitSyncRunList.model_validate(wire)
+    found = domain.list_runs(who, spaceId, limit=page_limit(limit), page=page)
+    return GitSyncRunList.model_validate(found.map(run_to_wire).to_wire())
 
 
 @router.get("/git/runs/<runId>")
 def get_git_run(spaceId: str, runId: str, who: Who) -> GitSyncRun:  # noqa: N803
-    return GitSyncRun.model_validate(domain.get_run(who, spaceId, runId))
+    return run_to_wire(domain.get_run(who, spaceId, runId))

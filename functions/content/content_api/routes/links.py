@@ -12,6 +12,7 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.domain import links as domain
+from content_api.shown import backlinks_of, links_of
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -24,9 +25,8 @@ def list_page_links(
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
 ) -> ContentReferenceUsageList:
-    wire = domain.list_links(who, spaceId, None, page_id=pageId, status=status, limit=page_limit(limit),
-                             page=page)
-    return ContentReferenceUsageList.model_validate(wire)
+    return links_of(domain.list_links(who, spaceId, None, page_id=pageId, status=status,
+                                      limit=page_limit(limit), page=page))
 
 
 @router.get("/content/files/<fileId>/backlinks")
@@ -35,5 +35,5 @@ def list_file_backlinks(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ContentLocationList:
-    wire = domain.list_file_backlinks(who, spaceId, None, fileId, limit=page_limit(limit), page=page)
-    return ContentLocationList.model_validate(wire)
+    return backlinks_of(domain.list_file_backlinks(who, spaceId, None, fileId, limit=page_limit(limit),
+                                                   page=page))

@@ -1,5 +1,6 @@
-"""A whole revision: the space's current one (getCurrentRevision) or any of its revisions
-(getRevisionById)."""
+"""What only a given revision answers (`/spaces/{spaceId}/revisions/{revisionId}/…`): a page's document and
+a reusable content's document, alone. The reads every revision shares — current, given or a change
+request's — are content_api.routes.reads."""
 
 from __future__ import annotations
 
@@ -9,28 +10,27 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.route_params import Who
-from bindery.api.wire.models.content import Revision
+from bindery.api.schemas.content import Evaluated
+from bindery.api.wire.content import document_to_wire
+from bindery.api.wire.models.content import JSONDocument
 from bindery.domain import content_reads as reads
 
 router = Router()
 
 
-@router.get("/content")
-def get_current_revision(
-    spaceId: str, who: Who, *,  # noqa: N803
-    metadata: Annotated[bool, Query()] = True,
-    computed: Annotated[bool, Query()] = True,
-) -> Revision:
-    # `computed`: builtin:openapi pages shown as what they compute, or as stored (docs/openapi.md).
-    found = reads.get_revision(who, spaceId, None, metadata=metadata, computed=computed)
-    return Revision.model_validate(found)
+@router.get("/page/<pageId>/document")
+def get_page_document_in_revision(
+    spaceId: str, revisionId: str, pageId: str, who: Who, *,  # noqa: N803
+    evaluated: Annotated[Evaluated, Query()] = False,
+) -> JSONDocument:
+    return document_to_wire(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
 
 
-@router.get("/revisions/<revisionId>")
-def get_revision(
-    spaceId: str, revisionId: str, who: Who, *,  # noqa: N803
-    metadata: Annotated[bool, Query()] = True,
-    computed: Annotated[bool, Query()] = True,
-) -> Revision:
-    found = reads.get_revision(who, spaceId, revisionId, metadata=metadata, computed=computed)
-    return Revision.model_validate(found)
+@router.get("/reusable-contents/<reusableContentId>/document")
+def get_reusable_content_document_in_revision(
+    spaceId: str, revisionId: str, reusableContentId: str,  # noqa: N803
+    who: Who, *,
+    evaluated: Annotated[Evaluated, Query()] = False,
+) -> JSONDocument:
+    return document_to_wire(reads.get_reusable_content_document(who, spaceId, revisionId, reusableContentId,
+                                                                evaluated=evaluated))

@@ -9,10 +9,16 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResultList
+from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult, SearchSpaceResultList
+from bindery.api.wire.search import hit_to_wire, space_hits_to_wire
 from bindery.domain import search as domain
+from bindery.domain.search import SpaceHits
 
 router = Router()
+
+
+def _space(found: SpaceHits) -> SearchSpaceResult:
+    return space_hits_to_wire(found.space_id, found.title, revision_id=found.revision_id, hits=found.hits)
 
 
 @router.get("/spaces/<spaceId>/search")
@@ -22,8 +28,10 @@ def search_space(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> SearchPageResultList:
-    wire = domain.search_space(who, spaceId, query, limit=page_limit(limit), page=page).to_wire()
-    return SearchPageResultList.model_validate(wire)
+    found = domain.search_space(who, spaceId, query, limit=page_limit(limit), page=page)
+    hits = found.hits.map(
+        lambda hit: hit_to_wire(hit, space_id=found.space_id, revision_id=found.revision_id))
+    return SearchPageResultList.model_validate(hits.to_wire())
 
 
 @router.get("/orgs/<organizationId>/search")
@@ -34,6 +42,5 @@ def search_organization(
     limit: PageLimit = None,
 ) -> SearchSpaceResultList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's spaces.
-    wire = domain.search_organization(who, organizationId, query, limit=page_limit(limit),
-                                      page=page).to_wire()
-    return SearchSpaceResultList.model_validate(wire)
+    found = domain.search_organization(who, organizationId, query, limit=page_limit(limit), page=page)
+    return SearchSpaceResultList.model_validate(found.map(_space).to_wire())

@@ -1,11 +1,15 @@
-"""Every read of a space's content: its current revision (`…/content…`) or any of its revisions
-(`…/revisions/{revisionId}…`).
+"""Every read of a space's content: its current revision (`…/content…`), any of its revisions
+(`…/revisions/{revisionId}…`) or a change request's (`…/change-requests/{id}/content…`).
 
 Each read checks the caller's access to the space (any role reads; no role is a 404), then takes the
 revision item (GetItem) and its tree (one GetItem, plus one S3 GET for a large tree), and, for a page's
 or reusable content's body, its document blob (GetItem). Revisions, trees and documents never change,
 so all three are cached in the process: a warm read costs the access check only. A revision id is looked
-up in the space's own partition, so another space's revision is a 404 like an unknown one.
+up in the space's own partition, so another space's revision is a 404 like an unknown one. A change
+request's content costs its GetItem first (a number: one GSI2 Query first).
+
+Results are typed (the revision as `Opened`, and what was found in it); bindery.api.wire.content shapes
+them.
 """
 
 from __future__ import annotations
@@ -16,20 +20,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery.api.schemas.content import DocumentFormat, Evaluated, evaluation_mode
-from bindery.api.wire.change_requests import change_request_body
-from bindery.api.wire.content import (
-    EMPTY_DOCUMENT,
-    View,
-    file_to_wire,
-    page_to_wire,
-    pages_to_wire,
-    reusable_content_to_wire,
-    revision_to_wire,
-)
 from bindery.auth import Caller
+from bindery.content.page_defaults import EMPTY_DOCUMENT
 from bindery.content.tree import Located, Tree
 from bindery.domain.access.content import space_access
-from bindery.domain.change_requests.records import change_request_view
+from bindery.domain.change_requests.records import (
+    ChangeRequestView,
+    change_request_for_read,
+    change_request_view,
+)
 from bindery.domain.content_evaluation import evaluate
 from bindery.domain.openapi import reference_pages
 from bindery.errors import BadRequest, NotFound
@@ -48,11 +47,62 @@ NO_MARKDOWN = "format=markdown is not available yet"
 
 
 @dataclass(frozen=True)
+class ContentRef:
+    """Which revision of a space a read is about: the current one (neither id), a given revision, or a
+    change request's (its current revision)."""
+
+    space_id: str
+    revision_id: str | None = None
+    change_request_id: str | None = None
+
+
+@dataclass(frozen=True)
 class Opened:
+    """A revision as read. `current`: the space's current content (its URLs name the space, not the
+    revision); `metadata`: the mutable Git metadata is shown."""
+
+    space: Space
     revision: Revision
     tree: Tree
-    view: View
-    space: Space
+    current: bool
+    metadata: bool = True
+
+
+@dataclass(frozen=True)
+class RevisionRead:
+    opened: Opened
+    merged_from: ChangeRequestView | None  # the change request a `merge` revision merged
+
+
+@dataclass(frozen=True)
+class PageRead:
+    """A page; a document page read by itself has its body: `document`, or `markdown` when asked."""
+
+    opened: Opened
+    located: Located
+    document: Any = None
+    markdown: str | None = None
+
+
+@dataclass(frozen=True)
+class EntryRead:
+    """A file or a reusable content of the revision (its tree entry)."""
+
+    opened: Opened
+    entry: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class FilesRead:
+    opened: Opened
+    files: Listing[Mapping[str, Any]]
+
+
+def revision_id_of(caller: Caller, ref: ContentRef) -> str | None:
+    """The revision `ref` names (None: the space's current one); a change request's is read here."""
+    if ref.change_request_id is not None:
+        return change_request_for_read(caller, ref.space_id, ref.change_request_id).revision
+    return ref.revision_id
 
 
 def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool = True,
@@ -66,11 +116,15 @@ def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, met
     revision = revision_store.get_revision(space_id, wanted) if wanted else None
     if revision is None:
         raise NotFound(NO_REVISION)
-    view = View(space_id, revision.id, revision_id is None if current is None else current, metadata)
     tree = revision_store.load_tree(revision)
     if computed:
         tree = reference_pages.expand(tree, access.node.org_id)
-    return Opened(revision, tree, view, access.node)
+    return Opened(access.node, revision, tree, revision_id is None if current is None else current, metadata)
+
+
+def _open(caller: Caller, ref: ContentRef, *, metadata: bool = True, computed: bool = False) -> Opened:
+    return open_revision(caller, ref.space_id, revision_id_of(caller, ref), metadata=metadata,
+                         computed=computed)
 
 
 # --- documents --------------------------------------------------------------------------------------------
@@ -103,52 +157,41 @@ def _page_document(opened: Opened, entry: Mapping[str, Any], evaluated: Evaluate
     source = entry.get("computed")
     computed = reference_pages.document(source) if isinstance(source, Mapping) and not entry.get(
         "documentId") else None
-    document = computed or _stored_document(opened.view.space_id, entry.get("documentId"))
+    document = computed or _stored_document(opened.space.id, entry.get("documentId"))
     return _evaluated(opened, document, evaluated, entry.get("variables"))
 
 
-def _page(opened: Opened, located: Located, fmt: DocumentFormat | None,
-          evaluated: Evaluated) -> dict[str, Any]:
-    body: dict[str, Any] | None = None
-    if located.entry["type"] == "document":
-        if fmt == "markdown":
-            body = {"markdown": to_markdown(_page_document(opened, located.entry, evaluated))}
-        else:
-            body = {"document": _page_document(opened, located.entry, evaluated)}
-    return page_to_wire(opened.view, located.entry, located.path, body=body)
-
-
 # --- revisions and pages ----------------------------------------------------------------------------------
-def get_revision(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool,
-                 computed: bool = True) -> dict[str, Any]:
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata, computed=computed)
-    out = revision_to_wire(opened.view, opened.revision, opened.tree)
+def get_revision(caller: Caller, ref: ContentRef, *, metadata: bool, computed: bool = True) -> RevisionRead:
+    opened = _open(caller, ref, metadata=metadata, computed=computed)
+    merged_from = None
     if opened.revision.merged_from is not None:
         # The spec's `merge` revision embeds the change request merged, as it is now (one GetItem, and
         # one BatchGetItem of the users it names); change requests are never deleted.
-        merged_from = cr_store.get_change_request(space_id, opened.revision.merged_from)
-        if merged_from is not None:
-            shown = change_request_view(merged_from, opened.space)
-            out["mergedFrom"] = change_request_body(shown.change_request, shown.users,
-                                                    outdated=shown.outdated)
-    return out
+        found = cr_store.get_change_request(ref.space_id, opened.revision.merged_from)
+        if found is not None:
+            merged_from = change_request_view(found, opened.space)
+    return RevisionRead(opened, merged_from)
 
 
-def list_pages(caller: Caller, space_id: str, revision_id: str | None, *, metadata: bool,
-               computed: bool = True) -> dict[str, Any]:
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata, computed=computed)
-    return {"pages": pages_to_wire(opened.view, opened.tree)}
+def list_pages(caller: Caller, ref: ContentRef, *, metadata: bool, computed: bool = True) -> Opened:
+    return _open(caller, ref, metadata=metadata, computed=computed)
 
 
-def get_page(caller: Caller, space_id: str, revision_id: str | None, page_id: str | None = None, *,
-             path: str | None = None, fmt: DocumentFormat | None, evaluated: Evaluated,
-             metadata: bool, computed: bool = True) -> dict[str, Any]:
+def get_page(caller: Caller, ref: ContentRef, page_id: str | None = None, *, path: str | None = None,
+             fmt: DocumentFormat | None, evaluated: Evaluated, metadata: bool,
+             computed: bool = True) -> PageRead:
     """A page by id, or by `path` (document and group pages have paths; link and computed pages do not)."""
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata, computed=computed)
+    opened = _open(caller, ref, metadata=metadata, computed=computed)
     located = opened.tree.page(page_id) if page_id is not None else opened.tree.page_by_path(path or "")
     if located is None:
         raise NotFound(NO_PAGE)
-    return _page(opened, located, fmt, evaluated)
+    if located.entry["type"] != "document":
+        return PageRead(opened, located)
+    document = _page_document(opened, located.entry, evaluated)
+    if fmt == "markdown":
+        return PageRead(opened, located, markdown=to_markdown(document))
+    return PageRead(opened, located, document=document)
 
 
 def get_page_document(caller: Caller, space_id: str, revision_id: str, page_id: str, *,
@@ -162,11 +205,14 @@ def get_page_document(caller: Caller, space_id: str, revision_id: str, page_id: 
 
 
 # --- files and reusable contents ----------------------------------------------------------------------------
-def list_files(caller: Caller, space_id: str, revision_id: str | None, *, limit: int, page: str | None,
-               metadata: bool) -> Listing[Any]:
+# Computing content changes pages only: files and reusable contents are read from the stored tree, whatever
+# `computed` says, so their reads never pay for computing pages.
+def list_files(caller: Caller, ref: ContentRef, *, limit: int, page: str | None, metadata: bool) -> FilesRead:
     """In the tree's order, `limit` at a time; the cursor pins the revision the first page read, so a
-    listing of the current content stays one revision's files while the space moves on."""
-    scope = f"files:{space_id}:{revision_id or ''}"
+    listing of the current content stays one revision's files while the space moves on (and a change
+    request's that moved on meanwhile is refused, 400, rather than mixing two revisions' files)."""
+    revision_id = revision_id_of(caller, ref)
+    scope = f"files:{ref.space_id}:{revision_id or ''}"
     start = decode_cursor(scope, page)
     offset = 0
     pinned = revision_id
@@ -174,30 +220,28 @@ def list_files(caller: Caller, space_id: str, revision_id: str | None, *, limit:
         if not isinstance(start.get("o"), int) or not isinstance(start.get("r"), str):
             raise BadRequest("page: invalid page cursor")
         offset, pinned = start["o"], start["r"]
-    opened = open_revision(caller, space_id, pinned, metadata=metadata, current=revision_id is None)
+    opened = open_revision(caller, ref.space_id, pinned, metadata=metadata, current=revision_id is None)
     files = opened.tree.files
-    items = [file_to_wire(opened.view, entry) for entry in files[offset:offset + limit]]
     more = offset + limit < len(files)
     cursor = encode_cursor(scope, {"r": opened.revision.id, "o": offset + limit}) if more else None
-    return Listing(items=items, next_cursor=cursor, count=len(files))
+    return FilesRead(opened, Listing(items=list(files[offset:offset + limit]), next_cursor=cursor,
+                                     count=len(files)))
 
 
-def get_file(caller: Caller, space_id: str, revision_id: str | None, file_id: str, *,
-             metadata: bool) -> dict[str, Any]:
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata)
+def get_file(caller: Caller, ref: ContentRef, file_id: str, *, metadata: bool) -> EntryRead:
+    opened = _open(caller, ref, metadata=metadata)
     entry = opened.tree.file(file_id)
     if entry is None:
         raise NotFound(NO_FILE)
-    return file_to_wire(opened.view, entry)
+    return EntryRead(opened, entry)
 
 
-def get_reusable_content(caller: Caller, space_id: str, revision_id: str | None, content_id: str, *,
-                         metadata: bool) -> dict[str, Any]:
-    opened = open_revision(caller, space_id, revision_id, metadata=metadata)
+def get_reusable_content(caller: Caller, ref: ContentRef, content_id: str, *, metadata: bool) -> EntryRead:
+    opened = _open(caller, ref, metadata=metadata)
     entry = opened.tree.reusable_content(content_id)
     if entry is None:
         raise NotFound(NO_REUSABLE_CONTENT)
-    return reusable_content_to_wire(opened.view, entry)
+    return EntryRead(opened, entry)
 
 
 def get_reusable_content_document(caller: Caller, space_id: str, revision_id: str, content_id: str, *,

@@ -10,14 +10,17 @@ those the caller may read (one BatchGetItem), reads their index pointers (one Ba
 one item per space with matches: its best `PAGES_PER_SPACE` pages. A page of results can hold fewer
 items than spaces read (even none) and still have a next page. `count` is how many of the spaces the
 caller may read match: the first page searches them all to tell (its cursor carries the count on).
+
+Results are the search engine's hits (bindery.search.query.PageHit) with the revision they were found in;
+bindery.api.wire.search shapes them.
 """
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.wire.content import View
 from bindery.auth import Caller
 from bindery.domain.access.content import member_roles, roles_on, space_access
 from bindery.errors import BadRequest, NotFound
@@ -58,16 +61,23 @@ def _scope(kind: str, owner: str, query: str) -> str:
     return f"{kind}:{owner}:{hashlib.sha256(query.encode()).hexdigest()[:24]}"
 
 
-def hit_to_wire(view: View, hit: PageHit) -> dict[str, Any]:
-    """The spec's `SearchPageResult`, with its `SearchSectionResult`s."""
-    sections = []
-    for section in hit.sections:
-        fragment = f"#{section.anchor}" if section.anchor else ""
-        sections.append({"id": section.anchor or hit.id, "title": section.title or hit.title,
-                         "path": hit.path + fragment, "body": section.body,
-                         "urls": {"app": view.app_url(hit.path) + fragment}})
-    return {"id": hit.id, "title": hit.title, "path": hit.path, "sections": sections,
-            "urls": {"app": view.app_url(hit.path)}}
+@dataclass(frozen=True)
+class SpaceHits:
+    """A space's pages matching a query (best first), in its revision searched."""
+
+    space_id: str
+    title: str
+    revision_id: str
+    hits: list[PageHit]
+
+
+@dataclass(frozen=True)
+class SpaceSearch:
+    """A page of a space search's results, and the revision searched (the cursor pins it)."""
+
+    space_id: str
+    revision_id: str
+    hits: Listing[PageHit]
 
 
 def _revision(space_id: str, revision_id: str) -> Revision:
@@ -77,7 +87,7 @@ def _revision(space_id: str, revision_id: str) -> Revision:
     return revision
 
 
-def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page: str | None) -> Listing[Any]:
+def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page: str | None) -> SpaceSearch:
     checked_query(query)
     scope = _scope("search", space_id, query)
     start = decode_cursor(scope, page)
@@ -92,10 +102,9 @@ def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page:
     revision = _revision(space_id, pinned)
     pointer = ensure_index(revision)
     total, hits = search(storage.connect(space_id, pointer.digest), query, limit=limit, offset=offset)
-    view = View(space_id, revision.id, current=True)
     more = offset + limit < total
     cursor = encode_cursor(scope, {"r": revision.id, "o": offset + limit}) if more else None
-    return Listing(items=[hit_to_wire(view, hit) for hit in hits], next_cursor=cursor, count=total)
+    return SpaceSearch(space_id, revision.id, Listing(items=hits, next_cursor=cursor, count=total))
 
 
 def _pointer(space: Space, known: dict[tuple[str, str], IndexPointer]) -> IndexPointer:
@@ -104,7 +113,7 @@ def _pointer(space: Space, known: dict[tuple[str, str], IndexPointer]) -> IndexP
 
 
 def search_organization(caller: Caller, org_id: str, query: str, *,
-                        limit: int, page: str | None) -> Listing[Any]:
+                        limit: int, page: str | None) -> Listing[SpaceHits]:
     checked_query(query)
     # The caller is in the scope: the count a cursor carries is what they may see.
     scope = _scope("search-org", org_id, query) + f":{caller.user_id}"
@@ -129,16 +138,14 @@ def search_organization(caller: Caller, org_id: str, query: str, *,
     return Listing(items, next_page(scope, result.last_key, count), count)
 
 
-def _spaces_with_hits(query: str, spaces: list[Space]) -> list[dict[str, Any]]:
+def _spaces_with_hits(query: str, spaces: list[Space]) -> list[SpaceHits]:
     """One item per space with matches (its best `PAGES_PER_SPACE` pages), in the order of `spaces`."""
     readable = [space for space in spaces if space.revision]
     known = search_store.index_pointers((space.id, space.revision) for space in readable)
-    items: list[dict[str, Any]] = []
+    items: list[SpaceHits] = []
     for space in readable:
         pointer = _pointer(space, known)
         _, hits = search(storage.connect(space.id, pointer.digest), query, limit=PAGES_PER_SPACE)
         if hits:
-            view = View(space.id, space.revision, current=True)
-            pages = [hit_to_wire(view, hit) for hit in hits]
-            items.append({"id": space.id, "title": space.title, "pages": pages})
+            items.append(SpaceHits(space.id, space.title, space.revision, hits))
     return items

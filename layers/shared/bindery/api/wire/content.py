@@ -3,6 +3,9 @@
 
 Computed on the way out: `kind`, `path`, `urls`, document pages' full `layout`, links' `href` for URL
 targets, files' `downloadURL`. With `metadata=False` the mutable Git metadata (`git`) is left out.
+
+The `*_fields` functions give the plain bodies, for shapes that embed them (a link's location, a
+revision's pages); the `*_to_wire` functions give the response models.
 """
 
 from __future__ import annotations
@@ -12,21 +15,25 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from bindery.api.wire.urls import app_url
+from bindery.api.wire.models.change_requests import ChangeRequest
+from bindery.api.wire.models.content import (
+    ContentUpdated,
+    JSONDocument,
+    Revision,
+    RevisionFile,
+    RevisionPage,
+    RevisionPages,
+    RevisionReusableContent,
+)
+from bindery.api.wire.urls import api_url, app_url
+from bindery.content.page_defaults import EMPTY_DOCUMENT, layout
 from bindery.content.tree import Tree
 from bindery.store import blobs
-from bindery.store.revisions import Revision
+from bindery.store.revisions import Revision as StoredRevision
 
-DEFAULT_LAYOUT: dict[str, Any] = {
-    "width": "default", "cover": True, "coverSize": "hero", "title": True, "description": True,
-    "tableOfContents": True, "outline": True, "pagination": True, "metadata": True,
-}
-LAYOUT_PRESETS: dict[str, dict[str, Any]] = {
-    "docs": DEFAULT_LAYOUT,
-    "editorial": {**DEFAULT_LAYOUT, "width": "wide", "tableOfContents": False, "outline": False},
-    "landing": {**DEFAULT_LAYOUT, "width": "wide", "coverSize": "full", "tableOfContents": False,
-                "outline": False, "pagination": False, "metadata": False},
-}
+# The content engine's values, importable from here too (domain.change_requests.exports reads them here).
+__all__ = ["EMPTY_DOCUMENT", "layout"]
+
 KINDS = {"document": "sheet", "group": "group", "link": "link"}
 # The optional fields each page type's schema names (beyond id, title and the computed ones).
 BASE_FIELDS = ("emoji", "icon", "createdAt", "updatedAt", "condition")
@@ -37,7 +44,6 @@ TYPE_FIELDS = {
     "link": ("target", "href", "hidden"),
     "computed": ("computed",),
 }
-EMPTY_DOCUMENT: dict[str, Any] = {"object": "document", "data": {}, "nodes": []}
 
 
 @dataclass(frozen=True)
@@ -56,14 +62,8 @@ class View:
         return app_url(base + quote(path))
 
 
-def layout(stored: Any) -> dict[str, Any]:
-    if isinstance(stored, str):
-        return dict(LAYOUT_PRESETS.get(stored, DEFAULT_LAYOUT))
-    return {**DEFAULT_LAYOUT, **(stored if isinstance(stored, Mapping) else {})}
-
-
-def page_to_wire(view: View, entry: Mapping[str, Any], path: str | None, *,
-                 body: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def page_fields(view: View, entry: Mapping[str, Any], path: str | None, *,
+                body: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """One page and its descendants. `body` (`{"document": …}` or `{"markdown": …}`) goes on a document
     page read by itself; listings carry `documentId` only."""
     kind = entry["type"]
@@ -79,7 +79,7 @@ def page_to_wire(view: View, entry: Mapping[str, Any], path: str | None, *,
     if kind in ("document", "group"):
         assert path is not None
         out["slug"], out["path"] = entry["slug"], path
-        out["pages"] = [page_to_wire(view, child, f"{path}/{child['slug']}" if "slug" in child else None)
+        out["pages"] = [page_fields(view, child, f"{path}/{child['slug']}" if "slug" in child else None)
                         for child in entry.get("pages") or []]
     if kind == "document":
         out["urls"] = {"app": view.app_url(path or "")}
@@ -89,11 +89,23 @@ def page_to_wire(view: View, entry: Mapping[str, Any], path: str | None, *,
     return out
 
 
-def pages_to_wire(view: View, tree: Tree) -> list[dict[str, Any]]:
-    return [page_to_wire(view, entry, entry.get("slug")) for entry in tree.pages]
+def page_to_wire(view: View, entry: Mapping[str, Any], path: str | None, *, document: Any = None,
+                 markdown: str | None = None) -> RevisionPage:
+    """A page read by itself: a document page carries its `document`, or its `markdown` when asked."""
+    body = {"markdown": markdown} if markdown is not None else (
+        {"document": document} if document is not None else None)
+    return RevisionPage.model_validate(page_fields(view, entry, path, body=body))
 
 
-def file_to_wire(view: View, entry: Mapping[str, Any]) -> dict[str, Any]:
+def pages_fields(view: View, tree: Tree) -> list[dict[str, Any]]:
+    return [page_fields(view, entry, entry.get("slug")) for entry in tree.pages]
+
+
+def pages_to_wire(view: View, tree: Tree) -> RevisionPages:
+    return RevisionPages.model_validate({"pages": pages_fields(view, tree)})
+
+
+def file_fields(view: View, entry: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "id": entry["id"], "name": entry["name"], "contentType": entry["contentType"],
         "downloadURL": blobs.file_url(view.space_id, entry["digest"], name=entry["name"],
@@ -107,7 +119,11 @@ def file_to_wire(view: View, entry: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def reusable_content_to_wire(view: View, entry: Mapping[str, Any]) -> dict[str, Any]:
+def file_to_wire(view: View, entry: Mapping[str, Any]) -> RevisionFile:
+    return RevisionFile.model_validate(file_fields(view, entry))
+
+
+def reusable_content_fields(view: View, entry: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"id": entry["id"], "title": entry["title"]}
     if entry.get("document"):
         out["document"] = entry["document"]
@@ -116,15 +132,50 @@ def reusable_content_to_wire(view: View, entry: Mapping[str, Any]) -> dict[str, 
     return out
 
 
-def revision_to_wire(view: View, revision: Revision, tree: Tree) -> dict[str, Any]:
+def reusable_content_to_wire(view: View, entry: Mapping[str, Any]) -> RevisionReusableContent:
+    return RevisionReusableContent.model_validate(reusable_content_fields(view, entry))
+
+
+def revision_to_wire(view: View, revision: StoredRevision, tree: Tree, *,
+                     merged_from: ChangeRequest | None = None) -> Revision:
+    """`merged_from`: the change request a `merge` revision merged."""
     out: dict[str, Any] = {
         "object": "revision", "id": revision.id, "type": revision.type, "parents": revision.parents,
-        "pages": pages_to_wire(view, tree),
-        "files": [file_to_wire(view, entry) for entry in tree.files],
-        "reusableContents": [reusable_content_to_wire(view, entry) for entry in tree.reusable_contents],
+        "pages": pages_fields(view, tree),
+        "files": [file_fields(view, entry) for entry in tree.files],
+        "reusableContents": [reusable_content_fields(view, entry) for entry in tree.reusable_contents],
         "variables": dict(tree.variables), "createdAt": revision.created_at,
         "urls": {"app": View(view.space_id, revision.id, current=False).app_url()},
     }
     if view.metadata and revision.git:
         out["git"] = revision.git
-    return out
+    if merged_from is not None:
+        out["mergedFrom"] = merged_from
+    return Revision.model_validate(out)
+
+
+def document_to_wire(document: Mapping[str, Any]) -> JSONDocument:
+    return JSONDocument.model_validate(dict(document))
+
+
+def content_updated_to_wire(change_request: ChangeRequest, *, space_id: str, revision_id: str,
+                            touched: Mapping[str, str], refs: Mapping[str, str],
+                            inserted_files: list[Mapping[str, Any]]) -> ContentUpdated:
+    """What `POST CR/content` answers without `compat`: the change request (now at `revision_id`), the
+    pages the batch touched (`touched`: page id -> what; `refs`: the ref an insert gave) and the files it
+    inserted (their entries in that revision)."""
+    location = f"/spaces/{space_id}/change-requests/{change_request.id}/content/page/"
+    changes: list[dict[str, Any]] = []
+    for page_id, what in touched.items():
+        if what == "deleted_page":
+            changes.append({"object": what, "page": page_id})
+            continue
+        change: dict[str, Any] = {"object": what, "page": {
+            "object": "page", "id": page_id, "urls": {"location": api_url(location + page_id)}}}
+        if page_id in refs:
+            change["ref"] = refs[page_id]
+        changes.append(change)
+    view = View(space_id, revision_id, current=False)
+    return ContentUpdated.model_validate({
+        "changeRequest": change_request, "changes": changes,
+        "insertedFiles": [file_fields(view, entry) for entry in inserted_files]})

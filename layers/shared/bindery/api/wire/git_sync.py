@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from bindery.api.wire.models.git_sync import GitSyncRun
+from bindery.api.wire.models.spaces import GitSyncState
 from bindery.api.wire.urls import api_url
 from bindery.store.git_runs import GitRun
 
@@ -12,7 +15,7 @@ def run_location(space_id: str, run_id: str) -> str:
     return api_url(f"/spaces/{space_id}/git/runs/{run_id}")
 
 
-def run_to_wire(run: GitRun) -> dict[str, Any]:
+def run_to_wire(run: GitRun) -> GitSyncRun:
     """`url` never holds credentials (runs store it redacted); `error` is set once a run failed,
     `revision` once an import made one (`standalone`: the space was left where it was), `commit` once
     the repository's commit is known (the one imported, or the one an export pushed). An import's
@@ -26,10 +29,15 @@ def run_to_wire(run: GitRun) -> dict[str, Any]:
     if run.kind == "import":
         body["standalone"] = run.standalone
         body["warnings"] = run.warnings
-    return body
+    return GitSyncRun.model_validate(body)
 
 
-def git_state_to_wire(state: dict[str, Any]) -> dict[str, Any]:
+def git_state_to_wire(state: Mapping[str, Any]) -> dict[str, Any]:
     """GitSyncState, from the space item's `gitSync` attribute (stored in that shape)."""
     return {name: state[name] for name in ("repoName", "installationProvider", "integration", "url",
                                             "updatedAt") if state.get(name) is not None}
+
+
+def git_info_to_wire(state: Mapping[str, Any]) -> GitSyncState:
+    """getSpaceGitInfo's answer: the space's GitSyncState."""
+    return GitSyncState.model_validate(git_state_to_wire(state))

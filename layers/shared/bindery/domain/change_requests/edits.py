@@ -10,16 +10,17 @@ edits never lose each other; a batch that no longer applies is a 400 like any in
 
 A locked space (`editMode: locked`) takes no change-request edits, though they would not change the space:
 API.md's "locked" locks all edits (docs/change-requests.md).
+
+The result is typed (`ContentUpdate`); bindery.api.wire.content shapes it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from bindery.api.schemas.change_requests import UpdateContent
-from bindery.api.wire.change_requests import change_request_body
-from bindery.api.wire.content import View, file_to_wire
-from bindery.api.wire.urls import api_url
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.content.tree import InvalidTree, Tree
@@ -28,6 +29,7 @@ from bindery.domain.change_requests.batch import apply_batch
 from bindery.domain.change_requests.outcome import Outcome
 from bindery.domain.change_requests.records import (
     NO_CHANGE_REQUEST,
+    ChangeRequestView,
     Opened,
     change_request_view,
     open_change_request,
@@ -44,6 +46,19 @@ from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
 
 ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class ContentUpdate:
+    """The change request after the edit; unless `compat`, also what the batch did: the pages it touched
+    (`touched`: page id -> created_page, updated_page or deleted_page; `refs`: the ref an insert gave),
+    and the tree entries of the files it inserted, in the change request's new revision."""
+
+    change_request: ChangeRequestView
+    compat: bool
+    touched: Mapping[str, str] = field(default_factory=dict)
+    refs: Mapping[str, str] = field(default_factory=dict)
+    inserted_files: list[Mapping[str, Any]] = field(default_factory=list)
 
 
 def load_tree(space_id: str, revision_id: str) -> Tree:
@@ -86,27 +101,8 @@ def _commit(change_request: ChangeRequest, outcome: Outcome) -> str:
         raise BadRequest(f"changes: {error}") from None
 
 
-def _page_location(change_request: ChangeRequest, page_id: str) -> str:
-    return api_url(f"/spaces/{change_request.space_id}/change-requests/{change_request.id}"
-                   f"/content/page/{page_id}")
-
-
-def _changes(change_request: ChangeRequest, outcome: Outcome) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for page_id, what in outcome.touched.items():
-        if what == "deleted_page":
-            out.append({"object": what, "page": page_id})
-            continue
-        entry: dict[str, Any] = {"object": what, "page": {
-            "object": "page", "id": page_id, "urls": {"location": _page_location(change_request, page_id)}}}
-        if page_id in outcome.refs:
-            entry["ref"] = outcome.refs[page_id]
-        out.append(entry)
-    return out
-
-
 def update_content(caller: Caller, space_id: str, ref: str, body: UpdateContent, *,
-                   compat: bool = True) -> dict[str, Any]:
+                   compat: bool = True) -> ContentUpdate:
     opened: Opened = open_change_request(caller, space_id, ref, "edit", "edit this change request")
     change_request = opened.change_request
     status_flow.require_editable(change_request.status)
@@ -133,11 +129,9 @@ def update_content(caller: Caller, space_id: str, ref: str, body: UpdateContent,
                        "try again")
     updated = cr_store.get_change_request(space_id, change_request.id) or change_request
     shown = change_request_view(updated, opened.space)
-    wired = change_request_body(shown.change_request, shown.users, outdated=shown.outdated)
     if compat:
-        return wired
+        return ContentUpdate(shown, compat=True)
     tree = load_tree(space_id, updated.revision)
-    view = View(space_id, updated.revision, current=False)
-    inserted = [file_to_wire(view, entry) for file_id in outcome.inserted_files
-                if (entry := tree.file(file_id)) is not None]
-    return {"changeRequest": wired, "changes": _changes(updated, outcome), "insertedFiles": inserted}
+    inserted = [entry for file_id in outcome.inserted_files if (entry := tree.file(file_id)) is not None]
+    return ContentUpdate(shown, compat=False, touched=outcome.touched, refs=outcome.refs,
+                         inserted_files=inserted)

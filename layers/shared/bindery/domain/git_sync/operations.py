@@ -12,15 +12,17 @@ role, in a space that is not locked. Reading runs and the Git info needs any rol
 The queued message carries the URL as given, credentials included (the worker needs them); the run item,
 every response and every log line carry it redacted. SQS keeps a message only until it is processed
 (or, in the dead-letter queue, for its retention period).
+
+Results are the stored runs and the space's stored `gitSync` state; bindery.api.wire.git_sync shapes them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bindery import clock, queues
 from bindery.api.schemas.git_sync import ExportToGitRepository, ImportGitRepository
-from bindery.api.wire.git_sync import git_state_to_wire, run_to_wire
 from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.content import space_access
@@ -88,31 +90,32 @@ def _git_info(body: ImportGitRepository | ExportToGitRepository) -> dict[str, An
     return info
 
 
-def get_run(caller: Caller, space_id: str, run_id: str) -> dict[str, Any]:
+def get_run(caller: Caller, space_id: str, run_id: str) -> GitRun:
     space_access(caller, space_id).require("read", "read this space's Git Sync runs")
     run = git_runs.get_run(space_id, run_id)
     if run is None:
         raise NotFound(NO_RUN)
-    return run_to_wire(run)
+    return run
 
 
-def list_runs(caller: Caller, space_id: str, *, limit: int, page: str | None) -> Listing[Any]:
+def list_runs(caller: Caller, space_id: str, *, limit: int, page: str | None) -> Listing[GitRun]:
     """Newest first, one Query per page; the first page counts the runs with one `Select=COUNT` Query,
     and its cursor carries the count to the later pages."""
     space_access(caller, space_id).require("read", "read this space's Git Sync runs")
     scope = f"git-runs:{space_id}"
     start = open_page(scope, page)
     found = git_runs.runs_page(space_id, limit, start.start)
-    items = [run_to_wire(GitRun.from_item(item)) for item in found.items]
+    items = [GitRun.from_item(item) for item in found.items]
     count = start.count if start.count is not None else git_runs.runs_count(space_id)
     return Listing(items, next_page(scope, found.last_key, count), count)
 
 
-def get_git_info(caller: Caller, space_id: str) -> dict[str, Any]:
-    """GitSyncState; 404 (as the spec allows) until a run has succeeded on the space."""
+def get_git_info(caller: Caller, space_id: str) -> Mapping[str, Any]:
+    """The space's Git Sync state (the space item's `gitSync`); 404 (as the spec allows) until a run has
+    succeeded on the space."""
     access = space_access(caller, space_id)
     access.require("read", "read this space's Git info")
     state = access.node.git_sync if isinstance(access.node, Space) else None
     if not state:
         raise NotFound(NO_GIT_INFO)
-    return git_state_to_wire(state)
+    return state
