@@ -54,11 +54,24 @@ def published_at(site: Site, org: Organization, path: str) -> dict[str, Any]:
     return {"published": f"{base}/{path}" if path else base}
 
 
+# What a reader with no role on the space (a visitor of a published site) is not shown of it: where it
+# sits among the organization's collections, and its Git Sync and visitor-authentication settings.
+HIDDEN_FROM_VISITORS = ("parent", "gitSync", "visitorAuth")
+
+
+def _space_as_seen(space: Space, role: str | None) -> dict[str, Any]:
+    body = space_to_wire(space, role)
+    if role is None:
+        for key in HIDDEN_FROM_VISITORS:
+            body.pop(key, None)
+    return body
+
+
 def site_space_to_wire(site_space: SiteSpace, space: Space, role: str | None, site: Site, *,
                        org: Organization, default: bool, published_path: str) -> dict[str, Any]:
     body: dict[str, Any] = {
         "object": "site-space", "id": site_space.id, "path": site_space.path,
-        "space": space_to_wire(space, role), "title": space.title, "default": default,
+        "space": _space_as_seen(space, role), "title": space.title, "default": default,
         "hasAdvancedCustomizationFeature": False, "urls": published_at(site, org, published_path),
     }
     if site_space.section:
