@@ -234,7 +234,7 @@ def _listen() -> ThreadingHTTPServer:
     return httpd
 
 
-def url_policy(file_urls: bool, private_hosts: bool) -> str:
+def url_policy_banner(file_urls: bool, private_hosts: bool) -> str:
     """The banner line saying which outbound URL policies this runner relaxes (a deployed stack relaxes
     none): with them on, an editor can make Git Sync read any repository on this machine and make the
     functions fetch from private addresses, which is fine on one developer's laptop and must be visible."""
@@ -256,7 +256,7 @@ def _prepare(engine: engines.Engine, blobs: engines.BlobStore, url: str) -> None
 
     aws.reset()
     conf = settings()
-    print(url_policy(conf.git_allow_file_urls, conf.allow_private_hosts))
+    print(url_policy_banner(conf.git_allow_file_urls, conf.allow_private_hosts))
     print(f"Storage: {engine.description}")
     print(f"Blobs: {engines.ensure_blob_store(blobs, conf.blob_bucket, conf.region)}")
     try:

@@ -8,19 +8,19 @@ and taken again starts with no versions), newest last (version ids are time-orde
 
 from __future__ import annotations
 
-from bindery.keys import Key
+from bindery.keys import Key, org_partition
 
 SPEC_PREFIX = "OPENAPI#"
 VERSION_PREFIX = "VERSION#"
 
 
 def spec(org_id: str, slug: str) -> Key:
-    return {"PK": f"ORG#{org_id}", "SK": f"{SPEC_PREFIX}{slug}"}
+    return {"PK": org_partition(org_id), "SK": f"{SPEC_PREFIX}{slug}"}
 
 
 def spec_alias(org_id: str, spec_id: str) -> Key:
     """`OPENAPIID#` does not begin with `OPENAPI#`: listing the specs never meets an alias."""
-    return {"PK": f"ORG#{org_id}", "SK": f"OPENAPIID#{spec_id}"}
+    return {"PK": org_partition(org_id), "SK": f"OPENAPIID#{spec_id}"}
 
 
 def versions_partition(spec_id: str) -> str:

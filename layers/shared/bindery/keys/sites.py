@@ -8,7 +8,7 @@ site-space items). A basename is unique in its organization through a guard item
 
 from __future__ import annotations
 
-from bindery.keys import Key
+from bindery.keys import Key, org_partition
 
 SITE_SPACE_PREFIX = "SITESPACE#"
 PATH_PREFIX = "PATH#"
@@ -33,7 +33,7 @@ def path_guard(site_id: str, parent: str | None, path: str) -> Key:
 
 
 def basename_guard(org_id: str, basename: str) -> Key:
-    return {"PK": f"ORG#{org_id}", "SK": f"SITEBASENAME#{basename}"}
+    return {"PK": org_partition(org_id), "SK": f"SITEBASENAME#{basename}"}
 
 
 def org_sites_partition(org_id: str) -> str:

@@ -6,18 +6,18 @@ order). A run's page fingerprints are one S3 object per run.
 
 from __future__ import annotations
 
-from bindery.keys import Key
+from bindery.keys import Key, org_partition
 
 TRANSLATION_PREFIX = "TRANSLATION#"
 GLOSSARY_PREFIX = "GLOSSARY#"
 
 
 def translation(org_id: str, translation_id: str) -> Key:
-    return {"PK": f"ORG#{org_id}", "SK": f"{TRANSLATION_PREFIX}{translation_id}"}
+    return {"PK": org_partition(org_id), "SK": f"{TRANSLATION_PREFIX}{translation_id}"}
 
 
 def glossary_entry(org_id: str, entry_id: str) -> Key:
-    return {"PK": f"ORG#{org_id}", "SK": f"{GLOSSARY_PREFIX}{entry_id}"}
+    return {"PK": org_partition(org_id), "SK": f"{GLOSSARY_PREFIX}{entry_id}"}
 
 
 def objects_prefix(translation_id: str) -> str:

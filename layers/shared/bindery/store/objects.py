@@ -29,9 +29,13 @@ LOCAL_BLOB_PATH = "/_local/blobs/"
 
 
 # Uploaded bytes are the uploader's: a type a browser would run (HTML, SVG, XML, scripts) must never be
-# rendered inline where a reader opens the URL. These are shown inline; anything else is a download.
+# rendered inline where a reader opens the URL. These are shown inline; anything else is a download. The
+# declared type is kept either way (a page's `<img>` of an SVG needs `image/svg+xml`, and the attachment
+# disposition is what stops a browser from opening it as a document); only a type that is not a plain
+# `type/subtype` token becomes octet-stream.
 INLINE_TYPES = re.compile(r"(image/(png|jpeg|gif|webp|avif|bmp|x-icon)|application/pdf|text/plain|"
                           r"(audio|video)/[a-z0-9.+-]{1,64})")
+MEDIA_TYPE = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,127}")
 DOWNLOAD_TYPE = "application/octet-stream"
 
 
@@ -44,12 +48,12 @@ class Served:
 
 
 def served_as(name: str, content_type: str) -> Served:
-    """Inline for the allow-listed types, an attachment of type octet-stream for anything else (and for a
-    type that is not a plain `type/subtype`); the name is percent-encoded (RFC 6266), so neither value
-    can carry a line break into a header."""
+    """Inline for the allow-listed types, an attachment for anything else; the type as declared when it is
+    a plain `type/subtype`, else octet-stream; the name percent-encoded (RFC 6266), so neither value can
+    carry a line break into a header."""
     kind = content_type.strip().lower()
     inline = INLINE_TYPES.fullmatch(kind) is not None
-    return Served(kind if inline else DOWNLOAD_TYPE,
+    return Served(kind if MEDIA_TYPE.fullmatch(kind) else DOWNLOAD_TYPE,
                   f"{'inline' if inline else 'attachment'}; filename*=UTF-8''{quote(name, safe='')}")
 
 
