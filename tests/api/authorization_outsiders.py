@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from tests.api.authorization_world import OPERATIONS, Call, Operation, World, bearer, leaks
+from tests.api.authorization_world import OPERATIONS, Call, Operation, World, bearer, difference, leaks
 from tests.client import ApiClient, Identity
 
 REFUSED = {400, 401, 403, 404}
@@ -115,4 +115,24 @@ def judge_outsider(api: ApiClient, world: World, made: Call, body: Any, who: Ide
     shown = leaks(world, made, body, allowed.may_show if allowed else frozenset())
     if shown:
         problems.append(f"shows A's {', '.join(shown)} (body sent {body})")
+    return problems
+
+
+def unchanged_but_for_the_link(before: dict[str, Any], after: dict[str, Any], world: World,
+                               who: Identity) -> list[tuple[str, str, int, str]]:
+    """Alice's reads after an outsider's calls against those before: the same, except that the outsider
+    may have joined A as a reader with its invite link (open to whoever holds the link)."""
+    problems = []
+    members = f"/orgs/{world.ids['organizationId']}/members"
+    if isinstance(after[members], dict):
+        joined = [m for m in after[members]["items"] if m["id"] == who.user_id]
+        if [m["role"] for m in joined] not in ([], ["read"]):
+            problems.append(("POST", "/orgs/{organizationId}/invites/{inviteId}", 200,
+                             f"not a reader of A after joining with its link: {joined}"))
+        after[members]["items"] = [m for m in after[members]["items"] if m["id"] != who.user_id]
+        after[members]["count"] -= len(joined)
+    for path, seen in before.items():
+        if after[path] != seen:
+            problems.append(("GET", path, after[path] if isinstance(after[path], int) else 200,
+                             f"changed by the outsider's calls: {difference(seen, after[path])}"))
     return problems

@@ -22,6 +22,7 @@ from tests.api.saml_idp import IdP
 from tests.api.test_content_reads import doc, page, publish, tree
 from tests.api.test_members import join
 from tests.api.test_openapi_specs import PETSTORE_TEXT
+from tests.api.test_site_publishing import ADAPTIVE
 from tests.client import ApiClient, Identity
 from tests.git_repos import bare_repo
 
@@ -163,6 +164,7 @@ def build_world(api: ApiClient, tmp_path: Path, deliver_queued: Callable[[], int
                                             body={"title": "Victim"}))["id"]
     share = ok(api.post(site + "/share-links", token=t, body={"name": "Victim partners"}))
     ids["shareLinkId"] = share["id"]
+    ok(api.put(site + "/adaptive-schema", token=t, body={"jsonSchema": ADAPTIVE}))
     ok(api.post(site + "/publish", token=t))
     ids["specSlug"] = ok(api.post(f"/orgs/{org}/openapi", token=t, body={
         "slug": "victim-spec", "source": {"text": PETSTORE_TEXT}}))["slug"]

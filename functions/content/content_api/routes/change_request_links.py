@@ -27,7 +27,8 @@ Status = Literal["ok", "broken", "in-app"]
 def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, str, ChangeRequest]:
     """The change request's revision, its base, and the change request (each location names it)."""
     opened = records.open_change_request(who, space_id, change_request_id)
-    shown = change_request_of(change_request_view(opened.change_request, opened.space))
+    shown = change_request_of(change_request_view(opened.change_request, opened.space,
+                                                           opened.access.member))
     return opened.change_request.revision, opened.change_request.base, shown
 
 

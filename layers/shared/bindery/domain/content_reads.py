@@ -36,6 +36,7 @@ from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.store import blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
+from bindery.store.members import Member
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
 
@@ -65,6 +66,7 @@ class Opened:
     revision: Revision
     tree: Tree
     current: bool
+    viewer: Member  # who reads: the users an answer names are shown as they may see them
     metadata: bool = True
 
 
@@ -119,7 +121,8 @@ def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, met
     tree = revision_store.load_tree(revision)
     if computed:
         tree = reference_pages.expand(tree, access.node.org_id)
-    return Opened(access.node, revision, tree, revision_id is None if current is None else current, metadata)
+    return Opened(access.node, revision, tree, revision_id is None if current is None else current,
+                  access.member, metadata)
 
 
 def _open(caller: Caller, ref: ContentRef, *, metadata: bool = True, computed: bool = False) -> Opened:
@@ -170,7 +173,7 @@ def get_revision(caller: Caller, ref: ContentRef, *, metadata: bool, computed: b
         # one BatchGetItem of the users it names); change requests are never deleted.
         found = cr_store.get_change_request(ref.space_id, opened.revision.merged_from)
         if found is not None:
-            merged_from = change_request_view(found, opened.space)
+            merged_from = change_request_view(found, opened.space, opened.viewer)
     return RevisionRead(opened, merged_from)
 
 

@@ -149,6 +149,9 @@ def orgs_for_email_domain(caller: Caller, domain: str) -> list[OrgView]:
 
 
 def agent_instructions(access: OrgAccess) -> AgentInstructions:
+    """The organization's instructions to AI agents: organization-wide content, so members with a role
+    read them and guests, who see only what they were granted, do not (403)."""
+    access.require("read", "read the agent instructions")
     org_id = access.org.id
     item = org_store.get_agent_instructions(org_id)
     if item is None:

@@ -128,7 +128,7 @@ def update_content(caller: Caller, space_id: str, ref: str, body: UpdateContent,
         raise Conflict("The change request was edited by others too often meanwhile: nothing was changed; "
                        "try again")
     updated = cr_store.get_change_request(space_id, change_request.id) or change_request
-    shown = change_request_view(updated, opened.space)
+    shown = change_request_view(updated, opened.space, opened.access.member)
     if compat:
         return ContentUpdate(shown, compat=True)
     tree = load_tree(space_id, updated.revision)

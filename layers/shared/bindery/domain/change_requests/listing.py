@@ -37,6 +37,7 @@ from bindery.pagination import (
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
+from bindery.store.members import Member
 from bindery.store.spaces import Space
 
 
@@ -71,9 +72,10 @@ class Filters:
         return combined
 
 
-def _views(change_requests: list[ChangeRequest], spaces: dict[str, Space]) -> list[ChangeRequestView]:
+def _views(change_requests: list[ChangeRequest], spaces: dict[str, Space],
+           viewer: Member) -> list[ChangeRequestView]:
     """The page's change requests with the users they name (one BatchGetItem for the page)."""
-    users = load_users(uid for cr in change_requests for uid in named_users(cr))
+    users = load_users((uid for cr in change_requests for uid in named_users(cr)), viewer=viewer)
     return [ChangeRequestView(cr, users, is_outdated(cr, spaces[cr.space_id])) for cr in change_requests]
 
 
@@ -92,7 +94,8 @@ def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: in
     count = (space.change_requests_in(filters.status) if narrow is None
              else cr_store.space_count(space_id, filters.status, narrow))
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    return Listing(items=_views(change_requests, {space.id: space}), next_cursor=cursor, count=count)
+    return Listing(items=_views(change_requests, {space.id: space}, access.member), next_cursor=cursor,
+                   count=count)
 
 
 def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limit: int,
@@ -123,4 +126,4 @@ def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limi
         return sum(more_roles.get(cr.space_id) is not None for cr in more), more_last
 
     count = carried_count(start, (len(visible), last_key), seen)
-    return Listing(_views(visible, spaces), next_page(scope, last_key, count), count)
+    return Listing(_views(visible, spaces, member), next_page(scope, last_key, count), count)

@@ -28,6 +28,7 @@ from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
+from bindery.store.members import Member
 from bindery.store.spaces import Space
 from bindery.store.users import User
 
@@ -103,15 +104,15 @@ def named_users(change_request: ChangeRequest) -> list[str | None]:
     return [change_request.created_by, change_request.merged_by]
 
 
-def change_request_view(change_request: ChangeRequest, space: Space) -> ChangeRequestView:
-    """One BatchGetItem for the users it names."""
-    users = load_users(named_users(change_request))
+def change_request_view(change_request: ChangeRequest, space: Space, viewer: Member) -> ChangeRequestView:
+    """One BatchGetItem for the users it names (as `viewer` may see them)."""
+    users = load_users(named_users(change_request), viewer=viewer)
     return ChangeRequestView(change_request, users, is_outdated(change_request, space))
 
 
 def get_change_request(caller: Caller, space_id: str, ref: str) -> ChangeRequestView:
     opened = open_change_request(caller, space_id, ref)
-    return change_request_view(opened.change_request, opened.space)
+    return change_request_view(opened.change_request, opened.space, opened.access.member)
 
 
 def description_value(document: Any, field: str = "description") -> dict[str, Any]:
@@ -152,7 +153,7 @@ def create_change_request(caller: Caller, space_id: str, body: CreateChangeReque
                 fresh = access.node
             space = fresh
             continue
-        return change_request_view(change_request, space)
+        return change_request_view(change_request, space, access.member)
     raise Conflict("Too many change requests were created in this space at once; try again")
 
 
@@ -185,4 +186,4 @@ def update_change_request(caller: Caller, space_id: str, ref: str,
     fresh = cr_store.get_change_request(space_id, change_request.id)
     if fresh is None:
         raise NotFound(NO_CHANGE_REQUEST)
-    return change_request_view(fresh, opened.space)
+    return change_request_view(fresh, opened.space, opened.access.member)

@@ -81,7 +81,7 @@ def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestRevi
                      _request_op(opened, user_ids, body)]).commit()
     except TransactionConflict:
         raise Conflict("The change request was merged or archived meanwhile: nothing was requested") from None
-    users = load_users([caller.user_id, *user_ids])
+    users = load_users([caller.user_id, *user_ids], viewer=opened.access.member)
     return [RequestView(request, users) for request in requests]
 
 
@@ -92,7 +92,8 @@ def list_requested_reviewers(caller: Caller, space_id: str, ref: str, *, limit: 
     result = review_store.requested_reviewers_page(space_id, opened.change_request.id, limit,
                                                    decode_cursor(scope, page))
     requests = [RequestedReviewer.from_item(item) for item in result.items]
-    users = load_users(uid for r in requests for uid in (r.user_id, r.requested_by))
+    users = load_users((uid for r in requests for uid in (r.user_id, r.requested_by)),
+                       viewer=opened.access.member)
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
     # The change request's `requestedReviewers` set mirrors the request items (same transactions).
     return Listing(items=[RequestView(r, users) for r in requests], next_cursor=cursor,
@@ -120,7 +121,7 @@ def list_contributors(caller: Caller, space_id: str, ref: str, *,
     scope = f"contributors:{space_id}:{opened.change_request.id}"
     contributors, last_key = review_store.contributors_page(space_id, opened.change_request.id, limit,
                                                              decode_cursor(scope, page))
-    users = load_users(c.user_id for c in contributors)
+    users = load_users((c.user_id for c in contributors), viewer=opened.access.member)
     cursor = encode_cursor(scope, last_key) if last_key else None
     # The change request's `contributors` set mirrors the contributor items (same transactions).
     return Listing(items=[ContributorView(c, users) for c in contributors], next_cursor=cursor,

@@ -104,7 +104,7 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
     except TransactionConflict:
         raise Conflict("The change request was merged or archived meanwhile: the review was not "
                        "recorded") from None
-    users = load_users([review.reviewer_id, review.requested_by])
+    users = load_users([review.reviewer_id, review.requested_by], viewer=opened.access.member)
     return ReviewView(review, users, outdated=False,
                       comment=views_of(target, [comment])[0] if comment else None)
 
@@ -127,7 +127,8 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
         return flagged, result.last_key
 
     flagged, last_key = read(start.start, limit)
-    users = load_users(uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by))
+    users = load_users((uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by)),
+                       viewer=opened.access.member)
     comments = _comments(_target(caller, opened), [review for review, _ in flagged])
     items = [ReviewView(review, users, outdated=flag, comment=comments.get(review.comment_id or ""))
              for review, flag in flagged]
@@ -151,7 +152,7 @@ def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> Revie
     review = review_store.get_review(space_id, opened.change_request.id, review_id)
     if review is None:
         raise NotFound(NO_REVIEW)
-    users = load_users([review.reviewer_id, review.requested_by])
+    users = load_users([review.reviewer_id, review.requested_by], viewer=opened.access.member)
     comment = _comments(_target(caller, opened), [review]).get(review.comment_id or "")
     return ReviewView(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
 

@@ -17,6 +17,7 @@ from bindery.domain.access.content import ContentAccess, space_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.change_requests.records import NO_CHANGE_REQUEST
 from bindery.domain.change_requests.records import find as find_change_request
+from bindery.domain.people import shows_emails
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.store import Op, blobs
 from bindery.store import comments as store
@@ -77,7 +78,7 @@ class Target:
     @property
     def hides_emails(self) -> bool:
         """Guests see users without their email, as everywhere else."""
-        return self.access.member.role is None
+        return not shows_emails(self.access.member)
 
     def require_comment(self, action: str) -> None:
         self.access.require("comment", action)

@@ -60,7 +60,7 @@ def reply_of(target: Target, comment_id: str, reply_id: str) -> Reply:
 
 def views_of(target: Target, posts: list[PostT], fmt: DocumentFormat | None = None) -> list[PostView[PostT]]:
     """The posts of one page as the caller sees them (one read of the users they all name)."""
-    users = load_users(named_users(posts))
+    users = load_users(named_users(posts), viewer=target.access.member)
     return [PostView(post=post, users=users,
                      document=bodies.to_document(post.body, post.mentions) if fmt == "document" else None,
                      can_change=target.can_change(post), can_reply=target.can_comment,

@@ -1,0 +1,207 @@
+"""The role half of the authorization matrix (issue 22): every operation of docs/openapi.json that names
+one of A's ids, called by A's own people — a member in each organization role (an admin other than the
+owner, create, review, edit, comment, read), a guest with one grant (edit on A's space, nothing else)
+and a member A removed — with the outcome the role rules give (tests/api/authorization_roles.py:
+the weakest role each operation needs).
+
+Each caller gets a fresh world (tests/api/authorization_world.py) and calls, first, every operation they
+may not call, with a body valid for A's owner: each must be refused with the status the rules say (403
+naming the role; 404 where they have no role on the content) and A's world must read as before. Then
+every operation they may call, reads first and deletes last: none may answer 401, 403, 404 or 5xx (a 4xx
+about the body, or about the world the earlier calls left, is fine). Nobody below admin may see a
+private space of A's, an admin's share keys or invite links; a guest sees neither the collections nor
+the people's emails. The removed member is an outsider: judged as another organization's admin is.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bindery import admin
+from bindery.role_order import ROLES
+from tests.api.authorization_bodies import OWNER_LAST, bodies_for
+from tests.api.authorization_outsiders import judge_outsider, mallory_order, unchanged_but_for_the_link
+from tests.api.authorization_roles import MISSING_FOR_EVERYONE, NEEDS, expected
+from tests.api.authorization_world import (
+    OPERATIONS,
+    Call,
+    Operation,
+    World,
+    bearer,
+    build_world,
+    call,
+    difference,
+    ok,
+    report,
+    snapshot,
+)
+from tests.api.git_sync_support import git_settings  # noqa: F401 - a fixture
+from tests.api.test_members import join
+from tests.client import ApiClient, Identity
+
+TARGETED = [op for op in OPERATIONS if op.params]
+Problem = tuple[str, str, int, str]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of caller: their organization role (None: a guest) and their one grant on A's space."""
+
+    name: str
+    org_role: str | None
+    space_grant: str | None = None
+    removed: bool = False
+
+
+KINDS = [Kind(role, role) for role in ROLES] + [
+    Kind("guest", None, space_grant="edit"),
+    # Was an editor with a grant on the space and a team; removing a member removes both (permissions.md).
+    Kind("removed", "edit", space_grant="comment", removed=True),
+]
+
+
+def enrol(api: ApiClient, world: World, kind: Kind) -> Identity:
+    """The caller, made a member of A as `kind` says (through the store, as the member tests do), with an
+    organization of their own as a transfer target. The removed member's email is outside A's domain, so
+    they cannot simply join again (POST ORG/join); everyone else's is inside it."""
+    org, alice = world.ids["organizationId"], world.alice
+    domain = "elsewhere.example" if kind.removed else world.ids["emailDomain"]
+    who = join(api, org, kind.name.title(), kind.org_role, email=f"{kind.name}@{domain}")
+    world.extras["callerElsewhere"] = admin.create_org(who.user_id, f"{kind.name}'s own")
+    if kind.space_grant:
+        ok(api.post(f"/spaces/{world.ids['spaceId']}/permissions", token=alice.token,
+                    body={"role": kind.space_grant, "users": [who.user_id]}))
+    if kind.removed:
+        ok(api.put(f"/orgs/{org}/teams/{world.ids['teamId']}/members", token=alice.token,
+                   body={"add": [who.user_id]}))
+        ok(api.delete(f"/orgs/{org}/members/{who.user_id}", token=alice.token))
+    return who
+
+
+def add_private_space(api: ApiClient, world: World) -> None:
+    """A space only admins see (`defaultLevel: null`, no grants), with a change request: its ids must
+    reach nobody else, in any listing, search or count."""
+    org, token = world.ids["organizationId"], world.alice.token
+    private = ok(api.post(f"/orgs/{org}/spaces", token=token, body={"title": "Private plans"}))["id"]
+    ok(api.patch(f"/spaces/{private}", token=token, body={"defaultLevel": None}))
+    change = ok(api.post(f"/spaces/{private}/change-requests", token=token, body={"subject": "Secret"}))
+    world.secrets.update(privateSpaceId=private, privateChangeRequestId=change["id"])
+
+
+def hidden_from(kind: Kind, world: World) -> dict[str, str]:
+    """What the caller must never be shown (beyond what they sent themselves)."""
+    names = {"aliceToken", "reviewerToken", "aliceElsewhere"}
+    if kind.org_role != "admin":
+        names |= {"privateSpaceId", "privateChangeRequestId", "shareKey", "inviteId", "shareLinkId"}
+    if kind.org_role is None:  # docs/decisions.md, Members; docs/permissions.md, Granting access
+        # A guest may see the id of the space's collection (the Space's `parent`) and of the team granted
+        # on the space (its grant listing): ids only, which open nothing to them (404, 403).
+        names |= {"archiveCollectionId", "aliceEmail", "reviewerEmail", "translationId", "glossaryEntryId"}
+    values = {**world.ids, **world.secrets}
+    return {name: values[name] for name in names}
+
+
+def shown(made: Call, body: Any, hidden: dict[str, str]) -> list[str]:
+    own = made.path + json.dumps(body)
+    text = made.text()
+    return sorted(name for name, value in hidden.items() if value not in own and value in text)
+
+
+def allowed_order(operation: Operation) -> tuple[int, int, int, str]:
+    """Reads, then writes (those that change what others act on last, as for the owner), then deletes,
+    the deepest first, so that each call still finds what it names."""
+    rank = {"GET": 0, "POST": 1, "PUT": 1, "PATCH": 1, "DELETE": 2}[operation.method]
+    depth = -operation.path.count("/") if operation.method == "DELETE" else 0
+    return rank, OWNER_LAST.get(operation.key, 0), depth, operation.path
+
+
+def refusals(api: ApiClient, world: World, kind: Kind, who: Identity) -> list[Problem]:
+    """Every operation the caller may not call, with a body valid for A's owner."""
+    problems: list[Problem] = []
+    hidden = hidden_from(kind, world)
+    for operation in TARGETED:
+        refusal = expected(operation, kind.org_role, kind.space_grant)
+        if refusal is None:
+            continue
+        body = bodies_for(world, operation, who, world.extras["callerElsewhere"])[-1]
+        made = call(api, world, operation, headers=bearer(who), body=body)
+        where = (operation.method, operation.path, made.status)
+        if made.status != refusal:
+            problems.append((*where, f"needs {NEEDS[operation.key]}: expected {refusal} (body {body}): "
+                                     f"{made.body[:200]!r}"))
+        problems += [(*where, f"shows {name}") for name in shown(made, body, hidden)]
+    return problems
+
+
+def permitted(api: ApiClient, world: World, kind: Kind, who: Identity) -> list[Problem]:
+    """Every operation the caller may call: answered, never refused, never a server error."""
+    problems: list[Problem] = []
+    hidden = hidden_from(kind, world)
+    for operation in sorted(TARGETED, key=allowed_order):
+        if expected(operation, kind.org_role, kind.space_grant) is not None:
+            continue
+        body = bodies_for(world, operation, who, world.extras["callerElsewhere"])[-1]
+        made = call(api, world, operation, headers=bearer(who), body=body)
+        where = (operation.method, operation.path, made.status)
+        missing = made.status == 404 and operation.key in MISSING_FOR_EVERYONE
+        if made.status >= 500 or (made.status in (401, 403, 404) and not missing):
+            problems.append((*where, f"{kind.name} may (needs {NEEDS[operation.key]}), body {body}: "
+                                     f"{made.body[:200]!r}"))
+        problems += [(*where, f"shows {name}") for name in shown(made, body, hidden)]
+        problems += [(*where, issue) for issue in miscounted(made)]
+    return problems
+
+
+def miscounted(made: Call) -> list[str]:
+    """A one-page listing counts what it lists: a larger count would tell the caller how much exists that
+    they may not see (docs/decisions.md, Lists)."""
+    listed = made.json() if made.operation.method == "GET" and made.status == 200 else None
+    if not (isinstance(listed, dict) and isinstance(listed.get("items"), list) and "count" in listed):
+        return []
+    if listed.get("next") or listed["count"] == len(listed["items"]):
+        return []
+    return [f"counts {listed['count']} but lists {len(listed['items'])} on its only page"]
+
+
+def test_every_operation_has_its_role_in_the_table():
+    named, targeted = set(NEEDS), {op.key for op in TARGETED}
+    assert len(targeted) > 180
+    unnamed, stale = sorted(targeted - named), sorted(named - targeted)
+    assert not unnamed, f"operations without a role in NEEDS_TABLE: {unnamed}"
+    assert not stale, f"NEEDS_TABLE names operations the spec lacks: {stale}"
+    assert set(MISSING_FOR_EVERYONE) <= named
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if not k.removed], ids=lambda kind: kind.name)
+def test_each_member_gets_what_their_role_allows_and_nothing_more(api, tmp_path, deliver_queued,
+                                                                  git_settings, kind):  # noqa: F811
+    world = build_world(api, tmp_path, deliver_queued)
+    add_private_space(api, world)
+    who = enrol(api, world, kind)
+    before = snapshot(api, world)
+    problems = refusals(api, world, kind, who)
+    after = snapshot(api, world)
+    problems += [("GET", path, 0, f"changed by refused calls: {difference(seen, after[path])}")
+                 for path, seen in before.items() if after[path] != seen]
+    problems += permitted(api, world, kind, who)
+    assert not problems, report(problems)
+
+
+def test_a_removed_member_is_an_outsider(api, tmp_path, deliver_queued, git_settings):  # noqa: F811
+    kind = next(k for k in KINDS if k.removed)
+    world = build_world(api, tmp_path, deliver_queued)
+    add_private_space(api, world)
+    who = enrol(api, world, kind)
+    before = snapshot(api, world)
+    problems: list[Problem] = []
+    for operation in sorted(TARGETED, key=mallory_order):
+        body = bodies_for(world, operation, who, world.extras["callerElsewhere"])[-1]
+        made = call(api, world, operation, headers=bearer(who), body=body)
+        problems += [(operation.method, operation.path, made.status, issue)
+                     for issue in judge_outsider(api, world, made, body, who)]
+    problems += unchanged_but_for_the_link(before, snapshot(api, world), world, who)
+    assert not problems, report(problems)
