@@ -9,8 +9,9 @@ may not call, with a body valid for A's owner: each must be refused with the sta
 naming the role; 404 where they have no role on the content) and A's world must read as before. Then
 every operation they may call, reads first and deletes last: none may answer 401, 403, 404 or 5xx (a 4xx
 about the body, or about the world the earlier calls left, is fine). Nobody below admin may see a
-private space of A's, an admin's share keys or invite links; a guest sees neither the collections nor
-the people's emails. The removed member is an outsider: judged as another organization's admin is.
+private space or collection of A's, an admin's share keys or invite links, and a one-page listing
+counts only what it lists; a guest sees neither the other collections nor the people's emails. The
+removed member is an outsider: judged as another organization's admin is.
 """
 
 from __future__ import annotations
@@ -83,20 +84,24 @@ def enrol(api: ApiClient, world: World, kind: Kind) -> Identity:
 
 
 def add_private_space(api: ApiClient, world: World) -> None:
-    """A space only admins see (`defaultLevel: null`, no grants), with a change request: its ids must
-    reach nobody else, in any listing, search or count."""
+    """A space only admins see (`defaultLevel: null`, no grants), with a change request, and a collection
+    only admins see: their ids must reach nobody else, in any listing or search."""
     org, token = world.ids["organizationId"], world.alice.token
     private = ok(api.post(f"/orgs/{org}/spaces", token=token, body={"title": "Private plans"}))["id"]
     ok(api.patch(f"/spaces/{private}", token=token, body={"defaultLevel": None}))
     change = ok(api.post(f"/spaces/{private}/change-requests", token=token, body={"subject": "Secret"}))
-    world.secrets.update(privateSpaceId=private, privateChangeRequestId=change["id"])
+    hidden = ok(api.post(f"/orgs/{org}/collections", token=token, body={"title": "Private archive"}))["id"]
+    ok(api.patch(f"/collections/{hidden}", token=token, body={"defaultLevel": None}))
+    world.secrets.update(privateSpaceId=private, privateChangeRequestId=change["id"],
+                         privateCollectionId=hidden)
 
 
 def hidden_from(kind: Kind, world: World) -> dict[str, str]:
     """What the caller must never be shown (beyond what they sent themselves)."""
     names = {"aliceToken", "reviewerToken", "aliceElsewhere"}
     if kind.org_role != "admin":
-        names |= {"privateSpaceId", "privateChangeRequestId", "shareKey", "inviteId", "shareLinkId"}
+        names |= {"privateSpaceId", "privateChangeRequestId", "privateCollectionId", "shareKey", "inviteId",
+                  "shareLinkId"}
     if kind.org_role is None:  # docs/decisions.md, Members; docs/permissions.md, Granting access
         # A guest may see the id of the space's collection (the Space's `parent`) and of the team granted
         # on the space (its grant listing): ids only, which open nothing to them (404, 403).
@@ -133,8 +138,18 @@ def refusals(api: ApiClient, world: World, kind: Kind, who: Identity) -> list[Pr
         if made.status != refusal:
             problems.append((*where, f"needs {NEEDS[operation.key]}: expected {refusal} (body {body}): "
                                      f"{made.body[:200]!r}"))
+        # A member's 403 names the role needed (a guest's may name the first they lack, or say "guests").
+        elif refusal == 403 and kind.org_role and NEEDS[operation.key] not in error_message(made):
+            problems.append((*where, f"the 403 does not name the role needed ({NEEDS[operation.key]}): "
+                                     f"{made.body[:200]!r}"))
         problems += [(*where, f"shows {name}") for name in shown(made, body, hidden)]
     return problems
+
+
+def error_message(made: Call) -> str:
+    error = made.json()
+    message = error.get("error", {}).get("message") if isinstance(error, dict) else None
+    return message if isinstance(message, str) else ""
 
 
 def permitted(api: ApiClient, world: World, kind: Kind, who: Identity) -> list[Problem]:
