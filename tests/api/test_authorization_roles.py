@@ -83,17 +83,19 @@ def enrol(api: ApiClient, world: World, kind: Kind) -> Identity:
     return who
 
 
-def add_private_space(api: ApiClient, world: World) -> None:
-    """A space only admins see (`defaultLevel: null`, no grants), with a change request, and a collection
-    only admins see: their ids must reach nobody else, in any listing or search."""
+def add_private_content(api: ApiClient, world: World) -> None:
+    """Content only some may see: a space (with a change request) and a collection only admins see
+    (`defaultLevel: null`, no grants), whose ids must reach nobody else in any listing or search, and an
+    ordinary space, hidden from the guest only (they were granted another)."""
     org, token = world.ids["organizationId"], world.alice.token
     private = ok(api.post(f"/orgs/{org}/spaces", token=token, body={"title": "Private plans"}))["id"]
     ok(api.patch(f"/spaces/{private}", token=token, body={"defaultLevel": None}))
     change = ok(api.post(f"/spaces/{private}/change-requests", token=token, body={"subject": "Secret"}))
     hidden = ok(api.post(f"/orgs/{org}/collections", token=token, body={"title": "Private archive"}))["id"]
     ok(api.patch(f"/collections/{hidden}", token=token, body={"defaultLevel": None}))
+    ordinary = ok(api.post(f"/orgs/{org}/spaces", token=token, body={"title": "Team notes"}))["id"]
     world.secrets.update(privateSpaceId=private, privateChangeRequestId=change["id"],
-                         privateCollectionId=hidden)
+                         privateCollectionId=hidden, ungrantedSpaceId=ordinary)
 
 
 def hidden_from(kind: Kind, world: World) -> dict[str, str]:
@@ -103,14 +105,22 @@ def hidden_from(kind: Kind, world: World) -> dict[str, str]:
         names |= {"privateSpaceId", "privateChangeRequestId", "privateCollectionId", "shareKey", "inviteId",
                   "shareLinkId"}
     if kind.org_role is None:  # docs/decisions.md, Members; docs/permissions.md, Granting access
-        # A guest may see the id of the space's collection (the Space's `parent`) and of the team granted
-        # on the space (its grant listing): ids only, which open nothing to them (404, 403).
-        names |= {"archiveCollectionId", "aliceEmail", "reviewerEmail", "translationId", "glossaryEntryId"}
+        # A guest may see the id of the team granted on the space (its grant listing), and the Space's
+        # `parent` (PARENT_SHOWN): ids only, which open nothing to them (404, 403).
+        names |= {"archiveCollectionId", "aliceEmail", "reviewerEmail", "translationId", "glossaryEntryId",
+                  "collectionId", "ungrantedSpaceId"}
     values = {**world.ids, **world.secrets}
     return {name: values[name] for name in names}
 
 
+# Answers with a Space, whose `parent` names its collection (the wire contract's field): shown to anyone
+# with a role on the space, a guest included, though the collection itself is missing to the guest.
+PARENT_SHOWN = {("GET", "/spaces/{spaceId}"), ("GET", "/orgs/{organizationId}/spaces")}
+
+
 def shown(made: Call, body: Any, hidden: dict[str, str]) -> list[str]:
+    if made.operation.key in PARENT_SHOWN:
+        hidden = {name: value for name, value in hidden.items() if name != "collectionId"}
     own = made.path + json.dumps(body)
     text = made.text()
     return sorted(name for name, value in hidden.items() if value not in own and value in text)
@@ -195,7 +205,7 @@ def test_every_operation_has_its_role_in_the_table():
 def test_each_member_gets_what_their_role_allows_and_nothing_more(api, tmp_path, deliver_queued,
                                                                   git_settings, kind):  # noqa: F811
     world = build_world(api, tmp_path, deliver_queued)
-    add_private_space(api, world)
+    add_private_content(api, world)
     who = enrol(api, world, kind)
     before = snapshot(api, world)
     problems = refusals(api, world, kind, who)
@@ -209,7 +219,7 @@ def test_each_member_gets_what_their_role_allows_and_nothing_more(api, tmp_path,
 def test_a_removed_member_is_an_outsider(api, tmp_path, deliver_queued, git_settings):  # noqa: F811
     kind = next(k for k in KINDS if k.removed)
     world = build_world(api, tmp_path, deliver_queued)
-    add_private_space(api, world)
+    add_private_content(api, world)
     who = enrol(api, world, kind)
     before = snapshot(api, world)
     problems: list[Problem] = []
