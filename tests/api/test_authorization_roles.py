@@ -11,7 +11,7 @@ every operation they may call, reads first and deletes last: none may answer 401
 about the body, or about the world the earlier calls left, is fine). Nobody below admin may see a
 private space or collection of A's, an admin's share keys or invite links, and a one-page listing
 counts only what it lists; a guest sees neither the other collections nor the people's emails. The
-removed member is an outsider: judged as another organization's admin is.
+removed member is an outsider: judged as another organization's admin is, and refused with 404 only.
 """
 
 from __future__ import annotations
@@ -216,6 +216,15 @@ def test_each_member_gets_what_their_role_allows_and_nothing_more(api, tmp_path,
     assert not problems, report(problems)
 
 
+# Refusals of an outsider that are not 404, each documented.
+NOT_404_TO_OUTSIDERS = {
+    ("POST", "/orgs/{organizationId}/join"): "400 for an existing organization the caller's email domain "
+                                             "may not join (docs/decisions.md, Organizations)",
+    ("POST", "/saml/{samlProviderId}/acs"): "no authorizer: a POST without a SAMLResponse is a 400 "
+                                            "(docs/sso.md)",
+}
+
+
 def test_a_removed_member_is_an_outsider(api, tmp_path, deliver_queued, git_settings):  # noqa: F811
     kind = next(k for k in KINDS if k.removed)
     world = build_world(api, tmp_path, deliver_queued)
@@ -228,5 +237,8 @@ def test_a_removed_member_is_an_outsider(api, tmp_path, deliver_queued, git_sett
         made = call(api, world, operation, headers=bearer(who), body=body)
         problems += [(operation.method, operation.path, made.status, issue)
                      for issue in judge_outsider(api, world, made, body, who)]
+        # With a valid body the only refusal is the outsider's 404: a 403 would tell that the id exists.
+        if made.status in (400, 401, 403) and operation.key not in NOT_404_TO_OUTSIDERS:
+            problems.append((operation.method, operation.path, made.status, "refused, but not with 404"))
     problems += unchanged_but_for_the_link(before, snapshot(api, world), world, who)
     assert not problems, report(problems)
