@@ -144,3 +144,29 @@ def test_a_review_comment_is_a_comment_on_the_change_request(api, setup):
     blank = api.post(base(space_id, cr) + "/reviews", token=rae.token,
                      body={"status": "approved", "comment": {"markdown": " "}})
     assert "comment.markdown" in error(blank, 400)
+
+
+def test_a_guest_sees_the_people_of_a_change_request_without_their_emails(api, setup):
+    """Found by the role matrix: change requests, reviews and review requests showed guests the emails
+    that every other answer hides from them."""
+    ada, ed, rae, space_id, cr = setup
+    guest = join(api, ada.org_id, "Gus", None)
+    granted = api.post(f"/spaces/{space_id}/permissions", token=ada.token,
+                       body={"users": [guest.user_id], "role": "read"})
+    assert granted.status == 204, granted.body
+    requested = api.post(base(space_id, cr) + "/requested-reviewers", token=ed.token,
+                         body={"users": [rae.user_id]})
+    assert requested.status == 200, requested.body
+    reviewed = api.post(base(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"})
+    assert reviewed.status == 201, reviewed.body
+    answers = {path: api.get(base(space_id, cr) + path, token=guest.token) for path in (
+        "", "/reviews", "/requested-reviewers", "/contributors")}
+    answers["listing"] = api.get(f"/spaces/{space_id}/change-requests", token=guest.token)
+    answers["org listing"] = api.get(f"/orgs/{ada.org_id}/change-requests", token=guest.token)
+    for name, reply in answers.items():
+        assert reply.status == 200, (name, reply.body)
+        assert "@" not in reply.body.decode(), (name, reply.body)
+    shown = answers[""].json()["createdBy"]
+    assert (shown["id"], shown["displayName"], "email" in shown) == (ed.user_id, "Ed", False)
+    # A member with a role still sees them (member listings are a directory).
+    assert "email" in api.get(base(space_id, cr), token=rae.token).json()["createdBy"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bindery.store import table
 from bindery.store import users as user_store
 from bindery.store.members import Member, add_member_ops
+from tests.api.test_members import join
 
 
 def test_missing_token_is_401_in_error_shape(api):
@@ -279,6 +280,17 @@ def test_agent_instructions_validation_and_access(api):
     assert "instructions" in reply.json()["error"]["message"]
     bob = api.org_admin("Bob", "Bobco")
     assert api.get(f"/orgs/{ada.org_id}/agent-instructions", token=bob.token).status == 404
+
+
+def test_agent_instructions_are_read_by_members_with_a_role_not_by_guests(api):
+    """Found by the role matrix: a guest sees only what they were granted, and the instructions are
+    organization-wide."""
+    ada = api.org_admin()
+    reader, guest = join(api, ada.org_id, "Rea", "read"), join(api, ada.org_id, "Gus", None)
+    assert api.get(f"/orgs/{ada.org_id}/agent-instructions", token=reader.token).status == 200
+    refused = api.get(f"/orgs/{ada.org_id}/agent-instructions", token=guest.token)
+    assert refused.status == 403, refused.body
+    assert "read role" in refused.json()["error"]["message"]
 
 
 def test_join_honours_a_guest_default_role(api):
