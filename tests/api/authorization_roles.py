@@ -65,7 +65,7 @@ admin   POST    COLL/move COLL/transfer COLL/permissions
 # The organization: docs/decisions.md (Organizations, Members, Teams, Invites). Listings of content show
 # a member what their roles let them see (guests: what they were granted).
 member  GET     ORG ORG/spaces ORG/collections ORG/change-requests ORG/search
-member  POST    ORG/ping ORG/join ORG/invites/{inviteId}
+member  POST    ORG/ping
 read    GET     ORG/agent-instructions ORG/members ORG/members/{userId} ORG/members/{userId}/spaces
 read    GET     ORG/members/{userId}/teams ORG/teams ORG/teams/{teamId} ORG/teams/{teamId}/members
 create  POST    ORG/spaces ORG/collections
@@ -108,10 +108,12 @@ admin   DELETE  SITE SITE/sections/{siteSectionId} SITE/section-groups/{siteSect
 admin   DELETE  SITE/section-groups/{siteSectionGroupId}/sections/{siteSectionId}
 admin   DELETE  SITE/share-links/{shareLinkId} SITE/site-spaces/{siteSpaceId}
 admin   DELETE  SITE/site-spaces/{siteSpaceId}/customization
-# Open to any signed-in user, or to anyone (docs/decisions.md, docs/sso.md)
+# Open to any signed-in user, or to anyone (docs/decisions.md, docs/sso.md); joining needs an email of the
+# organization's domains or the invite link's id (a member joining again changes nothing)
 anyone  GET     /users/{userId} /email-domains/{emailDomain}/orgs ORG/sso
 anyone  GET     /saml/{samlProviderId}/start /saml/{samlProviderId}/metadata
 anyone  POST    /saml/{samlProviderId}/acs
+anyone  POST    ORG/join ORG/invites/{inviteId}
 """
 
 SHORTHANDS = {"ORG": "/orgs/{organizationId}", "SITE": "/orgs/{organizationId}/sites/{siteId}",
