@@ -143,11 +143,15 @@ def parse_needs(table: str) -> dict[tuple[str, str], str]:
 
 NEEDS = parse_needs(NEEDS_TABLE)
 
-# Operations whose target is missing for everyone, whatever their role (so a 404 above the minimum is
-# the documented answer, not a refusal), with the reason.
-MISSING_FOR_EVERYONE = {
-    ("GET", "/spaces/{spaceId}/git/info"): "404 until a Git Sync run succeeded (docs/git-sync.md); the "
-                                           "world's run is queued and never delivered",
+# The operations that answer no success to anyone allowed to call them in the matrix's world, each with
+# its documented answer and why. Every other operation must succeed for everyone at or above its role.
+UNSUCCESSFUL_FOR_EVERYONE: dict[tuple[str, str], tuple[int, str]] = {
+    ("GET", "/spaces/{spaceId}/git/info"): (404, "404 until a Git Sync run succeeded (docs/git-sync.md); the "
+                                                 "world's run is queued and never delivered"),
+    ("DELETE", "/collections/{collectionId}"): (400, "a collection that still holds live spaces cannot be "
+                                                     "deleted (docs/decisions.md, Collections)"),
+    ("POST", "/saml/{samlProviderId}/acs"): (400, "the IdP's form post: without a SAMLResponse, a 400 "
+                                                  "(docs/sso.md)"),
 }
 
 
