@@ -6,10 +6,14 @@ from __future__ import annotations
 import pytest
 
 from bindery.api.schemas.comments import PostComment, PostReply, UpdateComment
+from bindery.api.schemas.spaces import CreateSpace
 from bindery.auth import Caller
 from bindery.domain import members, organizations, team_members
+from bindery.domain.access.organization import org_access
 from bindery.domain.comments import replies, threads
 from bindery.domain.comments.targets import TargetRef
+from bindery.domain.spaces import lifecycle
+from bindery.domain.spaces import records as spaces
 from bindery.store import change_requests as cr_store
 from bindery.store import orgs as org_store
 from tests.api.test_change_requests import new_cr
@@ -147,3 +151,32 @@ def test_team_members_added_at_once_are_all_counted(api):
     assert set(roster(api, ada, team_id)) == {who.user_id for who in people}
     assert team_size(ada.org_id, team_id) == RACERS
     assert [teams_of(ada.org_id, who.user_id) for who in people] == [1] * RACERS
+
+
+# --- spaces -----------------------------------------------------------------------------------------------
+def test_spaces_created_deleted_and_restored_at_once_keep_the_organization_s_count(api):
+    ada = api.org_admin()
+    caller = Caller(ada.user_id)
+    made = race(*[lambda i=i: spaces.create_space(org_access(ada.org_id, caller),
+                                                  CreateSpace.model_validate({"title": f"Space {i}"}))
+                  for i in range(RACERS)])
+    assert all(outcome.ok for outcome in made), [o.error for o in made]
+    ids = [outcome.value.space.id for outcome in made]
+
+    def listed():
+        body = api.get(f"/orgs/{ada.org_id}/spaces", token=ada.token, query={"limit": 100}).json()
+        assert body["count"] == len(body["items"])
+        return {item["id"] for item in body["items"]}
+
+    assert listed() == set(ids)
+    assert org_store.get_org(ada.org_id).space_count == RACERS
+    # One space deleted from every racer at once: counted down once.
+    deleted = race(*[lambda: lifecycle.delete_space(caller, ids[0]) for _ in range(RACERS)])
+    assert all(outcome.ok for outcome in deleted), [o.error for o in deleted]
+    assert listed() == set(ids[1:])
+    assert org_store.get_org(ada.org_id).space_count == RACERS - 1
+    # And restored from every racer at once: counted up once.
+    restored = race(*[lambda: lifecycle.restore_space(caller, ids[0]) for _ in range(RACERS)])
+    assert all(outcome.ok or outcome.status == 409 for outcome in restored), [o.error for o in restored]
+    assert listed() == set(ids)
+    assert org_store.get_org(ada.org_id).space_count == RACERS
