@@ -180,3 +180,32 @@ def test_spaces_created_deleted_and_restored_at_once_keep_the_organization_s_cou
     assert all(outcome.ok or outcome.status == 409 for outcome in restored), [o.error for o in restored]
     assert listed() == set(ids)
     assert org_store.get_org(ada.org_id).space_count == RACERS
+
+
+def test_a_member_removed_while_added_to_teams_leaves_no_team_membership_behind(api):
+    ada = api.org_admin()
+    bob = join(api, ada.org_id, "Bob", "edit")
+    teams = []
+    for i in range(RACERS - 1):
+        made = api.put(f"/orgs/{ada.org_id}/teams", token=ada.token, body={"title": f"Team {i}"})
+        assert made.status == 201, made.body
+        teams.append(made.json()["id"])
+    caller = Caller(ada.user_id)
+    removal, *adds = race(lambda: members.remove_member(caller, ada.org_id, bob.user_id),
+                          *[lambda team_id=team_id: team_members.add_team_member(caller, ada.org_id, team_id,
+                                                                                 bob.user_id, None)
+                            for team_id in teams])
+    # Each add either landed before the removal read the member's teams (then the removal took it away
+    # too, or answered 409 for it), or found no member (404) or a member going away (409).
+    assert removal.status in (200, 409), removal.error
+    assert all(add.status in (200, 404, 409) for add in adds), [add.error for add in adds]
+    member = api.get(f"/orgs/{ada.org_id}/members/{bob.user_id}", token=ada.token)
+    in_teams = {team_id for team_id in teams if bob.user_id in roster(api, ada, team_id)}
+    if removal.ok:
+        assert member.status == 404
+        assert in_teams == set()
+    else:
+        assert member.status == 200
+        assert teams_of(ada.org_id, bob.user_id) == len(in_teams)
+    assert [team_size(ada.org_id, team_id) for team_id in teams] == [
+        int(team_id in in_teams) for team_id in teams]
