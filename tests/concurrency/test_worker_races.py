@@ -11,7 +11,8 @@ import pytest
 from bindery import aws
 from bindery.domain.git_sync import runs as git_runs
 from bindery.domain.openapi import processing
-from bindery.messages import GitRunMessage, OpenAPIProcessMessage
+from bindery.domain.translations import runs as translation_runs
+from bindery.messages import GitRunMessage, OpenAPIProcessMessage, TranslationRunMessage
 from bindery.store import openapi_specs as spec_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
@@ -20,6 +21,9 @@ from tests.api.git_sync_support import git_settings as git_settings  # noqa: PLC
 from tests.api.test_openapi_processing import spec_of, versions_of
 from tests.api.test_openapi_processing import web as web  # noqa: PLC0414 - the fixture, used here too
 from tests.api.test_openapi_specs import create
+from tests.api.test_translation_runs import handbook, translation_of
+from tests.api.test_translation_runs import translator as translator  # noqa: PLC0414 - the fixture
+from tests.api.test_translations import create as create_translation
 from tests.concurrency.racing import race
 from tests.git_repos import bare_repo
 
@@ -63,3 +67,15 @@ def test_an_openapi_job_delivered_to_several_workers_at_once_makes_one_version(a
     spec = spec_of(api, ada)
     assert spec["processingState"] == "complete"
     assert spec_store.get_spec(ada.org_id, "pets").job == message.job
+
+
+def test_a_translation_run_delivered_to_several_workers_at_once_runs_once(api, translator, sqs_queues):
+    ada, space = handbook(api)
+    made = create_translation(api, ada, space["id"])
+    message = TranslationRunMessage.model_validate(queued(sqs_queues, "TranslationRunQueue"))
+    outcomes = race(*[lambda: translation_runs.process(message, delivery=1) for _ in range(DUPLICATES)])
+    assert all(outcome.ok for outcome in outcomes), [o.error for o in outcomes]
+    done = [outcome.value for outcome in outcomes if outcome.value is not None]
+    assert done == ["completed"]
+    final = translation_of(api, ada, made)
+    assert (final["status"], final["stats"]["runs"]) == ("completed", 1)
