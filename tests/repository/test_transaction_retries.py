@@ -1,15 +1,18 @@
-"""store.table.transact under contention: DynamoDB cancels a transaction that meets another in progress on
-one of its items ("TransactionConflict"). DynamoDB Local serialises transactions and never does, so the
-cancellation is injected here, ahead of the real request, for the first N TransactWriteItems."""
+"""Writes under contention: DynamoDB cancels a transaction that meets another in progress on one of its
+items (reason "TransactionConflict", retried by store.table.transact), and refuses a single-item write to
+such an item (TransactionConflictException, retried by the client bindery.aws makes). DynamoDB Local
+serialises transactions and never does either, so both are injected here, ahead of the real request."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from botocore.awsrequest import AWSResponse
+from botocore.exceptions import ClientError
 
 from bindery import aws
 from bindery.store import change_requests as cr_store
@@ -88,3 +91,53 @@ def test_a_comment_posted_while_another_write_holds_the_change_request_lands(api
     assert cr_store.get_change_request(space_id, cr["id"]).comments == 1
     listed = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}/comments", token=ada.token).json()
     assert [c["id"] for c in listed["items"]] == [reply.json()["id"]]
+
+
+class _Body:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def stream(self) -> Iterator[bytes]:
+        yield self.data
+
+
+@contextmanager
+def item_in_a_transaction(times: int) -> Iterator[list[int]]:
+    """The next `times` PutItem requests are answered, on the wire, as DynamoDB answers a write to an item
+    that a transaction in progress holds; yields every PutItem sent (retries included). DynamoDB Local
+    only: the answer replaces the request sent to it, whereas moto, answering in the same hook, would
+    still write."""
+    sent: list[int] = []
+
+    def refuse(**_: Any) -> AWSResponse | None:
+        sent.append(1)
+        if len(sent) > times:
+            return None
+        body = json.dumps({"__type": "com.amazonaws.dynamodb.v20120810#TransactionConflictException",
+                           "message": "Transaction is ongoing for the item"}).encode()
+        return AWSResponse("https://dynamodb.us-east-1.amazonaws.com", 400,
+                           {"Content-Type": "application/x-amz-json-1.0"}, _Body(body))
+
+    events = aws.dynamodb_client().meta.events
+    events.register_first("before-send.dynamodb.PutItem", refuse)
+    try:
+        yield sent
+    finally:
+        events.unregister("before-send.dynamodb.PutItem", refuse)
+
+
+@pytest.mark.concurrent
+def test_a_single_write_refused_for_a_transaction_in_progress_is_sent_again():
+    with item_in_a_transaction(aws.ITEM_CONFLICT_ATTEMPTS - 1) as sent:
+        aws.dynamodb_table().put_item(Item={**KEY, "n": 7}, ConditionExpression="attribute_not_exists(PK)")
+    assert len(sent) == aws.ITEM_CONFLICT_ATTEMPTS
+    assert table.get(KEY)["n"] == 7
+
+
+@pytest.mark.concurrent
+def test_a_single_write_refused_too_often_fails_and_writes_nothing():
+    with item_in_a_transaction(aws.ITEM_CONFLICT_ATTEMPTS) as sent, pytest.raises(ClientError) as raised:
+        aws.dynamodb_table().put_item(Item={**KEY, "n": 7})
+    assert raised.value.response["Error"]["Code"] == "TransactionConflictException"
+    assert len(sent) == aws.ITEM_CONFLICT_ATTEMPTS
+    assert table.get(KEY) is None

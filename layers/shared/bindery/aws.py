@@ -3,6 +3,7 @@ DynamoDB resource once per thread: see `dynamodb_table`)."""
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -30,6 +31,21 @@ def _kwargs(endpoint: str | None) -> dict[str, Any]:
 _MAKING = threading.Lock()
 # Threads that have had a table resource, at most (an evicted thread just makes a new one).
 _THREADS = 64
+# A single-item write that meets a transaction in progress on its item fails with
+# TransactionConflictException, which none of botocore's retry modes retries; nothing was written, so it is
+# sent again (the store's conditions are evaluated afresh). Transactions cancelled so are store.table's.
+ITEM_CONFLICT_ATTEMPTS = 4
+ITEM_CONFLICT_BACKOFF_SECONDS = 0.02
+
+
+def _retry_item_conflict(attempts: int, response: Any = None, **_: Any) -> float | None:
+    """A botocore `needs-retry` handler: the delay before sending again, or None (botocore's own rules)."""
+    parsed = response[1] if response else {}
+    if parsed.get("Error", {}).get("Code") != "TransactionConflictException":
+        return None
+    if attempts >= ITEM_CONFLICT_ATTEMPTS:
+        return None
+    return random.uniform(0, ITEM_CONFLICT_BACKOFF_SECONDS * 2 ** attempts)  # noqa: S311 - jitter
 
 
 @lru_cache(maxsize=_THREADS)
@@ -38,6 +54,7 @@ def _table(thread: int) -> Table:
 
     with _MAKING:
         resource = boto3.resource("dynamodb", **_kwargs(settings().dynamodb_endpoint))
+    resource.meta.client.meta.events.register("needs-retry.dynamodb", _retry_item_conflict)
     return resource.Table(settings().table_name)
 
 
