@@ -54,7 +54,9 @@ def _table(thread: int) -> Table:
 
     with _MAKING:
         resource = boto3.resource("dynamodb", **_kwargs(settings().dynamodb_endpoint))
-    resource.meta.client.meta.events.register("needs-retry.dynamodb", _retry_item_conflict)
+    # The stubs type every handler as returning None; a needs-retry handler returns its delay.
+    resource.meta.client.meta.events.register("needs-retry.dynamodb",
+                                              _retry_item_conflict)  # type: ignore[arg-type]
     return resource.Table(settings().table_name)
 
 
