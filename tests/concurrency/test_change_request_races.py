@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from bindery.api.schemas.change_requests import CreateChangeRequest, UpdateContent
+from bindery.api.schemas.change_requests import CreateChangeRequest, SubmitReview, UpdateContent
 from bindery.auth import Caller
-from bindery.domain.change_requests import edits, merges, records
+from bindery.domain.change_requests import edits, merges, records, reviews
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
@@ -203,3 +203,21 @@ def test_an_edit_racing_the_merge_is_merged_or_refused(api, round_):
         assert edited.status == 409
         assert space_titles(api, ada, space_id) == ["First", "Page 1"]
         assert titles(api, ada, space_id, cr["id"]) == ["First", "Page 1"]
+
+
+# --- one reviewer's reviews at once ---------------------------------------------------------------------
+def test_a_reviewer_s_latest_review_is_the_newest_whatever_order_they_land_in(api):
+    ada, space_id = handbook(api, 1)
+    caller = Caller(ada.user_id)
+    for _ in range(4):
+        cr = new_cr(api, ada, space_id)
+        outcomes = race(*[lambda status=status, cr_id=cr["id"]: reviews.submit_review(
+            caller, space_id, cr_id, SubmitReview(status=status))
+            for status in ("approved", "changes-requested", "approved", "changes-requested")])
+        assert all(outcome.ok for outcome in outcomes), [o.error for o in outcomes]
+        listed = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}/reviews", token=ada.token).json()
+        assert listed["count"] == len(listed["items"]) == 4
+        newest = listed["items"][0]  # newest first: ids are time-ordered
+        assert [item["outdated"] for item in listed["items"]] == [False, True, True, True]
+        latest = cr_store.get_change_request(space_id, cr["id"]).latest_reviews[ada.user_id]
+        assert (latest["id"], latest["status"]) == (newest["id"], newest["status"])
