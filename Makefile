@@ -22,7 +22,7 @@ test-moto: $(STAMP)
 	$(PY) -m pytest
 
 test-dynamodb-local: $(STAMP)
-	BINDERY_TEST_ENGINE=dynamodb-local $(PY) -m pytest -m repository
+	BINDERY_TEST_ENGINE=dynamodb-local $(PY) -m pytest -m "repository or concurrent"
 
 conformance: $(STAMP)
 	cd conformance && npm ci --silent --no-audit --no-fund && PYTHON=../$(PY) npm test

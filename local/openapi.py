@@ -77,8 +77,7 @@ def _resolver(function: Function) -> Any:
 def _aws_handles() -> set[str]:
     from bindery import aws
 
-    return {name for name, cached in (("dynamodb", aws.dynamodb_table), ("s3", aws.s3_client))
-            if cached.cache_info().currsize}
+    return aws.made()
 
 
 def function_schemas(template: Template | None = None) -> dict[str, dict[str, Any]]:

@@ -59,8 +59,9 @@ class Handler(BaseHTTPRequestHandler):
     environments: ClassVar[Environments | None] = None
     quiet: ClassVar[bool] = False
     # Without execution environments (BINDERY_ENVIRONMENTS=0), one event at a time in this process:
-    # Powertools' resolver keeps the current event on the shared app object, and boto3 resources are not
-    # thread-safe. Queue deliveries and the TTL stream always take it (they run in this process).
+    # Powertools' resolver keeps the current event on the shared app object (boto3's DynamoDB resource,
+    # not thread-safe either, is made per thread by bindery.aws). Queue deliveries and the TTL stream
+    # always take it (they run in this process).
     dispatch_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def parse_request(self) -> bool:

@@ -5,6 +5,10 @@ template.yaml (GSIs and TTL included) and recreated for each test.
 BINDERY_TEST_ENGINE=dynamodb-local: the same, against Amazon DynamoDB Local (the repository tier), with
 moto's in-process S3 and SQS beside it (DynamoDB Local has neither). Either way the blob bucket is
 created for each test, and emptied and removed after it.
+
+Tests marked `concurrent` race threads against the engine; moto is not thread-safe, so they run on
+DynamoDB Local only: on moto they are deselected (not skipped), and `make test-dynamodb-local` selects
+them with `-m "repository or concurrent"`.
 """
 
 from __future__ import annotations
@@ -43,6 +47,15 @@ from local.template import create_table_kwargs, ttl_attribute
 from tests.client import ApiClient
 
 ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if ENGINE == "dynamodb-local":
+        return
+    racing = [item for item in items if item.get_closest_marker("concurrent")]
+    if racing:
+        config.hook.pytest_deselected(items=racing)
+        items[:] = [item for item in items if not item.get_closest_marker("concurrent")]
 
 
 @pytest.fixture(scope="session")

@@ -39,11 +39,10 @@ def test_hooks_are_registered_once_and_restored_environments_make_new_clients(ru
 
     aws.reset()
     runtime["before"][0]()
-    assert aws.dynamodb_table.cache_info().currsize == 1
-    assert aws.s3_client.cache_info().currsize == aws.sqs_client.cache_info().currsize == 1
+    assert aws.made() == {"dynamodb", "s3", "sqs"}
     before = aws.dynamodb_table()
     runtime["after"][0]()
-    assert aws.dynamodb_table.cache_info().currsize == 0
+    assert aws.made() == set()
     assert aws.dynamodb_table() is not before
 
 

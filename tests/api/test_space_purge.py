@@ -99,6 +99,26 @@ def test_a_deleted_space_is_purged_whole_once_its_ttl_has_passed(api, later):
     assert api.get(f"/spaces/{kept}/content", token=ada.token).status == 200
 
 
+def test_a_redelivered_removal_record_deletes_nothing_more(api, later):
+    """The stream delivers at least once: the same TTL removal again, after the purge, finds nothing of the
+    space left and touches nothing else."""
+    ada = api.org_admin()
+    gone, kept = full_space(api, ada, "Gone"), full_space(api, ada, "Kept")
+    kept_items, kept_objects = len(stored_items(kept)), stored_objects(kept)
+    assert api.delete(f"/spaces/{gone}", token=ada.token).status == 204
+    later(8)
+    assert ttl_stream.sweep().removed == [{"PK": f"SPACE#{gone}", "SK": "SPACE"}]
+    assert stored_items(gone) == []
+    worker = purge_worker()
+    again = removal_record({"PK": f"SPACE#{gone}", "SK": "SPACE"}, 1, at=0)
+    with aws.counting_requests() as dynamodb, aws.counting_requests("s3") as s3:
+        response = worker.handler({"Records": [again]}, ttl_stream.WorkerContext("SpacePurgeWorker"))
+    assert response == {"batchItemFailures": []}
+    assert not {"BatchWriteItem", "DeleteItem", "TransactWriteItems"} & set(dynamodb)
+    assert not {"DeleteObjects", "DeleteObject"} & set(s3)
+    assert (len(stored_items(kept)), stored_objects(kept)) == (kept_items, kept_objects)
+
+
 def test_a_restored_space_keeps_everything(api, later):
     ada = api.org_admin()
     space_id = full_space(api, ada, "Back")

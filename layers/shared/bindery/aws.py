@@ -1,7 +1,10 @@
-"""Lazily created AWS handles: nothing connects at import time, and each process makes each once."""
+"""Lazily created AWS handles: nothing connects at import time, and each process makes each once (the
+DynamoDB resource once per thread: see `dynamodb_table`)."""
 
 from __future__ import annotations
 
+import random
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -24,16 +27,51 @@ def _kwargs(endpoint: str | None) -> dict[str, Any]:
     return kwargs
 
 
-@lru_cache(maxsize=1)
-def dynamodb_table() -> Table:
+# boto3's default session is not safe to make clients from in several threads at once.
+_MAKING = threading.Lock()
+# Threads that have had a table resource, at most (an evicted thread just makes a new one).
+_THREADS = 64
+# A single-item write that meets a transaction in progress on its item fails with
+# TransactionConflictException, which none of botocore's retry modes retries; nothing was written, so it is
+# sent again (the store's conditions are evaluated afresh). Transactions cancelled so are store.table's.
+ITEM_CONFLICT_ATTEMPTS = 4
+ITEM_CONFLICT_BACKOFF_SECONDS = 0.02
+
+
+def _retry_item_conflict(attempts: int, response: Any = None, **_: Any) -> float | None:
+    """A botocore `needs-retry` handler: the delay before sending again, or None (botocore's own rules)."""
+    parsed = response[1] if response else {}
+    if parsed.get("Error", {}).get("Code") != "TransactionConflictException":
+        return None
+    if attempts >= ITEM_CONFLICT_ATTEMPTS:
+        return None
+    return random.uniform(0, ITEM_CONFLICT_BACKOFF_SECONDS * 2 ** attempts)  # noqa: S311 - jitter
+
+
+@lru_cache(maxsize=_THREADS)
+def _table(thread: int) -> Table:
     import boto3  # imported here: boto3 is heavy, and a cold start that needs no table should not pay for it
 
-    resource = boto3.resource("dynamodb", **_kwargs(settings().dynamodb_endpoint))
+    with _MAKING:
+        resource = boto3.resource("dynamodb", **_kwargs(settings().dynamodb_endpoint))
+    # The stubs type every handler as returning None; a needs-retry handler returns its delay.
+    resource.meta.client.meta.events.register("needs-retry.dynamodb",
+                                              _retry_item_conflict)  # type: ignore[arg-type]
     return resource.Table(settings().table_name)
 
 
+def dynamodb_table() -> Table:
+    """This thread's table resource. boto3 resources are not thread-safe: the DynamoDB resource keeps one
+    condition-expression builder whose placeholder counters each request resets, so two threads building
+    `Key(...)`/`Attr(...)` expressions at once can hand each other's placeholders to DynamoDB. A Lambda
+    environment has one thread (one resource); threads in one process (the local runner's deliveries,
+    the concurrency tests) each get their own, as separate environments would."""
+    return _table(threading.get_ident())
+
+
 def dynamodb_client() -> DynamoDBClient:
-    """The client behind the table resource: it serialises Python values, transactions included."""
+    """The client behind this thread's table resource: it serialises Python values, transactions
+    included."""
     return dynamodb_table().meta.client
 
 
@@ -41,19 +79,27 @@ def dynamodb_client() -> DynamoDBClient:
 def s3_client() -> S3Client:
     import boto3
 
-    return boto3.client("s3", **_kwargs(settings().s3_endpoint))
+    with _MAKING:
+        return boto3.client("s3", **_kwargs(settings().s3_endpoint))
 
 
 @lru_cache(maxsize=1)
 def sqs_client() -> SQSClient:
     import boto3
 
-    return boto3.client("sqs", **_kwargs(settings().sqs_endpoint))
+    with _MAKING:
+        return boto3.client("sqs", **_kwargs(settings().sqs_endpoint))
+
+
+def made() -> set[str]:
+    """The services this process has made handles for so far, in any thread ("dynamodb", "s3", "sqs")."""
+    cached = {"dynamodb": _table, "s3": s3_client, "sqs": sqs_client}
+    return {name for name, function in cached.items() if function.cache_info().currsize}
 
 
 def reset() -> None:
     """Forget every handle (tests switch endpoints and tables between runs)."""
-    dynamodb_table.cache_clear()
+    _table.cache_clear()
     s3_client.cache_clear()
     sqs_client.cache_clear()
     settings.cache_clear()

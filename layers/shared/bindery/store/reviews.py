@@ -118,20 +118,34 @@ def put_review_op(review: Review) -> table.Op:
     return table.put_op(review.to_item(), "attribute_not_exists(PK)")
 
 
-def record_review_op(review: Review) -> table.Op:
+RECORD = "record-review"  # the name of `record_review_op` in a transaction
+
+
+def record_review_op(review: Review, *, as_latest: bool = True) -> table.Op:
     """On the change request: the review is the reviewer's latest, their pending request is fulfilled,
-    its comment counts (one operation per item in a transaction); if it is still draft or open."""
+    its comment counts (one operation per item in a transaction); if it is still draft or open.
+
+    The latest is the newest (ids are time-ordered): `as_latest` sets it only if no newer review of the
+    same reviewer is there already, since two reviews submitted at once may land in either order. A
+    review that finds a newer one there is recorded again without `as_latest` (it counts, it is not the
+    latest)."""
     key = cr_keys.change_request(review.space_id, review.change_request_id)
-    latest = {"id": review.id, "status": review.status, "revision": review.revision}
-    values: dict[str, Any] = {":latest": latest, ":reviewers": {review.reviewer_id}, ":open": "open",
-                              ":draft": "draft"}
+    values: dict[str, Any] = {":reviewers": {review.reviewer_id}, ":open": "open", ":draft": "draft",
+                              ":one": 1}
+    names = {"#st": "status"}
+    condition = "attribute_exists(PK) AND #st IN (:open, :draft)"
     # `reviews` counts every review (reviews are never deleted): the listing's `count`.
-    expression = "SET latestReviews.#reviewer = :latest DELETE requestedReviewers :reviewers ADD reviews :one"
-    values[":one"] = 1
+    expression = "DELETE requestedReviewers :reviewers ADD reviews :one"
+    if as_latest:
+        values[":latest"] = {"id": review.id, "status": review.status, "revision": review.revision}
+        values[":id"] = review.id
+        names.update({"#reviewer": review.reviewer_id, "#id": "id"})
+        expression = "SET latestReviews.#reviewer = :latest " + expression
+        condition += (" AND (attribute_not_exists(latestReviews.#reviewer)"
+                      " OR latestReviews.#reviewer.#id < :id)")
     if review.comment_id is not None:
         expression += ", comments :one"
-    return table.update_op(key, expression, values, "attribute_exists(PK) AND #st IN (:open, :draft)",
-                           {"#reviewer": review.reviewer_id, "#st": "status"})
+    return table.update_op(key, expression, values, condition, names, name=RECORD)
 
 
 # --- requested reviewers --------------------------------------------------------------------------------

@@ -5,6 +5,8 @@ There is deliberately no Scan here: every access pattern names its partition.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -217,13 +219,31 @@ class Transaction:
         transact(self.ops)
 
 
+# DynamoDB cancels a transaction that meets another one in progress on one of its items (reason
+# "TransactionConflict"; botocore does not retry it). Nothing was written, so the same operations are sent
+# again, their conditions evaluated afresh; DynamoDB Local serialises transactions and never does this.
+CONTENTION_RETRIES = 3
+CONTENTION_BACKOFF_SECONDS = 0.02
+
+
 def transact(operations: Iterable[Op]) -> None:
-    """The one TransactWriteItems call: all or nothing, up to 100 operations (`Transaction.commit`)."""
+    """The one TransactWriteItems call: all or nothing, up to 100 operations (`Transaction.commit`).
+    A cancellation only by other transactions in progress is retried a few times (jittered backoff);
+    any other, or contention that outlasts the retries, raises `TransactionConflict`."""
     ops = list(operations)
-    try:
-        dynamodb_client().transact_write_items(TransactItems=ops)  # type: ignore[arg-type]
-    except ClientError as error:
-        if error.response["Error"]["Code"] != "TransactionCanceledException":
-            raise
-        reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
-        raise TransactionConflict(reasons, [op.name for op in ops]) from error
+    for attempt in range(CONTENTION_RETRIES + 1):
+        try:
+            dynamodb_client().transact_write_items(TransactItems=ops)  # type: ignore[arg-type]
+        except ClientError as error:
+            if error.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+            if not _contended_only(reasons) or attempt == CONTENTION_RETRIES:
+                raise TransactionConflict(reasons, [op.name for op in ops]) from error
+            time.sleep(random.uniform(0, CONTENTION_BACKOFF_SECONDS * 2 ** attempt))  # noqa: S311 - jitter
+        else:
+            return
+
+
+def _contended_only(reasons: list[str]) -> bool:
+    return "TransactionConflict" in reasons and set(reasons) <= {"TransactionConflict", "None"}

@@ -31,6 +31,7 @@ from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.store import Transaction, TransactionConflict
+from bindery.store import change_requests as cr_store
 from bindery.store import comments as comment_store
 from bindery.store import reviews as review_store
 from bindery.store.change_requests import ChangeRequest
@@ -56,6 +57,15 @@ class ReviewView:
 def _outdated(change_request: ChangeRequest, review: Review) -> bool:
     latest = change_request.latest_reviews.get(review.reviewer_id) or {}
     return latest.get("id") != review.id
+
+
+def _newer_review_landed(review: Review) -> bool:
+    """Whether the change request, still open for reviews, names a newer review of the same reviewer."""
+    fresh = cr_store.get_change_request(review.space_id, review.change_request_id)
+    if fresh is None or fresh.status not in EDITABLE:
+        return False
+    latest = fresh.latest_reviews.get(review.reviewer_id) or {}
+    return str(latest.get("id", "")) > review.id
 
 
 def _target(caller: Caller, opened: Opened) -> Target:
@@ -92,7 +102,7 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
                     created_at=now, updated_at=now,
                     requested_by=pending["requestedBy"] if pending else None,
                     comment_id=comment.id if comment else None)
-    ops = [review_store.put_review_op(review), review_store.record_review_op(review)]
+    ops = [review_store.put_review_op(review)]
     if comment is not None:
         ops += [comment_store.post_comment_op(comment),
                 comment_store.commenter_op(space_id, target.token, caller.user_id, 1, now)]
@@ -100,10 +110,17 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
         ops.append(review_store.delete_requested_reviewer_op(space_id, change_request.id, caller.user_id,
                                                              must_exist=False))
     try:
-        Transaction(ops).commit()
-    except TransactionConflict:
-        raise Conflict("The change request was merged or archived meanwhile: the review was not "
-                       "recorded") from None
+        Transaction(ops, review_store.record_review_op(review)).commit()
+    except TransactionConflict as error:
+        if not (error.failed(review_store.RECORD) and _newer_review_landed(review)):
+            raise Conflict("The change request was merged or archived meanwhile: the review was not "
+                           "recorded") from None
+        # Submitted at the same time as a newer review of the same reviewer, which landed first.
+        try:
+            Transaction(ops, review_store.record_review_op(review, as_latest=False)).commit()
+        except TransactionConflict:
+            raise Conflict("The change request was merged or archived meanwhile: the review was not "
+                           "recorded") from None
     users = load_users([review.reviewer_id, review.requested_by], viewer=opened.access.member)
     return ReviewView(review, users, outdated=False,
                       comment=views_of(target, [comment])[0] if comment else None)

@@ -1,0 +1,42 @@
+"""bindery.aws: the DynamoDB resource is made once per thread (boto3 resources are not thread-safe), the
+clients once per process; `reset` forgets them all."""
+
+from __future__ import annotations
+
+import threading
+
+from bindery import aws
+
+
+def _in_a_thread(call):
+    made = []
+    thread = threading.Thread(target=lambda: made.append(call()))
+    thread.start()
+    thread.join()
+    return made[0]
+
+
+def test_each_thread_has_its_own_table_resource_and_keeps_it():
+    mine = aws.dynamodb_table()
+    assert aws.dynamodb_table() is mine
+    assert aws.dynamodb_client() is mine.meta.client
+    theirs = _in_a_thread(lambda: (aws.dynamodb_table(), aws.dynamodb_table()))
+    assert theirs[0] is theirs[1]
+    assert theirs[0] is not mine
+    # Not even the client (and its condition-expression builder) is shared.
+    assert theirs[0].meta.client is not mine.meta.client
+
+
+def test_clients_are_shared_by_threads():
+    # boto3 clients are thread-safe: one per process.
+    assert _in_a_thread(aws.s3_client) is aws.s3_client()
+    assert _in_a_thread(aws.sqs_client) is aws.sqs_client()
+
+
+def test_reset_forgets_every_thread_s_handles():
+    aws.dynamodb_table()
+    _in_a_thread(aws.dynamodb_table)
+    aws.s3_client()
+    assert {"dynamodb", "s3"} <= aws.made()
+    aws.reset()
+    assert aws.made() == set()
