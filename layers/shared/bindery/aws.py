@@ -51,11 +51,21 @@ def sqs_client() -> SQSClient:
     return boto3.client("sqs", **_kwargs(settings().sqs_endpoint))
 
 
+@lru_cache(maxsize=1)
+def kms_client() -> Any:
+    """KMS, for the integration secrets' data keys (bindery.secret_box); only the integrations function
+    has a key to use it with. Typed loosely: the layer ships no KMS stubs for this one call site."""
+    import boto3
+
+    return boto3.client("kms", **_kwargs(None))
+
+
 def reset() -> None:
     """Forget every handle (tests switch endpoints and tables between runs)."""
     dynamodb_table.cache_clear()
     s3_client.cache_clear()
     sqs_client.cache_clear()
+    kms_client.cache_clear()
     settings.cache_clear()
 
 
