@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
+import requests
 
-from tests.api.integration_support import install, publish
+from tests.api.integration_support import SCRIPT, install, publish
 from tests.api.test_members import error, join, pages
 
 ACCOUNT = {"properties": {"apiKey": {"type": "string", "title": "API key"},
@@ -203,3 +204,26 @@ def test_the_target_decides_where_an_integration_installs(api):
     assert api.get("/integrations/analytics/sites", token=ada.token).json()["count"] == 1
     assert api.delete(inst_path(installation, f"/sites/{site_id}"), token=ada.token).status == 204
     assert api.get(f"/orgs/{ada.org_id}/sites/{site_id}/integrations", token=ada.token).json()["count"] == 0
+
+
+def test_a_published_site_loads_the_scripts_of_its_active_inject_integrations(api):
+    ada = api.org_admin()
+    site_id = site(api, ada)
+    csp = {"script-src": "'self' https://cdn.example.com", "img-src": "*"}
+    publish(api, ada, "tracker", scopes=["site:script:inject", "site:script:cookies"],
+            contentSecurityPolicy=csp,
+            configurations={"site": {"properties": {"id": {"type": "string"}}, "required": ["id"]}})
+    publish(api, ada, "reader-only", scopes=["site:metadata:read"])
+    for name in ("tracker", "reader-only"):
+        installation = install(api, ada, name)
+        path = f"/integrations/{name}/installations/{installation['id']}/sites"
+        assert api.post(path, token=ada.token, body={"siteId": site_id}).status == 201
+    published = f"/orgs/{ada.org_id}/sites/{site_id}/published"
+    assert api.get(published, token=ada.token).json()["scripts"] == []  # tracker's site setup is pending
+    tracker = api.get(f"/orgs/{ada.org_id}/installations", token=ada.token).json()["items"][1]["installation"]
+    assert api.patch(f"/integrations/tracker/installations/{tracker['id']}/sites/{site_id}", token=ada.token,
+                     body={"configuration": {"id": "UA-1"}}).json()["status"] == "active"
+    scripts = api.get(published, token=ada.token).json()["scripts"]
+    assert [(s["cookies"], s["contentSecurityPolicy"]) for s in scripts] == [
+        (True, "script-src 'self' https://cdn.example.com; img-src *")]
+    assert requests.get(scripts[0]["script"], timeout=5).content == SCRIPT.encode()

@@ -118,6 +118,13 @@ def test_private_integrations_are_read_and_listed_only_inside_their_owner(api):
     assert api.get("/integrations/private-one", token=reader.token).json()["permissions"] == {"admin": False}
     assert api.get("/integrations/private-one", token=olga.token).status == 404
     assert api.get("/integrations/unlisted-one", token=olga.token).status == 200
+    # Outsiders see the owner without what only its members see.
+    org = org_store.get_org(ada.org_id)
+    org.email_domains = ["acme.example"]
+    org_store.update_org(org, [])
+    assert api.get("/integrations/public-one", token=olga.token).json()["owner"]["emailDomains"] == []
+    owner = api.get("/integrations/public-one", token=reader.token).json()["owner"]
+    assert owner["emailDomains"] == ["acme.example"]
     def names(who, **query):
         return [i["name"] for i in api.get("/integrations", token=who.token, query=query).json()["items"]]
 
@@ -193,7 +200,7 @@ def test_development_mode_is_set_and_cleared_by_the_owner_admins(api):
     assert (stored.dev_tunnel, stored.dev_all) == ("https://tunnel.example.com/abc", True)
     publish(api, ada, title="Kept")  # a publish keeps the development mode
     assert integration_store.get_integration("analytics").dev_tunnel == "https://tunnel.example.com/abc"
-    assert api.delete("/integrations/analytics/dev", token=ada.token).status == 204
+    assert api.delete("/integrations/analytics/dev", token=ada.token).status == 205
     assert integration_store.get_integration("analytics").dev_tunnel is None
     assert "tunnelUrl" in error(api.put("/integrations/analytics/dev", token=ada.token, body={}), 400)
     missing = api.put("/integrations/missing/dev", token=ada.token, body={"tunnelUrl": "https://t.example"})

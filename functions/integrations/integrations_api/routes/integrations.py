@@ -74,10 +74,12 @@ def set_dev_mode(integrationName: str, who: Who,  # noqa: N803
     return Response(status_code=204, body="")
 
 
-@router.delete("/<integrationName>/dev", status_code=204)
+@router.delete("/<integrationName>/dev", status_code=205,
+               responses={205: {"description": "Development mode disabled"}})
 def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:  # noqa: N803
+    """205, the one answer the official spec declares (Reset Content: no body)."""
     publishing.set_dev_mode(who, integrationName, None, False)
-    return Response(status_code=204, body="")
+    return Response(status_code=205, body="")
 
 
 @router.get("/<integrationName>/spaces")

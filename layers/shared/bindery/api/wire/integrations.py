@@ -26,6 +26,16 @@ from bindery.store.sites import Site
 from bindery.store.spaces import Space
 
 
+def _owner(owner: Organization, role: str | None) -> dict[str, Any]:
+    """The owner organization; to someone outside it, without what only its members see (the email
+    domains that let people join it, its default content)."""
+    shown = org_to_wire(owner, role)
+    if role is None:
+        shown["emailDomains"] = []
+        shown.pop("defaultContent", None)
+    return shown
+
+
 def integration_to_wire(integration: IntegrationRecord, *, owner: Organization, owner_role: str | None,
                         icon_url: str | None, preview_urls: list[str]) -> Integration:
     """`owner_role` is the caller's role in the owner organization (its admins administer the integration)."""
@@ -41,7 +51,7 @@ def integration_to_wire(integration: IntegrationRecord, *, owner: Organization, 
         "previewImages": preview_urls, "target": integration.target, "verified": False,
         "visibility": integration.visibility, "scopes": integration.scopes,
         "categories": integration.categories, "externalLinks": integration.external_links,
-        "owner": org_to_wire(owner, owner_role), "urls": urls,
+        "owner": _owner(owner, owner_role), "urls": urls,
         "permissions": {"admin": owner_role == "admin"},
         "blocks": integration.blocks, "contentSources": integration.content_sources,
         "configurations": integration.configurations,
