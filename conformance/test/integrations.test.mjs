@@ -68,6 +68,12 @@ describe('Integrations', () => {
         assert.equal(extended.items[0].space.id, space.id);
         await expectOk(api.updateIntegrationSpaceInstallation(name, installation.id, space.id, { externalIds: ['s'] }));
         await expectOk(api.listIntegrationSpaceInstallations(name, { externalId: 's' }));
+        // An installation token reads the selected space's content (space:content:read) and nothing else.
+        const { token } = await expectOk(api.createIntegrationInstallationToken(name, installation.id));
+        const asInstallation = ctx.client(token);
+        await expectOk(asInstallation.spaces.getSpaceById(space.id));
+        await expectOk(asInstallation.spaces.getCurrentRevision(space.id));
+        await expectError(asInstallation.orgs.getOrganizationById(fx.org.id), 403);
         const inSpace = await expectOk(fx.owner.api.spaces.listSpaceIntegrations(space.id));
         assert.deepEqual(inSpace.items.map((i) => i.name), [name]);
         const site = await expectOk(fx.owner.api.orgs.createSite(fx.org.id, { title: 'Integrated site' }), 201);

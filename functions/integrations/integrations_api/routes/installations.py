@@ -13,8 +13,12 @@ from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.integrations import InstallIntegration, UpdateInstallation
 from bindery.api.wire.integrations import installation_to_wire
-from bindery.api.wire.models.integrations import IntegrationInstallation, IntegrationInstallationList
-from bindery.domain.integrations import installations
+from bindery.api.wire.models.integrations import (
+    IntegrationInstallation,
+    IntegrationInstallationList,
+    IntegrationInstallationToken,
+)
+from bindery.domain.integrations import installations, tokens
 
 router = Router()
 
@@ -52,3 +56,10 @@ def update_installation(integrationName: str, installationId: str, who: Who,  # 
 def uninstall_integration(integrationName: str, installationId: str, who: Who) -> Response[str]:  # noqa: N803
     installations.uninstall(who, integrationName, installationId)
     return Response(status_code=204, body="")
+
+
+@router.post("/<installationId>/tokens")
+def create_installation_token(integrationName: str, installationId: str,  # noqa: N803
+                              who: Who) -> IntegrationInstallationToken:
+    """A temporary token (an hour) that authenticates as the installation, with its scopes."""
+    return IntegrationInstallationToken(token=tokens.create_token(who, integrationName, installationId))

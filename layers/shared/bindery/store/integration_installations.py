@@ -21,6 +21,7 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Attr
 
+from bindery import keys
 from bindery.keys import integrations as integration_keys
 from bindery.store import table
 from bindery.store.table import Item
@@ -260,3 +261,15 @@ def uninstall_content_ops(setup: ContentInstallation) -> list[table.Op]:
 
 def delete_keys(item_keys: list[dict[str, str]]) -> None:
     table.batch_delete(item_keys)
+
+
+def token_ops(token_hash: str, installation: Installation, *, user_id: str, scopes: list[str],
+              created_at: str, expires_at: int) -> list[table.Op]:
+    """An installation token (only its hash is stored), while the installation exists; it expires by TTL
+    (and reads as gone once past it: `table.is_live`)."""
+    item = {**keys.token(token_hash), "type": "installation-token", "userId": user_id,
+            "installation": f"{installation.integration}/{installation.id}", "orgId": installation.org_id,
+            "scopes": scopes, "createdAt": created_at, table.TTL_ATTRIBUTE: expires_at}
+    installation_key = integration_keys.installation(installation.integration, installation.id)
+    return [table.condition_op(installation_key, EXISTS, name="installation"),
+            table.put_op(item, NEW, name="token")]

@@ -94,8 +94,14 @@ def managing(caller: Caller, name: str, installation_id: str,
 
 
 def reading(caller: Caller, name: str, installation_id: str) -> tuple[Integration, Installation]:
-    """The installation, for admins of its organization or of the integration's owner."""
+    """The installation, for admins of its organization or of the integration's owner, and for its own
+    tokens."""
     integration, installation = find(name, installation_id)
+    grant = caller.installation
+    if grant is not None:
+        if (grant.integration, grant.installation_id) == (name, installation_id):
+            return integration, installation
+        raise NotFound(NO_INSTALLATION)
     for org_id in dict.fromkeys((installation.org_id, integration.owner_id)):
         member = member_store.get_member(org_id, caller.user_id)
         if member is not None and not member.disabled and member.role == "admin":

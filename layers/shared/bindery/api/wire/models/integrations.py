@@ -127,3 +127,9 @@ class IntegrationSiteInstallation(WireModel):
 
 class IntegrationSiteInstallationList(ListPage):
     items: list[IntegrationSiteInstallation]
+
+
+class IntegrationInstallationToken(WireModel):
+    """The spec's APITemporaryToken."""
+
+    token: str
