@@ -88,6 +88,11 @@ describe('Integrations', () => {
         assert.equal(refreshed.spaces, 1);
         await expectError(api.installIntegration(name, { organization: fx.org.id }), 409);
         await expectError(fx.members[0].api.integrations.updateIntegrationInstallation(name, installation.id, { externalIds: [] }), 403);
+        const recorded = await expectOk(api.listIntegrationEvents(name));
+        assert.ok(recorded.items.some((e) => e.payload.type === 'space_installation_setup'));
+        const traced = await expectOk(api.getIntegrationEvent(name, recorded.items[0].id));
+        assert.equal(traced.event.id, recorded.items[0].id);
+        await expectError(api.getIntegrationEvent(name, 'no-such-event'), 404);
         await expectOk(api.uninstallIntegrationFromSpace(name, installation.id, space.id), 204);
         await expectOk(api.uninstallIntegrationFromSite(name, installation.id, site.id), 204);
         await expectOk(api.uninstallIntegration(name, installation.id), 204);

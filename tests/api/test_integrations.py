@@ -186,6 +186,8 @@ def test_unpublish_removes_everything_and_is_a_204_when_missing(api):
     assert api.get("/integrations/analytics", token=ada.token).status == 404
     assert api.get(f"/integrations/analytics/installations/{installed['id']}", token=ada.token).status == 404
     assert api.get(f"/orgs/{ada.org_id}/installations", token=ada.token).json() == {"items": [], "count": 0}
+    publish(api, ada)  # the name published again starts without the old installations' events
+    assert api.get("/integrations/analytics/events", token=ada.token).json() == {"items": [], "count": 0}
     assert api.delete("/integrations/analytics", token=ada.token).status == 204
     assert api.delete("/integrations/never-was", token=ada.token).status == 204
 

@@ -8,8 +8,10 @@ import pytest
 
 from bindery.errors import TransactionConflict
 from bindery.store import Transaction
+from bindery.store import integration_events as event_store
 from bindery.store import integration_installations as install_store
 from bindery.store import integrations as integration_store
+from bindery.store.integration_events import Event
 from bindery.store.integration_installations import ContentInstallation, Installation
 from bindery.store.integrations import Integration, IntegrationFilter
 
@@ -118,3 +120,23 @@ def test_unpublishing_deletes_the_whole_partition() -> None:
     assert integration_store.get_integration("analytics") is None
     assert install_store.get_installation("analytics", "i1") is None
     assert install_store.installation_id_on("analytics", "o2") is None
+
+
+def test_events_list_newest_first_and_each_attempt_appends_to_the_trace() -> None:
+    _publish(_integration())
+    for event_id in ("e1", "e2", "e3"):
+        event = Event(id=event_id, integration="analytics", installation_id="i1", org_id="o2", created_at=AT,
+                      payload={"eventId": event_id, "type": "installation_setup"})
+        Transaction(event_store.put_event_op(event)).commit()
+    page = event_store.events_page("analytics", 2, None)
+    rest = event_store.events_page("analytics", 2, page.last_key)
+    assert [item["id"] for item in page.items + rest.items] == ["e3", "e2", "e1"]
+    assert event_store.events_count("analytics") == 3
+    event = event_store.get_event("analytics", "e1")
+    line = {"message": "m", "timestamp": AT, "level": "info"}
+    event_store.record_attempt(event, [line] * 30, "failed")
+    event_store.record_attempt(event, [line] * 30, "success")
+    stored = event_store.get_event("analytics", "e1")
+    assert (stored.delivery, stored.attempts, len(stored.logs)) == ("success", 2, event_store.MAX_LOGS)
+    event_store.delete_events("analytics")
+    assert event_store.events_count("analytics") == 0

@@ -55,6 +55,9 @@ class Settings(BaseModel):
     # Integration secrets are encrypted under data keys from this KMS key (bindery.secret_box); unset (the
     # local runner, tests) they are encrypted with a key derived from the cursor secret instead.
     secrets_kms_key: str = ""
+    # Integration events (docs/integrations.md): their queue, and each delivery's timeout.
+    integration_events_queue_url: str = ""
+    integration_delivery_timeout: float = Field(default=10.0, gt=0)
 
 
 _ENV = {
@@ -88,6 +91,8 @@ _ENV = {
     "translation_batch_chars": "BINDERY_TRANSLATION_BATCH_CHARS",
     "translation_max_request_bytes": "BINDERY_TRANSLATION_MAX_REQUEST_BYTES",
     "secrets_kms_key": "BINDERY_SECRETS_KMS_KEY",
+    "integration_events_queue_url": "BINDERY_INTEGRATION_EVENTS_QUEUE_URL",
+    "integration_delivery_timeout": "BINDERY_INTEGRATION_DELIVERY_TIMEOUT",
 }
 
 

@@ -12,13 +12,16 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.integrations import Category, IntegrationDevMode, PublishIntegration, Scope, Target
+from bindery.api.wire.integrations import event_to_wire, event_with_trace
 from bindery.api.wire.models.integrations import (
     Integration,
+    IntegrationEventList,
+    IntegrationEventWithTrace,
     IntegrationList,
     IntegrationSiteInstallationList,
     IntegrationSpaceInstallationList,
 )
-from bindery.domain.integrations import content_installs, publishing
+from bindery.domain.integrations import content_installs, events, publishing
 from bindery.store.integrations import IntegrationFilter
 from integrations_api import shapes
 
@@ -100,3 +103,16 @@ def list_site_installations(integrationName: str, who: Who, *,  # noqa: N803
     found = content_installs.list_setups(who, integrationName, None, "site", externalId, extended=extended,
                                          limit=page_limit(limit), page=page)
     return IntegrationSiteInstallationList.model_validate(found.map(shapes.site_installation).to_wire())
+
+
+@router.get("/<integrationName>/events")
+def list_events(integrationName: str, who: Who, *,  # noqa: N803
+                page: PageCursor = None, limit: PageLimit = None) -> IntegrationEventList:
+    """The integration's events, newest first (its owner's admins)."""
+    found = events.list_events(who, integrationName, limit=page_limit(limit), page=page)
+    return IntegrationEventList.model_validate(found.map(event_to_wire).to_wire())
+
+
+@router.get("/<integrationName>/events/<eventId>")
+def get_event(integrationName: str, eventId: str, who: Who) -> IntegrationEventWithTrace:  # noqa: N803
+    return event_with_trace(events.get_event(who, integrationName, eventId))

@@ -87,3 +87,16 @@ def asset_object(name: str, digest: str) -> str:
 
 def script_object(name: str, digest: str) -> str:
     return f"{objects_prefix(name)}scripts/{digest}.js"
+
+
+EVENT_PREFIX = "EVENT#"
+
+
+def events_partition(name: str) -> str:
+    """An integration's events, newest last (event ids are time-ordered): a partition of their own, so
+    that listing them never reads the installations."""
+    return f"INTEGRATION#{name}#EVENTS"
+
+
+def event(name: str, event_id: str) -> Key:
+    return {"PK": events_partition(name), "SK": f"{EVENT_PREFIX}{event_id}"}

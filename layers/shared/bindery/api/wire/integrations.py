@@ -11,6 +11,8 @@ from typing import Any
 
 from bindery.api.wire.models.integrations import (
     Integration,
+    IntegrationEvent,
+    IntegrationEventWithTrace,
     IntegrationInstallation,
     IntegrationSiteInstallation,
     IntegrationSpaceInstallation,
@@ -19,6 +21,7 @@ from bindery.api.wire.organizations import org_to_wire
 from bindery.api.wire.sites import site_to_wire
 from bindery.api.wire.spaces import space_to_wire
 from bindery.api.wire.urls import api_url, app_url
+from bindery.store.integration_events import Event
 from bindery.store.integration_installations import ContentInstallation, Installation
 from bindery.store.integrations import Integration as IntegrationRecord
 from bindery.store.orgs import Organization
@@ -95,3 +98,17 @@ def site_installation_to_wire(setup: ContentInstallation, *, site: Site | None =
     """The site as its id, or (extended) as the Site shape."""
     shown: Any = site_to_wire(site, org) if site is not None and org is not None else setup.content_id
     return IntegrationSiteInstallation.model_validate({**_content_base(setup), "site": shown})
+
+
+def event_to_wire(event: Event) -> IntegrationEvent:
+    """`status` is `success` once an attempt delivered it, `failed` otherwise: the official enum has no
+    pending value (the trace shows whether any attempt was made yet)."""
+    return IntegrationEvent(id=event.id, integrationId=event.integration,
+                            installationId=event.installation_id, createdAt=event.created_at,
+                            payload=event.payload,
+                            status="success" if event.delivery == "success" else "failed")
+
+
+def event_with_trace(event: Event) -> IntegrationEventWithTrace:
+    shown = event_to_wire(event).model_dump(exclude_none=True)
+    return IntegrationEventWithTrace.model_validate({"event": shown, "trace": {"logs": event.logs}})

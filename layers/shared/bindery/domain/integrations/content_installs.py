@@ -15,6 +15,7 @@ from bindery import clock
 from bindery.api.schemas.integrations import UpdateContentInstallation
 from bindery.auth import Caller
 from bindery.domain.access.content import member_roles, space_access
+from bindery.domain.integrations import events
 from bindery.domain.integrations.configuration import status_for, with_defaults
 from bindery.domain.integrations.installations import managing, reading
 from bindery.domain.integrations.records import IntegrationView, load, owner_admin, readable
@@ -78,13 +79,22 @@ def install_on(caller: Caller, name: str, installation_id: str, kind: str, conte
                                 content_id=content_id, org_id=installation.org_id,
                                 status=status_for(schema, configuration, "configuration"), created_at=now,
                                 updated_at=now, configuration=configuration)
+    recorded = _event(setup, "setup", status=setup.status)
     try:
-        Transaction(install_store.install_content_ops(setup)).commit()
+        Transaction(install_store.install_content_ops(setup), recorded.ops).commit()
     except TransactionConflict as conflict:
         if conflict.failed("content"):
             raise Conflict(f"The integration is already installed on this {kind}") from None
         raise NotFound("No matching installation") from None
+    recorded.queue()
     return _views(caller, [setup], extended=extended)[0]
+
+
+def _event(setup: ContentInstallation, what: str, **fields: object) -> events.Recorded:
+    """`space_installation_setup`, `site_installation_deleted`…, naming the space or site."""
+    named = {f"{setup.kind}Id": setup.content_id}
+    return events.event(setup.integration, setup.installation_id, setup.org_id,
+                        f"{setup.kind}_installation_{what}", **named, **fields)
 
 
 def _setup(name: str, installation_id: str, kind: str, content_id: str) -> ContentInstallation:
@@ -106,6 +116,7 @@ def update_on(caller: Caller, name: str, installation_id: str, kind: str, conten
     integration, _ = managing(caller, name, installation_id, f"configure integrations on {kind}s")
     setup = _setup(name, installation_id, kind, content_id)
     seen = setup.updated_at
+    previous = {"status": setup.status, "configuration": dict(setup.configuration)}
     if body.configuration is not None:
         schema = _schema(integration, kind)
         setup.configuration = with_defaults(schema, body.configuration)
@@ -113,10 +124,12 @@ def update_on(caller: Caller, name: str, installation_id: str, kind: str, conten
     if body.externalIds is not None:
         setup.external_ids = list(dict.fromkeys(body.externalIds))
     setup.updated_at = clock.now_iso()
+    recorded = _event(setup, "setup", status=setup.status, previous=previous)
     try:
-        Transaction(install_store.update_content_op(setup, seen)).commit()
+        Transaction(install_store.update_content_op(setup, seen), recorded.ops).commit()
     except TransactionConflict:
         raise Conflict(f"The {kind} installation changed while this request ran; send it again") from None
+    recorded.queue()
     return _views(caller, [setup], extended=extended)[0]
 
 
@@ -130,10 +143,12 @@ def uninstall_from(caller: Caller, name: str, installation_id: str, kind: str, c
     setup = install_store.get_content_installation(kind, name, installation_id, content_id)
     if setup is None:
         return
+    recorded = _event(setup, "deleted", previous={"configuration": setup.configuration})
     try:
-        Transaction(install_store.uninstall_content_ops(setup)).commit()
+        Transaction(install_store.uninstall_content_ops(setup), recorded.ops).commit()
     except TransactionConflict:
         return  # removed by another request meanwhile
+    recorded.queue()
 
 
 def list_setups(caller: Caller, name: str, installation_id: str | None, kind: str, external_id: str | None,

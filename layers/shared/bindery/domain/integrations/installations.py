@@ -16,6 +16,7 @@ from bindery import clock
 from bindery.api.schemas.integrations import UpdateInstallation
 from bindery.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
+from bindery.domain.integrations import events
 from bindery.domain.integrations.configuration import status_for, with_defaults
 from bindery.domain.integrations.records import (
     NO_INTEGRATION,
@@ -63,12 +64,14 @@ def install(caller: Caller, name: str, org_id: str) -> Installation:
     installation = Installation(id=new_id(), integration=name, org_id=org_id,
                                 status=status_for(schema, configuration, "configuration"), created_at=now,
                                 updated_at=now, configuration=configuration)
+    recorded = events.event(name, installation.id, org_id, "installation_setup", status=installation.status)
     try:
-        Transaction(install_store.install_ops(installation)).commit()
+        Transaction(install_store.install_ops(installation), recorded.ops).commit()
     except TransactionConflict as conflict:
         if conflict.failed("guard"):
             raise Conflict(f"The integration {name!r} is already installed on this organization") from None
         raise NotFound(NO_INTEGRATION) from None
+    recorded.queue()
     return installation
 
 
@@ -117,6 +120,7 @@ def update_installation(caller: Caller, name: str, installation_id: str,
                         body: UpdateInstallation) -> Installation:
     integration, installation = managing(caller, name, installation_id, "configure integrations")
     seen = installation.updated_at
+    previous = {"status": installation.status, "configuration": dict(installation.configuration)}
     if body.configuration is not None:
         schema = account_schema(integration)
         installation.configuration = with_defaults(schema, body.configuration)
@@ -128,10 +132,13 @@ def update_installation(caller: Caller, name: str, installation_id: str,
     if body.site_selection is not None:
         installation.site_selection = body.site_selection
     installation.updated_at = clock.now_iso()
+    recorded = events.event(name, installation.id, installation.org_id, "installation_setup",
+                            status=installation.status, previous=previous)
     try:
-        Transaction(install_store.update_installation_op(installation, seen)).commit()
+        Transaction(install_store.update_installation_op(installation, seen), recorded.ops).commit()
     except TransactionConflict:
         raise Conflict("The installation changed while this request ran; send it again") from None
+    recorded.queue()
     return installation
 
 
@@ -143,10 +150,13 @@ def uninstall(caller: Caller, name: str, installation_id: str) -> None:
     if installation is None:
         return
     managing(caller, name, installation_id, "uninstall integrations")
+    recorded = events.event(name, installation.id, installation.org_id, "installation_deleted",
+                            previous={"configuration": installation.configuration})
     try:
-        Transaction(install_store.uninstall_ops(installation)).commit()
+        Transaction(install_store.uninstall_ops(installation), recorded.ops).commit()
     except TransactionConflict:
         return  # uninstalled by another request meanwhile
+    recorded.queue()
     # Nothing reaches these once the installation is gone; a failure here leaves only unreachable items.
     install_store.delete_keys(install_store.installation_content_keys(name, installation_id))
 

@@ -22,6 +22,7 @@ from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.pagination import Listing, next_page, open_page
 from bindery.secret_box import secret_box
 from bindery.store import Transaction, TransactionConflict
+from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
@@ -159,6 +160,7 @@ def unpublish(caller: Caller, name: str) -> None:
         return
     owner_admin(caller, integration, "unpublish it")
     integration_store.delete_partition(name)
+    event_store.delete_events(name)
     integration_store.delete_objects(name)
 
 

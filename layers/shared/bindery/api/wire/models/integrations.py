@@ -133,3 +133,31 @@ class IntegrationInstallationToken(WireModel):
     """The spec's APITemporaryToken."""
 
     token: str
+
+
+class IntegrationEvent(WireModel):
+    id: str
+    integrationId: str
+    installationId: Omitted[str] = None
+    createdAt: Timestamp
+    payload: JSONObject
+    status: Literal["success", "failed"]
+
+
+class IntegrationEventList(ListPage):
+    items: list[IntegrationEvent]
+
+
+class IntegrationEventLog(WireModel):
+    message: str
+    timestamp: Timestamp
+    level: Literal["debug", "info", "warn", "error"]
+
+
+class IntegrationEventTrace(WireModel):
+    logs: list[IntegrationEventLog]
+
+
+class IntegrationEventWithTrace(WireModel):
+    event: IntegrationEvent
+    trace: IntegrationEventTrace
