@@ -215,3 +215,14 @@ def test_development_mode_is_set_and_cleared_by_the_owner_admins(api):
 def test_every_operation_needs_a_token(api):
     assert api.get("/integrations").status == 401
     assert api.post("/integrations/x", body={}).status == 401
+
+
+def test_a_listing_page_is_one_query_one_count_and_one_batch_read_of_owners(api, request_counter):
+    ada = api.org_admin()
+    olga = api.org_admin("Olga", "Other")
+    for name, who in (("a", ada), ("b", olga), ("c", ada)):
+        publish(api, who, name)
+    request_counter.clear()
+    assert api.get("/integrations", token=ada.token).json()["count"] == 3
+    # the token (authorizer), the page, its count, and the owners with Ada's memberships there
+    assert request_counter == {"GetItem": 1, "Query": 2, "BatchGetItem": 1}

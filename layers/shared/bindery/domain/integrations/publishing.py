@@ -26,7 +26,10 @@ from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
+from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.integrations import Integration, IntegrationFilter
+from bindery.store.members import Member
+from bindery.store.orgs import Organization
 
 # Images are stored as sent and served with the type their first bytes show.
 _IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
@@ -147,9 +150,16 @@ def list_integrations(caller: Caller, narrow: IntegrationFilter, *, owner: str |
     found = integration_store.integrations_page(owner, narrow, limit, start.start)
     count = start.count if start.count is not None else integration_store.integrations_count(owner, narrow)
     integrations = [Integration.from_item(item) for item in found.items]
-    owners = org_store.get_orgs(sorted({i.owner_id for i in integrations}))
-    roles = {org_id: member_store.get_member(org_id, caller.user_id) for org_id in owners}
-    items = [view(i, owners[i.owner_id], roles[i.owner_id]) for i in integrations if i.owner_id in owners]
+    owner_ids = sorted({i.owner_id for i in integrations})
+    # The owners and the caller's memberships there: one BatchGetItem for the whole page.
+    found_items = items_by_key([*(org_store.org_key(o) for o in owner_ids),
+                                *(member_store.member_key(o, caller.user_id) for o in owner_ids)])
+    owners = {o: Organization.from_item(found_items[ref(org_store.org_key(o))]) for o in owner_ids
+              if ref(org_store.org_key(o)) in found_items}
+    members = {o: Member.from_item(item) for o in owner_ids
+               if (item := found_items.get(ref(member_store.member_key(o, caller.user_id)))) is not None}
+    items = [view(i, owners[i.owner_id], members.get(i.owner_id))
+             for i in integrations if i.owner_id in owners]
     return Listing(items, next_page(scope, found.last_key, count), count)
 
 
