@@ -30,6 +30,7 @@ from typing import Any
 from bindery.messages import (
     GitRunMessage,
     IndexMessage,
+    IntegrationEventMessage,
     Message,
     OpenAPIProcessMessage,
     TranslationRunMessage,
@@ -61,6 +62,8 @@ SQS_BODIES: dict[str, Message] = {
                                                      specId="sample-spec-id", job="sample-job-id"),
     "TranslationRunWorker": TranslationRunMessage(organizationId="sample-organization-id",
                                                   translationId="sample-translation-id", job="sample-job-id"),
+    "IntegrationEventWorker": IntegrationEventMessage(integration="sample-integration",
+                                                      eventId="sample-event-id"),
 }
 
 

@@ -129,7 +129,7 @@ def test_sample_events_drive_their_function(api, name):
     module, _, attr = function.handler.rpartition(".")
     result = getattr(importlib.import_module(module), attr)(event, _Context(function.name))
     if event.get("type") == "TOKEN":
-        assert result["context"] == {"userId": ada.user_id, "ssoOrg": ""}
+        assert result["context"] == {"userId": ada.user_id, "ssoOrg": "", "installation": "", "scopes": ""}
     elif function.name in sample_events.CHOSEN:
         assert result["statusCode"] == 200, result
     else:

@@ -12,7 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
 from bindery.auth import bearer_token, hash_token
-from bindery.store.users import token_owner
+from bindery.store.users import token_item
 
 
 def _api_arn(method_arn: str) -> str:
@@ -25,8 +25,8 @@ def _api_arn(method_arn: str) -> str:
 def authorize(event: dict[str, Any], context: LambdaContext,
               invocation: observability.Invocation) -> dict[str, Any]:
     token = bearer_token(event.get("authorizationToken"))
-    owner = token_owner(hash_token(token)) if token else None
-    user_id, sso_org = owner if owner else (None, None)
+    item = token_item(hash_token(token)) if token else None
+    user_id = str(item["userId"]) if item else None
     invocation.counts["Denied"] = int(user_id is None)
     if user_id is None:
         # The exact message "Unauthorized" makes API Gateway answer 401 (the UNAUTHORIZED response).
@@ -38,8 +38,11 @@ def authorize(event: dict[str, Any], context: LambdaContext,
             "Statement": [{"Action": "execute-api:Invoke", "Effect": "Allow",
                            "Resource": _api_arn(event["methodArn"])}],
         },
-        # Context values are strings: "" for a token no SAML login issued.
-        "context": {"userId": user_id, "ssoOrg": sso_org or ""},
+        # Context values are strings: "" for a token no SAML login issued; an installation token's
+        # installation ("{integration}/{installationId}") and scopes (space-separated), "" for others.
+        "context": {"userId": user_id, "ssoOrg": (item or {}).get("ssoOrg") or "",
+                    "installation": (item or {}).get("installation") or "",
+                    "scopes": " ".join((item or {}).get("scopes") or [])},
     }
 
 

@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from bindery.api.http import api_handler, create_app
-from sites_api.routes import section_groups, sections, share_links, site_settings, site_spaces, sites
+from sites_api.routes import (
+    section_groups,
+    sections,
+    share_links,
+    site_integrations,
+    site_settings,
+    site_spaces,
+    sites,
+)
 
 app = create_app("sites")
 app.include_router(sites.router, prefix="/orgs/<organizationId>/sites")
@@ -12,5 +20,6 @@ app.include_router(sections.router, prefix="/orgs/<organizationId>/sites/<siteId
 app.include_router(section_groups.router, prefix="/orgs/<organizationId>/sites/<siteId>/section-groups")
 app.include_router(share_links.router, prefix="/orgs/<organizationId>/sites/<siteId>/share-links")
 app.include_router(site_settings.router, prefix="/orgs/<organizationId>/sites/<siteId>")
+app.include_router(site_integrations.router, prefix="/orgs/<organizationId>/sites/<siteId>")
 
 lambda_handler = api_handler(app)

@@ -8,7 +8,21 @@ from dataclasses import dataclass
 
 from aws_lambda_powertools.event_handler.request import Request
 
-from bindery.errors import Unauthorized
+from bindery.errors import Forbidden, Unauthorized
+from bindery.installation_scopes import may_call
+
+# The user id an installation token's caller carries: no user id has a colon, so it never names a user.
+INSTALLATION_PREFIX = "installation:"
+
+
+@dataclass(frozen=True)
+class InstallationGrant:
+    """An installation token's caller: the installation, and the scopes its integration had when the
+    token was made (docs/integrations.md, "Installation tokens")."""
+
+    integration: str
+    installation_id: str
+    scopes: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -17,6 +31,7 @@ class Caller:
     # The organization whose SAML login issued the token (None: any other token). An organization that
     # enforces SSO lets its SSO members act only with such a token (bindery.domain.access.organization).
     sso_org: str | None = None
+    installation: InstallationGrant | None = None
 
 
 def hash_token(token: str) -> str:
@@ -41,4 +56,12 @@ def current_caller(request: Request) -> Caller:
     if not isinstance(user_id, str) or not user_id:
         raise Unauthorized("Authentication required: send Authorization: Bearer <API token>")
     sso_org = context.get("ssoOrg")
+    installation = context.get("installation")
+    if isinstance(installation, str) and installation:
+        integration, _, installation_id = installation.partition("/")
+        scopes = frozenset(str(context.get("scopes", "")).split())
+        grant = InstallationGrant(integration, installation_id, scopes)
+        if not may_call(grant.scopes, request.method, request.route):
+            raise Forbidden(f"This installation token's scopes do not allow {request.method} {request.route}")
+        return Caller(user_id=user_id, installation=grant)
     return Caller(user_id=user_id, sso_org=sso_org if isinstance(sso_org, str) and sso_org else None)

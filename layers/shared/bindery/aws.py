@@ -97,11 +97,21 @@ def made() -> set[str]:
     return {name for name, function in cached.items() if function.cache_info().currsize}
 
 
+@lru_cache(maxsize=1)
+def kms_client() -> Any:
+    """KMS, for the integration secrets' data keys (bindery.secret_box); only the integrations function
+    has a key to use it with. Typed loosely: the layer ships no KMS stubs for this one call site."""
+    import boto3
+
+    return boto3.client("kms", **_kwargs(None))
+
+
 def reset() -> None:
     """Forget every handle (tests switch endpoints and tables between runs)."""
     _table.cache_clear()
     s3_client.cache_clear()
     sqs_client.cache_clear()
+    kms_client.cache_clear()
     settings.cache_clear()
 
 

@@ -52,6 +52,12 @@ class Settings(BaseModel):
     translation_backoff: float = Field(default=1.0, ge=0)
     translation_batch_chars: int = Field(default=8000, gt=0)
     translation_max_request_bytes: int = Field(default=120_000, gt=0)
+    # Integration secrets are encrypted under data keys from this KMS key (bindery.secret_box); unset (the
+    # local runner, tests) they are encrypted with a key derived from the cursor secret instead.
+    secrets_kms_key: str = ""
+    # Integration events (docs/integrations.md): their queue, and each delivery's timeout.
+    integration_events_queue_url: str = ""
+    integration_delivery_timeout: float = Field(default=10.0, gt=0)
 
 
 _ENV = {
@@ -84,6 +90,9 @@ _ENV = {
     "translation_backoff": "BINDERY_TRANSLATION_BACKOFF",
     "translation_batch_chars": "BINDERY_TRANSLATION_BATCH_CHARS",
     "translation_max_request_bytes": "BINDERY_TRANSLATION_MAX_REQUEST_BYTES",
+    "secrets_kms_key": "BINDERY_SECRETS_KMS_KEY",
+    "integration_events_queue_url": "BINDERY_INTEGRATION_EVENTS_QUEUE_URL",
+    "integration_delivery_timeout": "BINDERY_INTEGRATION_DELIVERY_TIMEOUT",
 }
 
 

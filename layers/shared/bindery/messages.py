@@ -45,3 +45,11 @@ class TranslationRunMessage(Message):
     organizationId: str  # noqa: N815
     translationId: str  # noqa: N815
     job: str
+
+
+class IntegrationEventMessage(Message):
+    """IntegrationEventQueue: deliver one recorded integration event (bindery.domain.integrations.delivery).
+    An event already delivered, or of an unpublished integration, changes nothing."""
+
+    integration: str
+    eventId: str  # noqa: N815

@@ -113,8 +113,14 @@ def user_id_for_token(token_hash: str) -> str | None:
 
 def token_owner(token_hash: str) -> tuple[str, str | None] | None:
     """The token's user, and the organization whose SAML login issued it (None for other tokens)."""
-    item = table.get(keys.token(token_hash), consistent=False)
+    item = token_item(token_hash)
     return (str(item["userId"]), item.get("ssoOrg")) if item else None
+
+
+def token_item(token_hash: str) -> Item | None:
+    """The whole token item (the authorizer: an installation token's item names its installation and
+    scopes; an expired one reads as gone)."""
+    return table.get(keys.token(token_hash), consistent=False)
 
 
 def delete_token(token_hash: str) -> None:

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bindery.auth import Caller
+from bindery.domain.access.installations import installation_member, installation_role
 from bindery.domain.access.organization import NO_ORG, require_sso_login
 from bindery.domain.access.roles import Role, at_least, strongest
 from bindery.errors import Forbidden, NotFound
@@ -140,6 +141,12 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
 
 
 def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
+    if caller.installation is not None:
+        role = installation_role(caller, node)
+        if role is None:
+            raise NotFound(missing)
+        return ContentAccess(node=node, member=installation_member(caller, node.org_id), collections=[],
+                             role=role)
     # The organization comes in the same BatchGetItem: an organization that enforces SSO refuses its SSO
     # members' other tokens on its spaces and collections too (docs/sso.md).
     resolved = _resolve_many(node.org_id, caller.user_id, [node], with_org=True)

@@ -1,7 +1,8 @@
 """A site's published profile: what a reader's browser needs to show it (docs/sites.md).
 
 One Query of the site's partition (site, site spaces, sections, groups, customization, overrides, share
-links), one BatchGetItem of the organization and the reader's membership, and one of the spaces.
+links), one BatchGetItem of the organization and the reader's membership, and one of the spaces; the
+integration scripts: one Query of the site's installations and one BatchGetItem of their integrations.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery.auth import Caller
+from bindery.domain.integrations.site_scripts import site_scripts
 from bindery.domain.sites.customization import site_settings, site_space_settings
 from bindery.domain.sites.records import open_for_reader
 from bindery.domain.sites.views import SiteViews, site_views
@@ -19,7 +21,7 @@ from bindery.store.sites import Site
 
 @dataclass(frozen=True)
 class Script:
-    """A script an integration installed on the site injects (none until integrations land: issue 18)."""
+    """A script an integration installed on the site injects (bindery.domain.integrations.site_scripts)."""
 
     script: str
     cookies: bool
@@ -46,4 +48,6 @@ def get_published(caller: Caller, org_id: str, site_id: str, share_key: str | No
     views = site_views(structure, reader.org, reader.member)
     per_site_space = {site_space_id: site_space_settings(structure, site_space_id)
                       for site_space_id in views.site_spaces}
-    return PublishedSite(structure.site, reader.org, views, site_settings(structure), per_site_space, [])
+    scripts = [Script(found.script, found.cookies, found.content_security_policy)
+               for found in site_scripts(structure.site.id)]
+    return PublishedSite(structure.site, reader.org, views, site_settings(structure), per_site_space, scripts)

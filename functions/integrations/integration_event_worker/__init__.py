@@ -1,0 +1,1 @@
+"""The integration event delivery worker (docs/integrations.md)."""

@@ -1,0 +1,1 @@
+"""The Integrations function (docs/integrations.md)."""

@@ -1,0 +1,1 @@
+"""Routers of the Integrations function, one per sub-resource."""

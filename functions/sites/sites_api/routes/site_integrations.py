@@ -1,0 +1,26 @@
+"""ORG/sites/{siteId}/integrations: the integrations installed on a site (docs/integrations.md). It lives
+in this function because API Gateway allows one variable path part per level: `/sites/{proxy+}` is
+this function's, so `/sites/{siteId}/integrations` cannot be another's."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Query
+
+from bindery.api.route_params import MemberOf, Who
+from bindery.api.wire.integrations import integration_to_wire
+from bindery.api.wire.models.integrations import IntegrationList
+from bindery.domain.integrations import content_installs
+
+router = Router()
+
+
+@router.get("/integrations")
+def list_site_integrations(organizationId: str, siteId: str, access: MemberOf, who: Who, *,  # noqa: N803
+                           search: Annotated[str | None, Query(max_length=100)] = None) -> IntegrationList:
+    found = content_installs.integrations_on(who, "site", siteId, access.org.id, search)
+    return IntegrationList.model_validate(found.map(
+        lambda view: integration_to_wire(view.integration, owner=view.owner, owner_role=view.owner_role,
+                                         icon_url=view.icon_url, preview_urls=view.preview_urls)).to_wire())

@@ -1,0 +1,114 @@
+"""Integration, installation and space/site installation shapes.
+
+`urls.publicEndpoint` is where the integration's handlers would be reached through Bindery:
+`{api}/integrations/{name}` (and `/installations/{id}` below it); `assets` is the prefix its icon and
+images are served under. Secrets are never part of any shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bindery.api.wire.models.integrations import (
+    Integration,
+    IntegrationEvent,
+    IntegrationEventWithTrace,
+    IntegrationInstallation,
+    IntegrationSiteInstallation,
+    IntegrationSpaceInstallation,
+)
+from bindery.api.wire.organizations import org_to_wire
+from bindery.api.wire.sites import site_to_wire
+from bindery.api.wire.spaces import space_to_wire
+from bindery.api.wire.urls import api_url, app_url
+from bindery.store.integration_events import Event
+from bindery.store.integration_installations import ContentInstallation, Installation
+from bindery.store.integrations import Integration as IntegrationRecord
+from bindery.store.orgs import Organization
+from bindery.store.sites import Site
+from bindery.store.spaces import Space
+
+
+def _owner(owner: Organization, role: str | None) -> dict[str, Any]:
+    """The owner organization; to someone outside it, without what only its members see (the email
+    domains that let people join it, its default content)."""
+    shown = org_to_wire(owner, role)
+    if role is None:
+        shown["emailDomains"] = []
+        shown.pop("defaultContent", None)
+    return shown
+
+
+def integration_to_wire(integration: IntegrationRecord, *, owner: Organization, owner_role: str | None,
+                        icon_url: str | None, preview_urls: list[str]) -> Integration:
+    """`owner_role` is the caller's role in the owner organization (its admins administer the integration)."""
+    name = integration.name
+    urls: dict[str, Any] = {"location": api_url(f"/integrations/{name}"),
+                            "app": app_url(f"/integrations/{name}"),
+                            "assets": api_url(f"/integrations/{name}/assets"),
+                            "publicEndpoint": api_url(f"/integrations/{name}")}
+    if icon_url:
+        urls["icon"] = icon_url
+    body: dict[str, Any] = {
+        "object": "integration", "name": name, "version": integration.version, "title": integration.title,
+        "previewImages": preview_urls, "target": integration.target, "verified": False,
+        "visibility": integration.visibility, "scopes": integration.scopes,
+        "categories": integration.categories, "externalLinks": integration.external_links,
+        "owner": _owner(owner, owner_role), "urls": urls,
+        "permissions": {"admin": owner_role == "admin"},
+        "blocks": integration.blocks, "contentSources": integration.content_sources,
+        "configurations": integration.configurations,
+    }
+    for key, value in (("description", integration.description), ("summary", integration.summary),
+                       ("contentSecurityPolicy", integration.content_security_policy)):
+        if value is not None:
+            body[key] = value
+    return Integration.model_validate(body)
+
+
+def installation_to_wire(installation: Installation) -> IntegrationInstallation:
+    path = f"/integrations/{installation.integration}/installations/{installation.id}"
+    return IntegrationInstallation.model_validate({
+        "id": installation.id, "status": installation.status, "space_selection": installation.space_selection,
+        "site_selection": installation.site_selection, "spaces": installation.spaces,
+        "configuration": installation.configuration, "createdAt": installation.created_at,
+        "updatedAt": installation.updated_at, "externalIds": installation.external_ids,
+        "urls": {"location": api_url(path), "app": app_url(f"/o/{installation.org_id}{path}"),
+                 "publicEndpoint": api_url(path)},
+        "target": {"organization": installation.org_id}})
+
+
+def _content_base(setup: ContentInstallation) -> dict[str, Any]:
+    path = (f"/integrations/{setup.integration}/installations/{setup.installation_id}/"
+            f"{setup.kind}s/{setup.content_id}")
+    return {"integration": setup.integration, "installation": setup.installation_id, "status": setup.status,
+            "configuration": setup.configuration, "externalIds": setup.external_ids,
+            "urls": {"location": api_url(path), "publicEndpoint": api_url(path)}}
+
+
+def space_installation_to_wire(setup: ContentInstallation, *, space: Space | None = None,
+                               role: str | None = None) -> IntegrationSpaceInstallation:
+    """The space as its id, or (extended) as the Space shape with the caller's `role` on it."""
+    shown: Any = space_to_wire(space, role) if space is not None else setup.content_id
+    return IntegrationSpaceInstallation.model_validate({**_content_base(setup), "space": shown})
+
+
+def site_installation_to_wire(setup: ContentInstallation, *, site: Site | None = None,
+                              org: Organization | None = None) -> IntegrationSiteInstallation:
+    """The site as its id, or (extended) as the Site shape."""
+    shown: Any = site_to_wire(site, org) if site is not None and org is not None else setup.content_id
+    return IntegrationSiteInstallation.model_validate({**_content_base(setup), "site": shown})
+
+
+def event_to_wire(event: Event) -> IntegrationEvent:
+    """`status` is `success` once an attempt delivered it, `failed` otherwise: the official enum has no
+    pending value (the trace shows whether any attempt was made yet)."""
+    return IntegrationEvent(id=event.id, integrationId=event.integration,
+                            installationId=event.installation_id, createdAt=event.created_at,
+                            payload=event.payload,
+                            status="success" if event.delivery == "success" else "failed")
+
+
+def event_with_trace(event: Event) -> IntegrationEventWithTrace:
+    shown = event_to_wire(event).model_dump(exclude_none=True)
+    return IntegrationEventWithTrace.model_validate({"event": shown, "trace": {"logs": event.logs}})

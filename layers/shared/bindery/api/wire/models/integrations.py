@@ -1,0 +1,163 @@
+"""Integrations, installations and space/site installations, as the reference spec declares them
+(Integration, IntegrationInstallation, IntegrationSpaceInstallation, IntegrationSiteInstallation)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from bindery.api.schemas.integrations import Category, Scope, Selection, Target, Visibility
+from bindery.api.wire.models.base import ListPage, Omitted, WireModel
+from bindery.api.wire.models.common import JSONObject, Timestamp
+from bindery.api.wire.models.organizations import Organization
+from bindery.api.wire.models.sites import Site
+from bindery.api.wire.models.spaces import Space
+
+InstallationStatus = Literal["active", "pending", "paused"]
+
+
+class IntegrationUrls(WireModel):
+    location: str
+    icon: Omitted[str] = None
+    app: str
+    assets: str
+    publicEndpoint: str
+
+
+class IntegrationPermissions(WireModel):
+    admin: bool
+
+
+class IntegrationLink(WireModel):
+    url: str
+    label: str
+
+
+class Integration(WireModel):
+    object: Literal["integration"]
+    name: str
+    version: int
+    title: str
+    description: Omitted[str] = None
+    summary: Omitted[str] = None
+    previewImages: list[str]
+    target: Target
+    verified: bool
+    visibility: Visibility
+    scopes: list[Scope]
+    categories: list[Category]
+    blocks: Omitted[list[JSONObject]] = None
+    contentSources: Omitted[list[JSONObject]] = None
+    configurations: Omitted[JSONObject] = None
+    externalLinks: list[IntegrationLink]
+    owner: Organization
+    urls: IntegrationUrls
+    permissions: IntegrationPermissions
+    contentSecurityPolicy: Omitted[str | dict[str, str]] = None
+
+
+class IntegrationList(ListPage):
+    items: list[Integration]
+
+
+class InstallationUrls(WireModel):
+    location: str
+    app: str
+    publicEndpoint: str
+
+
+class InstallationTarget(WireModel):
+    organization: str
+
+
+class IntegrationInstallation(WireModel):
+    id: str
+    status: InstallationStatus
+    space_selection: Selection
+    site_selection: Selection
+    spaces: int
+    configuration: dict[str, Any]
+    createdAt: Timestamp
+    updatedAt: Timestamp
+    urls: InstallationUrls
+    externalIds: list[str]
+    target: InstallationTarget
+
+
+class IntegrationInstallationList(ListPage):
+    items: list[IntegrationInstallation]
+
+
+class InstalledIntegration(WireModel):
+    installation: IntegrationInstallation
+    integration: Integration
+
+
+class InstalledIntegrationList(ListPage):
+    items: list[InstalledIntegration]
+
+
+class ContentInstallationUrls(WireModel):
+    location: str
+    publicEndpoint: str
+
+
+class IntegrationSpaceInstallation(WireModel):
+    integration: str
+    installation: str
+    status: InstallationStatus
+    configuration: dict[str, Any]
+    externalIds: list[str]
+    urls: ContentInstallationUrls
+    space: str | Space
+
+
+class IntegrationSpaceInstallationList(ListPage):
+    items: list[IntegrationSpaceInstallation]
+
+
+class IntegrationSiteInstallation(WireModel):
+    integration: str
+    installation: str
+    status: InstallationStatus
+    configuration: dict[str, Any]
+    externalIds: list[str]
+    urls: ContentInstallationUrls
+    site: str | Site
+
+
+class IntegrationSiteInstallationList(ListPage):
+    items: list[IntegrationSiteInstallation]
+
+
+class IntegrationInstallationToken(WireModel):
+    """The spec's APITemporaryToken."""
+
+    token: str
+
+
+class IntegrationEvent(WireModel):
+    id: str
+    integrationId: str
+    installationId: Omitted[str] = None
+    createdAt: Timestamp
+    payload: JSONObject
+    status: Literal["success", "failed"]
+
+
+class IntegrationEventList(ListPage):
+    items: list[IntegrationEvent]
+
+
+class IntegrationEventLog(WireModel):
+    message: str
+    timestamp: Timestamp
+    level: Literal["debug", "info", "warn", "error"]
+
+
+class IntegrationEventTrace(WireModel):
+    logs: list[IntegrationEventLog]
+
+
+class IntegrationEventWithTrace(WireModel):
+    event: IntegrationEvent
+    trace: IntegrationEventTrace

@@ -1,0 +1,1 @@
+"""Integrations (docs/integrations.md): publishing, installations on organizations, spaces and sites."""

@@ -1,0 +1,98 @@
+"""Delivering an integration event (IntegrationEventWorker): one signed HTTP POST per attempt.
+
+Where: the integration's development tunnel (`PUT …/dev`) while development mode is on, for the owner
+organization's installations only unless `all` was set. Bindery runs no integration code, so without a
+tunnel there is nowhere to deliver: the attempt says so in the trace and the event is `failed` (no
+retry: nothing would change by trying again).
+
+How: the event's payload as JSON, signed (bindery.event_signatures) with the integration's secret named
+`SIGNING_SECRET` (one of its published, sealed `secrets`; none: `failed`, logged, no retry). A 2xx is
+`success`; anything else, or no answer within the timeout, is logged as `failed` and raised, so SQS
+delivers the message again after the queue's visibility timeout and, after its maxReceiveCount, moves it
+to the dead-letter queue. Every attempt leaves its lines in the event's trace.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+
+from bindery import clock
+from bindery.config import settings
+from bindery.domain.integrations.publishing import secrets_of
+from bindery.errors import BinderyError
+from bindery.event_signatures import headers
+from bindery.messages import IntegrationEventMessage
+from bindery.store import integration_events as event_store
+from bindery.store import integrations as integration_store
+from bindery.store.integration_events import Event
+from bindery.store.integrations import Integration
+from bindery.url_policy import check_url
+
+SIGNING_SECRET = "SIGNING_SECRET"  # noqa: S105 - the name of the secret, not a secret
+
+
+class DeliveryFailed(Exception):
+    """An attempt that may succeed when tried again (the worker reports it as a batch item failure)."""
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *_: object, **__: object) -> None:
+        return None  # a redirect is an answer like any other non-2xx: never followed with the payload
+
+
+def _log(message: str, level: str = "info") -> dict[str, str]:
+    return {"message": message, "timestamp": clock.now_iso(), "level": level}
+
+
+def _target(integration: Integration, event: Event) -> str | None:
+    if not integration.dev_tunnel:
+        return None
+    if not integration.dev_all and event.org_id != integration.owner_id:
+        return None
+    return integration.dev_tunnel
+
+
+def deliver(message: IntegrationEventMessage, *, attempt: int) -> str:
+    event = event_store.get_event(message.integration, message.eventId)
+    if event is None or event.delivery == "success":
+        return "nothing to do"
+    integration = integration_store.get_integration(message.integration)
+    if integration is None:
+        return "integration unpublished"
+    target = _target(integration, event)
+    if target is None:
+        said = _log("No endpoint: development mode is off for this installation's organization, and "
+                    "Bindery runs no integration code", "error")
+        event_store.record_attempt(event, [said], "failed")
+        return "no endpoint"
+    secret = secrets_of(integration).get(SIGNING_SECRET)
+    if not secret:
+        said = _log(f"Not sent: the integration has no {SIGNING_SECRET} secret to sign deliveries with",
+                    "error")
+        event_store.record_attempt(event, [said], "failed")
+        return "no signing secret"
+    body = json.dumps(event.payload, separators=(",", ":"), sort_keys=True).encode()
+    start = _log(f"Attempt {attempt}: POST {target}", "debug")
+    try:
+        check_url(target, "tunnelUrl", files_allowed=False)
+        signed = headers(secret, int(clock.now().timestamp()), body)
+        request = urllib.request.Request(target, data=body, method="POST",  # noqa: S310 - checked above
+                                         headers={"Content-Type": "application/json", **signed})
+        opener = urllib.request.build_opener(_NoRedirects)
+        with opener.open(request, timeout=settings().integration_delivery_timeout) as response:
+            status = response.status
+    except urllib.error.HTTPError as error:
+        status = error.code
+    except (OSError, BinderyError) as error:
+        said = _log(f"Attempt {attempt} failed: {error}", "error")
+        event_store.record_attempt(event, [start, said], "failed")
+        raise DeliveryFailed(str(error)) from None
+    if 200 <= status < 300:
+        said = _log(f"Attempt {attempt}: delivered ({status})")
+        event_store.record_attempt(event, [start, said], "success")
+        return "delivered"
+    said = _log(f"Attempt {attempt} failed: the endpoint answered {status}", "error")
+    event_store.record_attempt(event, [start, said], "failed")
+    raise DeliveryFailed(f"the endpoint answered {status}")
