@@ -5,6 +5,8 @@ There is deliberately no Scan here: every access pattern names its partition.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -17,6 +19,7 @@ from bindery.aws import dynamodb_client, dynamodb_table
 from bindery.config import settings
 
 # Re-exported: the store's callers catch the conflict its transactions raise under this name too.
+from bindery.errors import ServiceUnavailable, transient_cancellation
 from bindery.errors import TransactionConflict as TransactionConflict  # noqa: PLC0414
 from bindery.keys import Key
 
@@ -217,13 +220,29 @@ class Transaction:
         transact(self.ops)
 
 
+# Attempts of a transaction DynamoDB cancels only for contention or throughput (botocore retries neither:
+# the error is TransactionCanceledException, a 400), with jittered backoff as botocore's standard mode
+# waits for DynamoDB's non-throttling errors (at most 25 ms, doubling per attempt).
+TRANSACTION_ATTEMPTS = 3
+TRANSACTION_BACKOFF_SECONDS = 0.025
+
+
 def transact(operations: Iterable[Op]) -> None:
-    """The one TransactWriteItems call: all or nothing, up to 100 operations (`Transaction.commit`)."""
+    """The one TransactWriteItems call: all or nothing, up to 100 operations (`Transaction.commit`). A
+    cancellation for a failed condition is a `TransactionConflict` naming it; one only for contention or
+    throughput wrote nothing, so the same request is sent again, and `ServiceUnavailable` (503) when that
+    keeps happening: never a `TransactionConflict`, which callers read as "a condition failed"."""
     ops = list(operations)
-    try:
-        dynamodb_client().transact_write_items(TransactItems=ops)  # type: ignore[arg-type]
-    except ClientError as error:
-        if error.response["Error"]["Code"] != "TransactionCanceledException":
-            raise
-        reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
-        raise TransactionConflict(reasons, [op.name for op in ops]) from error
+    for attempt in range(TRANSACTION_ATTEMPTS):
+        try:
+            dynamodb_client().transact_write_items(TransactItems=ops)  # type: ignore[arg-type]
+            return
+        except ClientError as error:
+            if error.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
+            if not transient_cancellation(reasons):
+                raise TransactionConflict(reasons, [op.name for op in ops]) from error
+            if attempt + 1 == TRANSACTION_ATTEMPTS:
+                raise ServiceUnavailable() from error
+            time.sleep(random.random() * TRANSACTION_BACKOFF_SECONDS * 2 ** attempt)  # noqa: S311

@@ -1,0 +1,152 @@
+"""AWS faults at each AWS call of the main write operations (issue 22; docs/reliability.md).
+
+For an operation and a kind of fault, a clean run first records the operation's AWS calls (the
+authorizer's included); then, for each call the fault can hit, a fresh world of its own meets it there:
+- as a blip (the first attempt of that call fails): botocore's standard retry mode (or the store's
+  resending of a transaction DynamoDB cancelled for contention) absorbs it, and the operation answers as
+  the clean run did;
+- as an outage from that call on (every attempt of every later call the fault can hit fails): the caller
+  gets the clean run's answer or a 503 with `Retry-After` and the error body, never a 500; what a user
+  then reads is either the operation done or exactly what it was before; and after a 503 that changed
+  nothing, sending the request again succeeds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from botocore.retries import standard
+
+from bindery import aws
+from bindery.store import table
+from tests.api.fault_operations import OPERATIONS, Operation
+from tests.aws_faults import FAULTS, Fault, Injector, injecting
+from tests.client import ApiClient
+
+
+@pytest.fixture(autouse=True)
+def no_backoff(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """botocore's backoff (and the transaction's) computed as zero: the same retries, without waiting
+    them out."""
+    monkeypatch.setattr(standard.ExponentialBackoff, "delay_amount", lambda self, context: 0)
+    monkeypatch.setattr(table, "TRANSACTION_BACKOFF_SECONDS", 0)
+    yield
+    aws.reset()
+
+
+def _calls(api: ApiClient, operation: Operation) -> tuple[list[tuple[str, str]], int]:
+    """The AWS calls of a clean run, and the status it answers (set up as every case is: the reads of
+    `observe` leave revisions cached in the process, which spares the operation some reads)."""
+    world, _ = _fresh(api, operation)
+    with injecting(Injector()) as watched:
+        reply = operation.act(api, world)
+    assert reply.status < 300, reply.body
+    return watched.calls, reply.status
+
+
+DYNAMODB_ROTATION = [FAULTS["ddb-throughput"], FAULTS["ddb-throttling"], FAULTS["ddb-internal"]]
+S3_ROTATION = [FAULTS["s3-slowdown"], FAULTS["s3-internal"]]
+
+
+def _faults_at(number: int, service: str, operation: str) -> list[Fault]:
+    """The kinds of fault call `number` meets: one of the service's, in turn from call to call (every
+    kind meets calls of every operation, and the suite stays short), and for a transaction, its
+    cancellation too."""
+    if service == "dynamodb":
+        chosen = [DYNAMODB_ROTATION[number % len(DYNAMODB_ROTATION)]]
+        return [*chosen, FAULTS["ddb-cancelled"]] if operation == "TransactWriteItems" else chosen
+    if service == "s3":
+        return [S3_ROTATION[number % len(S3_ROTATION)]]
+    return [FAULTS["sqs-internal"]]
+
+
+def _cases(api: ApiClient, operation: Operation) -> tuple[list[tuple[int, Fault]], int]:
+    """(call number, fault) for every call of a clean run, and the status that run answered."""
+    calls, status = _calls(api, operation)
+    return [(number, fault) for number, (service, name) in enumerate(calls, 1)
+            for fault in _faults_at(number, service, name)], status
+
+
+def _fresh(api: ApiClient, operation: Operation) -> tuple[dict[str, object], object]:
+    # New clients: a full retry quota for each case (botocore's quota is per client and drains as a
+    # real outage would drain it, which would make later cases depend on earlier ones).
+    aws.reset()
+    world = operation.setup(api)
+    return world, operation.observe(api, world)
+
+
+def _unavailable(reply, where: str) -> None:
+    assert reply.status == 503, f"{where}: {reply.status} {reply.body!r}"
+    assert int(reply.headers["Retry-After"]) >= 1, where
+    body = reply.json()
+    assert set(body) == {"error"}, where
+    assert body["error"]["code"] == 503, where
+    assert body["error"]["message"], where
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda operation: operation.name)
+def test_an_outage_from_any_call_on_is_a_503_and_no_partial_write(api: ApiClient,
+                                                                   operation: Operation) -> None:
+    cases, status = _cases(api, operation)
+    for number, fault in cases:
+        where = f"{operation.name}: {fault.name} from call {number}"
+        world, before = _fresh(api, operation)
+        with injecting(Injector(fault, number)) as watched:
+            reply = operation.act(api, world)
+        assert watched.injected, where
+        if fault.code != "TransactionCanceledException":
+            # botocore's standard mode tried the call MAX_ATTEMPTS times before giving up.
+            assert watched.attempts[number - 1] == aws.MAX_ATTEMPTS, where
+        after = operation.observe(api, world)
+        if reply.status == status:
+            assert operation.done(before, after), where
+            continue
+        _unavailable(reply, where)
+        if after != before:
+            assert operation.done(before, after), f"{where}: partial write {before} -> {after}"
+            continue
+        again = operation.act(api, world)
+        assert again.status == status, f"{where}: sent again: {again.status} {again.body!r}"
+        assert operation.done(before, operation.observe(api, world)), where
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda operation: operation.name)
+def test_a_blip_at_any_call_is_retried_and_the_operation_completes(api: ApiClient,
+                                                                   operation: Operation) -> None:
+    cases, status = _cases(api, operation)
+    for number, fault in cases:
+        where = f"{operation.name}: {fault.name} once at call {number}"
+        world, before = _fresh(api, operation)
+        with injecting(Injector(fault, number, persistent=False)) as watched:
+            reply = operation.act(api, world)
+        if fault.code == "TransactionCanceledException":  # sent again by the store, as a new call
+            assert (watched.injected, watched.retried) == (1, 0), where
+        else:  # attempted again by botocore
+            assert (watched.injected, watched.retried) == (1, 1), where
+        assert reply.status == status, f"{where}: {reply.status} {reply.body!r}"
+        assert operation.done(before, operation.observe(api, world)), where
+
+
+
+# --- what is not a fault of AWS stays a 500 ---------------------------------------------------------------
+def test_a_bug_is_still_a_500_and_not_a_retryable_503(api: ApiClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only AWS's passing faults are 503s: a KeyError in our code, or a request AWS refuses as malformed
+    (a ValidationException: sending it again cannot help), is a 500 without Retry-After."""
+    operation = OPERATIONS[0]
+    world, before = _fresh(api, operation)
+
+    def broken(operations: object) -> None:
+        raise KeyError("revision")
+
+    with monkeypatch.context() as patched:
+        patched.setattr(table, "transact", broken)
+        reply = operation.act(api, world)
+    assert (reply.status, reply.json(), "Retry-After" in reply.headers) == (
+        500, {"error": {"code": 500, "message": "Internal error"}}, False)
+    refused = Fault("ddb-invalid", "dynamodb", "ValidationException", 400, frozenset({"TransactWriteItems"}))
+    with injecting(Injector(refused, 1)) as watched:
+        reply = operation.act(api, world)
+    assert watched.injected == 1  # not retried: botocore knows it would fail again
+    assert (reply.status, "Retry-After" in reply.headers) == (500, False)
+    assert operation.observe(api, world) == before
