@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bindery.config import settings
 from local.gateway import Reply
 from tests.api.test_content_reads import doc, page, publish, tree
 from tests.client import ApiClient, Identity
@@ -24,7 +25,9 @@ class Operation:
     act: Callable[[ApiClient, World], Reply]
     observe: Callable[[ApiClient, World], Any]
     done: Callable[[Any, Any], bool]
-    queues: bool = False  # needs the template's SQS queues
+    queues: bool = False  # needs the template's SQS queues (and file:// Git URLs)
+    # What a failed attempt may leave for users to see: by default nothing at all.
+    failed: Callable[[Any, Any], bool] = lambda before, after: after == before
 
 
 def _ok(reply: Reply) -> Any:
@@ -182,4 +185,90 @@ PUBLISH_SITE = Operation(
     lambda api, w: api.post(f"/orgs/{w['ada'].org_id}/sites/{w['site']}/publish", token=w["ada"].token),
     _site, lambda before, after: before == (False, False) and after == (True, True))
 
-OPERATIONS = [CREATE_SPACE, EDIT_CONTENT, UPLOAD_FILE, MERGE, POST_COMMENT, CREATE_ORG, INVITE, PUBLISH_SITE]
+
+
+# --- operations that queue work (SQS) ---------------------------------------------------------------------
+def _waiting(queue_url: str) -> int:
+    """Messages on the queue (no worker runs here): what says the work will happen."""
+    from bindery import aws
+
+    attributes = aws.sqs_client().get_queue_attributes(QueueUrl=queue_url,
+                                                       AttributeNames=["ApproximateNumberOfMessages"])
+    return int(attributes["Attributes"]["ApproximateNumberOfMessages"])
+
+
+def _specs(api: ApiClient, world: World) -> Any:
+    ada = world["ada"]
+    listing = _ok(api.get(f"/orgs/{ada.org_id}/openapi", token=ada.token))
+    return (sorted((spec["slug"], spec["processingState"]) for spec in listing["items"]), listing["count"],
+            _waiting(settings().openapi_queue_url))
+
+
+CREATE_SPEC = Operation(
+    "create-openapi-spec", _org,
+    lambda api, w: api.post(f"/orgs/{w['ada'].org_id}/openapi", token=w["ada"].token, body={
+        "slug": "pets", "source": {"text": '{"openapi": "3.0.0", "info": {"title": "Pets", "version": "1"}, '
+                                           '"paths": {}}'}}),
+    _specs, lambda before, after: after == (sorted([*before[0], ("pets", "pending")]), before[1] + 1,
+                                            before[2] + 1),
+    queues=True)
+
+
+def _translations(api: ApiClient, world: World) -> Any:
+    ada = world["ada"]
+    listing = _ok(api.get(f"/orgs/{ada.org_id}/translations", token=ada.token))
+    return (sorted((item["language"], item["status"]) for item in listing["items"]), listing["count"],
+            _waiting(settings().translation_queue_url))
+
+
+CREATE_TRANSLATION = Operation(
+    "create-translation", _space,
+    lambda api, w: api.post(f"/orgs/{w['ada'].org_id}/translations", token=w["ada"].token, body={
+        "source": {"space": w["space"], "language": "en"}, "language": "fr"}),
+    _translations, lambda before, after: after == (sorted([*before[0], ("fr", "pending")]), before[1] + 1,
+                                                   before[2] + 1),
+    queues=True)
+
+
+def _completed_translation(api: ApiClient) -> World:
+    """A translation whose last run completed (written as the worker leaves it: no translator here)."""
+    from bindery.store import translations as translation_store
+    from bindery.store.table import Transaction, update_op
+
+    world = _space(api)
+    ada = world["ada"]
+    made = _ok(api.post(f"/orgs/{ada.org_id}/translations", token=ada.token, body={
+        "source": {"space": world["space"], "language": "en"}, "language": "fr"}))
+    translation = translation_store.get_translation(ada.org_id, made["id"])
+    assert translation is not None
+    Transaction(update_op(translation.key, "SET #status = :completed", {":completed": "completed"},
+                          names={"#status": "status"})).commit()
+    world["translation"] = made["id"]
+    return world
+
+
+RUN_TRANSLATION = Operation(
+    "run-translation", _completed_translation,
+    lambda api, w: api.post(f"/orgs/{w['ada'].org_id}/translations/{w['translation']}/run",
+                            token=w["ada"].token),
+    _translations, lambda before, after: after == ([("fr", "pending")], 1, before[2] + 1), queues=True)
+
+
+def _runs(api: ApiClient, world: World) -> Any:
+    return [run["status"] for run in _ok(api.get(f"/spaces/{world['space']}/git/runs",
+                                                 token=world["ada"].token))["items"]] \
+        + [_waiting(settings().git_sync_queue_url)]
+
+
+GIT_IMPORT = Operation(
+    "git-import", _space,
+    lambda api, w: api.post(f"/spaces/{w['space']}/git/import", token=w["ada"].token,
+                            body={"url": "file:///nonexistent/docs.git", "ref": "main"}),
+    _runs, lambda before, after: after == ["pending", *before[:-1], before[-1] + 1], queues=True,
+    # The run is recorded before its message is sent; when the send fails it is marked failed ("could
+    # not be queued; start it again"), never left pending with no message to perform it.
+    failed=lambda before, after: after[-1] == before[-1] and after[len(after) - len(before):-1] == before[:-1]
+    and set(after[:len(after) - len(before)]) <= {"failed"})
+
+OPERATIONS = [CREATE_SPACE, EDIT_CONTENT, UPLOAD_FILE, MERGE, POST_COMMENT, CREATE_ORG, INVITE, PUBLISH_SITE,
+              CREATE_SPEC, CREATE_TRANSLATION, RUN_TRANSLATION, GIT_IMPORT]
