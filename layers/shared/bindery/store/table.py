@@ -17,9 +17,9 @@ from botocore.exceptions import ClientError
 from bindery import clock
 from bindery.aws import dynamodb_client, dynamodb_table
 from bindery.config import settings
+from bindery.errors import ServiceUnavailable, transient_cancellation
 
 # Re-exported: the store's callers catch the conflict its transactions raise under this name too.
-from bindery.errors import ServiceUnavailable, transient_cancellation
 from bindery.errors import TransactionConflict as TransactionConflict  # noqa: PLC0414
 from bindery.keys import Key
 

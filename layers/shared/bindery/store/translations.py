@@ -140,12 +140,10 @@ def unqueue_op(translation: Translation, queued_job: str, seen_job: str | None) 
     """pending → completed again under the job it had (`queue_op` undone), if no worker claimed the job
     meanwhile: for a run whose message could not be sent, so that it is not left pending for good."""
     values: dict[str, Any] = {":pending": "pending", ":queued": queued_job, ":completed": "completed"}
-    expression = "SET #status = :completed, "
     if seen_job is None:
         expression = "SET #status = :completed REMOVE job"
     else:
-        expression += "job = :seen"
-        values[":seen"] = seen_job
+        expression, values[":seen"] = "SET #status = :completed, job = :seen", seen_job
     return table.update_op(translation.key, expression, values, "#status = :pending AND job = :queued",
                            {"#status": "status"}, name="translation")
 
