@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from botocore.awsrequest import AWSResponse
+from botocore.exceptions import ConnectionClosedError
 
 from bindery import aws
 
@@ -41,6 +42,8 @@ FAULTS = {fault.name: fault for fault in (
     Fault("ddb-throughput", "dynamodb", "ProvisionedThroughputExceededException", 400),
     Fault("ddb-throttling", "dynamodb", "ThrottlingException", 400),
     Fault("ddb-internal", "dynamodb", "InternalServerError", 500),
+    # No answer at all: the connection dropped before DynamoDB replied (status 0: nothing is parsed).
+    Fault("ddb-dropped", "dynamodb", "ConnectionClosed", 0),
     # What DynamoDB answers a transaction that met another one (or throttling) on one of its items.
     Fault("ddb-cancelled", "dynamodb", "TransactionCanceledException", 400,
           frozenset({"TransactWriteItems"})),
@@ -103,6 +106,8 @@ class Injector:
         if number < self.at or (not self.persistent and (number != self.at or self.attempts[-1] > 1)):
             return None
         self.injected += 1
+        if self.fault.status == 0:
+            raise ConnectionClosedError(endpoint_url=request.url)  # botocore catches it as a failed attempt
         answer = response(self.fault, request)
         # botocore runs every before-send handler and uses the first answer: moto's stub (registered on
         # plain `before-send`) would still perform the request. Pointed at a host no stub knows, it is

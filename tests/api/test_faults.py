@@ -49,7 +49,8 @@ def _calls(api: ApiClient, operation: Operation) -> tuple[list[tuple[str, str]],
     return watched.calls, reply.status
 
 
-DYNAMODB_ROTATION = [FAULTS["ddb-throughput"], FAULTS["ddb-throttling"], FAULTS["ddb-internal"]]
+DYNAMODB_ROTATION = [FAULTS["ddb-throughput"], FAULTS["ddb-throttling"], FAULTS["ddb-internal"],
+                     FAULTS["ddb-dropped"]]
 S3_ROTATION = [FAULTS["s3-slowdown"], FAULTS["s3-internal"]]
 
 
