@@ -13,15 +13,21 @@ authorizer's included); then, for each call the fault can hit, a fresh world of 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
+from botocore.exceptions import ClientError
 from botocore.retries import standard
 
-from bindery import aws
+from bindery import aws, clock
+from bindery.domain.translations.result import run
+from bindery.domain.translations.runs import end_run
 from bindery.store import table
+from bindery.store import translations as translation_store
 from tests.api.fault_operations import OPERATIONS, Operation
 from tests.api.git_sync_support import git_settings  # noqa: F401 - a fixture the Git import case uses
+from tests.api.test_translation_runs import handbook, translation_of, translator  # noqa: F401 - a fixture
+from tests.api.test_translations import create, translations_path
 from tests.aws_faults import FAULTS, Fault, Injector, injecting
 from tests.client import ApiClient
 
@@ -161,3 +167,30 @@ def test_a_bug_is_still_a_500_and_not_a_retryable_503(api: ApiClient,
     assert watched.injected == 1  # not retried: botocore knows it would fail again
     assert (reply.status, "Retry-After" in reply.headers) == (500, False)
     assert operation.observe(api, world) == before
+
+
+# --- a worker's follow-up message ---------------------------------------------------------------------------
+@pytest.mark.usefixtures("translator")
+def test_a_run_asked_for_during_a_run_is_not_left_pending_when_it_cannot_be_queued(
+        api: ApiClient, deliver_queued: Callable[[], int]) -> None:
+    """A run that ends with one more asked for queues it; when SQS refuses that message, the translation
+    goes back to completed (the follow-up run is dropped, visibly) rather than staying pending with no
+    message, which would take every later run request in. The worker's message fails, and SQS retries it
+    (it then finds its job done)."""
+    ada, space = handbook(api)
+    made = create(api, ada, space["id"])
+    stored = translation_store.get_translation(ada.org_id, made["id"])
+    assert stored is not None
+    assert translation_store.claim(stored, clock.now_iso(), "2025-01-01T00:00:00.000Z")  # a worker has it
+    run_path = translations_path(ada, f"/{made['id']}/run")
+    assert api.post(run_path, token=ada.token).status == 204  # one more, asked for while it runs
+    outcome = run(stored)
+    with injecting(Injector(FAULTS["sqs-internal"], 1)) as watched, pytest.raises(ClientError):
+        end_run(stored, outcome, None, clock.now())
+    assert watched.injected == aws.MAX_ATTEMPTS  # the one SendMessage, retried, failed every time
+    assert translation_of(api, ada, made)["status"] == "completed"
+    assert api.post(run_path, token=ada.token).status == 204
+    assert translation_of(api, ada, made)["status"] == "pending"
+    deliver_queued()
+    final = translation_of(api, ada, made)
+    assert (final["status"], final["stats"]["runs"]) == ("completed", 2)
