@@ -111,7 +111,11 @@ class Gateway:
         body = (spec.get("ResponseTemplates") or {}).get("application/json")
         if body is None:
             body = json.dumps({"error": {"code": status, "message": kind}})
-        return Reply(status, {"Content-Type": "application/json"}, body.encode())
+        headers = {"Content-Type": "application/json"}
+        # Static header values are quoted ("'1'"), as API Gateway's mapping expressions write them.
+        for name, value in ((spec.get("ResponseParameters") or {}).get("Headers") or {}).items():
+            headers[name] = str(value).strip("'")
+        return Reply(status, headers, body.encode())
 
     def _authorize(self, authorization: str | None) -> dict[str, Any] | Reply:
         if self.template.authorizer is None:
@@ -143,7 +147,9 @@ class Gateway:
         except Exception as error:  # noqa: BLE001 - API Gateway turns any authorizer failure into a response
             if str(error) == "Unauthorized":
                 return self._gateway_response("UNAUTHORIZED", 401), False
-            return self._gateway_response("DEFAULT_5XX", 500), False
+            # What API Gateway answers when a Lambda authorizer fails (a 500 unless the template says
+            # otherwise; Bindery's says 503, since what fails there is the token lookup in DynamoDB).
+            return self._gateway_response("AUTHORIZER_CONFIGURATION_ERROR", 500), False
         statements = policy.get("policyDocument", {}).get("Statement", [])
         if not statements or any(s.get("Effect") != "Allow" for s in statements):
             return self._gateway_response("ACCESS_DENIED", 403), True

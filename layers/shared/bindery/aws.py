@@ -19,9 +19,22 @@ if TYPE_CHECKING:
     from mypy_boto3_sqs.client import SQSClient
 
 
+# botocore's standard retry mode: throttling (ProvisionedThroughputExceeded, SlowDown…), 5xx answers and
+# dropped connections are retried with jittered exponential backoff, up to this many attempts in all, and
+# a per-client retry quota stops retry storms when a service keeps failing. What still fails after that
+# reaches the caller as a 503 with Retry-After (bindery.errors.unavailable). Three attempts keep a request
+# well inside API Gateway's 29 s even with throttling backoff (at most 1 s + 2 s of waiting).
+MAX_ATTEMPTS = 3
+
+
 def _kwargs(endpoint: str | None) -> dict[str, Any]:
+    from botocore.config import Config
+
     conf = settings()
-    kwargs: dict[str, Any] = {"region_name": conf.region}
+    kwargs: dict[str, Any] = {
+        "region_name": conf.region,
+        "config": Config(retries={"mode": "standard", "total_max_attempts": MAX_ATTEMPTS}),
+    }
     if endpoint:
         kwargs["endpoint_url"] = endpoint
     return kwargs

@@ -18,15 +18,16 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
 from bindery.api.wire.urls import remember_request_base
-from bindery.errors import BinderyError, error_body
+from bindery.errors import BinderyError, ServiceUnavailable, error_body, unavailable
 from bindery.ids import plausible
 
 
-def _error(status: int, message: str) -> Response[str]:
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response[str]:
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
         body=json.dumps(error_body(status, message)),
+        headers=headers,
     )
 
 
@@ -145,9 +146,15 @@ def create_app(service: str) -> Resolver:
 
     app.use(middlewares=[_path_ids, _request_base])
 
+    def _answer(error: BinderyError) -> Response[str]:
+        if isinstance(error, ServiceUnavailable):
+            logger.warning("AWS unavailable", extra={"error": type(error.__cause__ or error).__name__})
+            return _error(error.status, error.message, {"Retry-After": str(error.retry_after)})
+        return _error(error.status, error.message)
+
     @app.exception_handler(BinderyError)
     def _domain_error(error: BinderyError) -> Response[str]:
-        return _error(error.status, error.message)
+        return _answer(error)
 
     @app.exception_handler(RequestValidationError)
     def _invalid(error: RequestValidationError) -> Response[str]:
@@ -180,6 +187,12 @@ def create_app(service: str) -> Resolver:
 
     @app.exception_handler(Exception)
     def _unexpected(error: Exception) -> Response[str]:
+        # A fault of AWS that outlived botocore's retries is a 503 the caller may retry; any other
+        # exception (KeyError, a ValidationException of a malformed request…) is a bug: 500.
+        fault = unavailable(error)
+        if fault is not None:
+            fault.__cause__ = error
+            return _answer(fault)
         return _internal(error)
 
     return app

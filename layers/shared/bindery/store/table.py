@@ -17,6 +17,7 @@ from botocore.exceptions import ClientError
 from bindery import clock
 from bindery.aws import dynamodb_client, dynamodb_table
 from bindery.config import settings
+from bindery.errors import ServiceUnavailable, transient_cancellation
 
 # Re-exported: the store's callers catch the conflict its transactions raise under this name too.
 from bindery.errors import TransactionConflict as TransactionConflict  # noqa: PLC0414
@@ -219,31 +220,29 @@ class Transaction:
         transact(self.ops)
 
 
-# DynamoDB cancels a transaction that meets another one in progress on one of its items (reason
-# "TransactionConflict"; botocore does not retry it). Nothing was written, so the same operations are sent
-# again, their conditions evaluated afresh; DynamoDB Local serialises transactions and never does this.
-CONTENTION_RETRIES = 3
-CONTENTION_BACKOFF_SECONDS = 0.02
+# Attempts of a transaction DynamoDB cancels only for contention or throughput (botocore retries neither:
+# the error is TransactionCanceledException, a 400), with jittered backoff as botocore's standard mode
+# waits for DynamoDB's non-throttling errors (at most 25 ms, doubling per attempt).
+TRANSACTION_ATTEMPTS = 3
+TRANSACTION_BACKOFF_SECONDS = 0.025
 
 
 def transact(operations: Iterable[Op]) -> None:
-    """The one TransactWriteItems call: all or nothing, up to 100 operations (`Transaction.commit`).
-    A cancellation only by other transactions in progress is retried a few times (jittered backoff);
-    any other, or contention that outlasts the retries, raises `TransactionConflict`."""
+    """The one TransactWriteItems call: all or nothing, up to 100 operations (`Transaction.commit`). A
+    cancellation for a failed condition is a `TransactionConflict` naming it; one only for contention or
+    throughput wrote nothing, so the same request is sent again, and `ServiceUnavailable` (503) when that
+    keeps happening: never a `TransactionConflict`, which callers read as "a condition failed"."""
     ops = list(operations)
-    for attempt in range(CONTENTION_RETRIES + 1):
+    for attempt in range(TRANSACTION_ATTEMPTS):
         try:
             dynamodb_client().transact_write_items(TransactItems=ops)  # type: ignore[arg-type]
+            return
         except ClientError as error:
             if error.response["Error"]["Code"] != "TransactionCanceledException":
                 raise
             reasons = [r.get("Code", "None") for r in error.response.get("CancellationReasons", [])]
-            if not _contended_only(reasons) or attempt == CONTENTION_RETRIES:
+            if not transient_cancellation(reasons):
                 raise TransactionConflict(reasons, [op.name for op in ops]) from error
-            time.sleep(random.uniform(0, CONTENTION_BACKOFF_SECONDS * 2 ** attempt))  # noqa: S311 - jitter
-        else:
-            return
-
-
-def _contended_only(reasons: list[str]) -> bool:
-    return "TransactionConflict" in reasons and set(reasons) <= {"TransactionConflict", "None"}
+            if attempt + 1 == TRANSACTION_ATTEMPTS:
+                raise ServiceUnavailable() from error
+            time.sleep(random.random() * TRANSACTION_BACKOFF_SECONDS * 2 ** attempt)  # noqa: S311

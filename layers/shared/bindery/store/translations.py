@@ -136,6 +136,18 @@ def queue_op(translation: Translation, seen_job: str | None, new_job: str, now: 
                            name="translation")
 
 
+def unqueue_op(translation: Translation, queued_job: str, seen_job: str | None) -> table.Op:
+    """pending → completed again under the job it had (`queue_op` undone), if no worker claimed the job
+    meanwhile: for a run whose message could not be sent, so that it is not left pending for good."""
+    values: dict[str, Any] = {":pending": "pending", ":queued": queued_job, ":completed": "completed"}
+    if seen_job is None:
+        expression = "SET #status = :completed REMOVE job"
+    else:
+        expression, values[":seen"] = "SET #status = :completed, job = :seen", seen_job
+    return table.update_op(translation.key, expression, values, "#status = :pending AND job = :queued",
+                           {"#status": "status"}, name="translation")
+
+
 def rerun_op(translation: Translation, seen_job: str) -> table.Op:
     """While a run is running: ask for one more when it ends."""
     return table.update_op(translation.key, "SET rerun = :yes", {":yes": True, ":job": seen_job,

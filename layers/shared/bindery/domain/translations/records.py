@@ -146,6 +146,12 @@ def run_translation(caller: Caller, org_id: str, translation_id: str) -> None:
             Transaction(queue).commit()
         except TransactionConflict:
             continue  # it moved (a run started or ended, a delete): look again
-        _queue(translation)
+        try:
+            _queue(translation)
+        except Exception:
+            # A pending translation takes later requests in (above): with no message sent, put it back
+            # as it was, so that the next request queues the run.
+            Transaction(translation_store.unqueue_op(translation, translation.job, seen)).commit()
+            raise
         return
     raise Conflict("The translation changed while this request ran; send it again")

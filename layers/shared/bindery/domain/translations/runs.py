@@ -25,6 +25,7 @@ from bindery.config import settings
 from bindery.domain.translations.result import RunResult, Superseded, run
 from bindery.ids import new_id
 from bindery.messages import TranslationRunMessage
+from bindery.store import Transaction
 from bindery.store import translations as translation_store
 from bindery.store.translations import Ending, Translation
 from bindery.translation.errors import TranslationFailed
@@ -84,12 +85,19 @@ def end_run(
                 translation_store.delete_object(translation.state_object)
             if next_job:
                 queue_url = settings().translation_queue_url
-                queues.send(
-                    queue_url,
-                    TranslationRunMessage(
-                        organizationId=translation.org_id, translationId=translation.id, job=next_job
-                    ),
-                )
+                try:
+                    queues.send(
+                        queue_url,
+                        TranslationRunMessage(
+                            organizationId=translation.org_id, translationId=translation.id, job=next_job
+                        ),
+                    )
+                except Exception:
+                    # The run asked for meanwhile has no message: left pending, it would never run and
+                    # would take every later run request in. Put it back as completed (that run is
+                    # dropped, visibly), so that the next request queues one.
+                    Transaction(translation_store.unqueue_op(translation, next_job, translation.job)).commit()
+                    raise
             return True
     if state_object:
         translation_store.delete_object(state_object)
