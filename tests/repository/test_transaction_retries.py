@@ -1,7 +1,8 @@
 """Writes under contention: DynamoDB cancels a transaction that meets another in progress on one of its
-items (reason "TransactionConflict", retried by store.table.transact, then a 503), and refuses a single-item write to
-such an item (TransactionConflictException, retried by the client bindery.aws makes). DynamoDB Local
-serialises transactions and never does either, so both are injected here, ahead of the real request."""
+items (reason "TransactionConflict", retried by store.table.transact, then a 503), and refuses a
+single-item write to such an item (TransactionConflictException, retried by the client bindery.aws
+makes). DynamoDB Local serialises transactions and never does either, so both are injected here, ahead
+of the real request."""
 
 from __future__ import annotations
 
