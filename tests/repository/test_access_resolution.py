@@ -4,11 +4,12 @@ storage, is tests/test_effective_role.py's; together they are what `make mutatio
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 
 import pytest
 
+from bindery import aws
 from bindery.auth import Caller
 from bindery.domain.access.content import (
     NO_COLLECTION,
@@ -89,6 +90,23 @@ def _member(uid: str) -> Member:
     member = member_store.get_member(ORG, uid)
     assert member is not None
     return member
+
+
+@pytest.fixture
+def batch_keys() -> Iterator[list[set[tuple[str, str]]]]:
+    """The keys of each BatchGetItem sent while a test runs: what the resolver reads, item by item."""
+    sent: list[set[tuple[str, str]]] = []
+
+    def record(params: dict[str, Any], **_: Any) -> None:
+        for request in params["RequestItems"].values():
+            sent.append({(key["PK"], key["SK"]) for key in request["Keys"]})
+
+    events = aws.dynamodb_client().meta.events
+    events.register("provide-client-params.dynamodb.BatchGetItem", record)
+    try:
+        yield sent
+    finally:
+        events.unregister("provide-client-params.dynamodb.BatchGetItem", record)
 
 
 def _missing(call: Callable[[], object], message: str) -> None:
@@ -227,3 +245,25 @@ def test_roles_in_chains_reads_the_teams_the_chains_grant_to():
     assert roles_in_chains(_member("cat"), chains) == {"s1": None, "c1": "read"}
     assert member_team_ids(ORG, "bob") == {"t1"}
     assert member_team_ids(ORG, "cat") == set()
+
+
+def test_the_resolver_reads_only_what_it_was_not_given(batch_keys):
+    # docs: bindery.domain.access.content's "Reads:" (each item read costs read capacity on every request).
+    _org(("bob", "read"))
+    _space("s1")
+    membership, organization = member_store.member_key(ORG, "bob"), org_store.org_key(ORG)
+    keys = {(membership["PK"], membership["SK"]): "membership",
+            (organization["PK"], organization["SK"]): "org"}
+    bob = _member("bob")
+    space = space_access(Caller("bob"), "s1").node
+
+    def read(call: Callable[[], object]) -> list[set[str]]:
+        batch_keys.clear()
+        call()
+        return [{keys.get(key, "other") for key in batch} for batch in batch_keys]
+
+    assert read(lambda: space_access(Caller("bob"), "s1")) == [{"membership", "org"}]
+    assert read(lambda: member_roles_and_org(ORG, "bob", [space])) == [{"membership", "org"}]
+    assert read(lambda: member_roles(ORG, "bob", [space])) == [{"membership", "org"}]
+    # Given the membership and asked for no organization, it reads neither (nothing else here).
+    assert read(lambda: roles_on(bob, [space])) == []
