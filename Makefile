@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test test-moto test-dynamodb-local conformance lint openapi check-openapi check-wheels clean
+.PHONY: run test test-moto test-dynamodb-local conformance mutation lint openapi check-openapi check-wheels clean
 
 $(STAMP): requirements-dev.txt layers/shared/requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test-dynamodb-local: $(STAMP)
 
 conformance: $(STAMP)
 	cd conformance && npm ci --silent --no-audit --no-fund && PYTHON=../$(PY) npm test
+
+# Not part of `make test`: minutes per module (docs/testing.md). MUTATION_ARGS="pagination --max-children 2"
+mutation: $(STAMP)
+	$(PY) -m local.mutation $(MUTATION_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -85,3 +85,17 @@ def test_the_strongest_source_wins_and_a_grant_never_lowers_the_inherited_level(
 def test_grants_to_someone_else_do_not_count():
     chain = [space(None, {"user:eve": "admin", "team:x": "admin"})]
     assert effective_role(member("read"), chain, set()) is None
+
+
+def test_a_role_this_version_does_not_know_grants_nothing():
+    # An item written by a newer version (or by hand) may hold a role string this code has never seen:
+    # it must rank as no role at all, never as the lowest real one or above it.
+    from bindery.role_order import at_least, rank, strongest
+
+    assert rank("owner") == rank(None) == rank("") == 0
+    assert not at_least("owner", "read")
+    assert strongest("owner", None) is None
+    assert strongest(None, "owner") is None
+    assert strongest("owner", "read") == "read"
+    assert effective_role(member("owner"), [space()], set()) is None
+    assert effective_role(member("read"), [space(grants={"user:bob": "owner"})], set()) == "read"

@@ -16,7 +16,7 @@ import pytest
 
 from bindery.config import settings
 from bindery.errors import BadRequest
-from bindery.pagination import carried_count, decode_cursor, encode_cursor, next_page, open_page
+from bindery.pagination import Listing, carried_count, decode_cursor, encode_cursor, next_page, open_page
 
 SCOPE = "spaces:org-1"
 KEY = {"PK": "ORG#org-1", "SK": "SPACE#private-space-id", "GSI1SK": "2026-11-23T10:00:00Z"}
@@ -105,9 +105,13 @@ def test_a_cursor_of_the_old_signed_format_or_garbage_is_refused():
         _refused(SCOPE, cursor)
 
 
-def test_a_cursor_without_a_secret_is_never_made():
-    with cursor_secret(""), pytest.raises(RuntimeError):
+def test_a_cursor_without_a_secret_is_never_made_nor_read():
+    cursor = encode_cursor(SCOPE, KEY)
+    # The error names the setting to fix: this is a deployment's mistake, not a client's.
+    with cursor_secret(""), pytest.raises(RuntimeError, match=r"^BINDERY_CURSOR_SECRET is not set$"):
         encode_cursor(SCOPE, KEY)
+    with cursor_secret(""), pytest.raises(RuntimeError, match=r"^BINDERY_CURSOR_SECRET is not set$"):
+        decode_cursor(SCOPE, cursor)
 
 
 # --- counts carried by cursors ------------------------------------------------------------------
@@ -118,6 +122,8 @@ def _pages_of(sizes: list[int]):
     def count_page(start: dict | None) -> tuple[int, dict | None]:
         index = 0 if start is None else start["i"]
         reads.append(index)
+        # A count that reads a page twice never ends on a real listing: fail here, not by a hang.
+        assert reads.count(index) == 1, f"page {index} read again: {reads}"
         return sizes[index], ({"i": index + 1} if index + 1 < len(sizes) else None)
 
     return count_page, reads
@@ -151,3 +157,85 @@ def test_the_last_page_has_no_cursor_and_a_carried_count_is_refused_in_another_l
     assert decode_cursor(SCOPE, cursor) == KEY
     with pytest.raises(BadRequest, match="another listing"):
         open_page("spaces:org-2", cursor)
+
+
+# --- the format, as docs and clients rely on it ----------------------------------------------------------
+def _sealed(scope: str, body: bytes) -> str:
+    """A cursor made the documented way, independently of bindery.pagination: AES-256-GCM under a key
+    HKDF-SHA256 derives from the secret, version byte as associated data, SHA-256(scope)[:16] first."""
+    import hashlib
+    import os
+
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+    from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+
+    secret = settings().cursor_secret  # the test deployment's (tests/conftest.py)
+    key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"bindery page cursor v1").derive(
+        secret.encode())
+    nonce = os.urandom(12)
+    sealed = AESGCM(key).encrypt(nonce, hashlib.sha256(scope.encode()).digest()[:16] + body, b"\x01")
+    return _text(b"\x01" + nonce + sealed)
+
+
+def test_a_cursor_sealed_as_documented_is_read_so_cursors_survive_a_deploy():
+    # A cursor a client holds across a deploy (or a cold start) must still open: the key derivation and
+    # the layout are the format, not an implementation detail.
+    assert decode_cursor(SCOPE, _sealed(SCOPE, b'{"PK":"ORG#org-1"}')) == {"PK": "ORG#org-1"}
+    # And what encode_cursor makes has exactly that layout: version, nonce, digest + compact JSON, tag.
+    body = b'{"PK":"ORG#org-1","SK":"SPACE#private-space-id","GSI1SK":"2026-11-23T10:00:00Z"}'
+    assert len(_raw(encode_cursor(SCOPE, KEY))) == 1 + 12 + 16 + len(body) + 16
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b'"text"', b'{"#key": 1, "#count": 2}',
+                                  b'{"#key": {"PK": "x"}, "#count": "3"}', b'{"#key": {"PK": "x"}}'])
+def test_a_sealed_cursor_that_does_not_hold_a_start_key_is_refused(body):
+    # Only a holder of the secret could make one; should it leak, the contents are still checked.
+    assert _refused(SCOPE, _sealed(SCOPE, body)) == "page: invalid page cursor"
+
+
+def test_cursors_of_every_length_are_url_safe_and_round_trip():
+    # Every length of key, so every base64 remainder occurs: no "=" padding (a cursor travels in a
+    # query string) and nothing stripped that decoding needs.
+    for size in range(300):
+        key = {"PK": "x" * size}
+        cursor = encode_cursor(SCOPE, key)
+        assert "=" not in cursor
+        assert set(cursor) <= set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        assert decode_cursor(SCOPE, cursor) == key
+
+
+def test_a_cursor_ends_in_any_character_and_still_opens():
+    # A key whose sealed cursor needs no padding: its last character is random (nonce and tag), so
+    # every one of the 64 comes up; stripping more than the padding would break those that end in it.
+    alphabet = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+    key, last = {"PK": "xyz"}, set()
+    for _ in range(20_000):  # about 300 are needed; 20,000 leave no real chance of missing one
+        cursor = encode_cursor(SCOPE, key)
+        assert len(cursor) % 4 == 0
+        assert decode_cursor(SCOPE, cursor) == key
+        last.add(cursor[-1])
+        if last == alphabet:
+            break
+    assert last == alphabet
+
+
+def test_a_scope_holding_a_lone_surrogate_binds_its_cursor():
+    # A search listing's scope holds the query, and a query may hold a lone surrogate.
+    scope = "search:org-1:a\ud800b"
+    assert decode_cursor(scope, encode_cursor(scope, KEY)) == KEY
+    assert "another listing" in _refused("search:org-1:a\udc00b", encode_cursor(scope, KEY))
+
+
+def test_a_key_that_json_cannot_hold_is_a_type_error_naming_the_type():
+    with pytest.raises(TypeError, match="set"):
+        encode_cursor(SCOPE, {"PK": {1, 2}})
+
+
+# --- the list response ----------------------------------------------------------------------------------
+def test_a_listing_maps_its_items_and_keeps_its_cursor_and_count():
+    page = Listing([1, 2], "cursor-text", 7).map(lambda n: {"n": n * 10})
+    assert page.to_wire() == {"items": [{"n": 10}, {"n": 20}], "next": {"page": "cursor-text"}, "count": 7}
+    last = Listing(["a"], None, 1)
+    assert last.to_wire() == {"items": ["a"], "count": 1}
+    assert Listing([], "", 0).to_wire() == {"items": [], "count": 0}

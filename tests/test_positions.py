@@ -114,3 +114,16 @@ def test_inserting_again_and_again_on_one_side_stays_inside(a, b):
         assert low < middle < high
         assert middle[-1] != "0"
         high = middle
+
+
+@pytest.mark.parametrize(("before", "after", "middle"), [
+    ("A", "C", "B"),  # a gap of two digits holds one: no longer key than needed
+    ("1", "3", "2"),
+    ("A1", "A3", "A2"),
+    (None, None, "V"),
+    ("V", None, "k"),
+    (None, "V", "F"),
+])
+def test_a_gap_wide_enough_takes_its_middle_digit_without_growing_the_key(before, after, middle):
+    # Keys stay as short as the gap allows: they are sort keys in DynamoDB and grow with every insert.
+    assert between(before, after) == middle

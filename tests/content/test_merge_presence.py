@@ -122,3 +122,32 @@ def test_created_at_changed_on_one_side_only_takes_that_sides_value_even_if_late
         {"createdAt": later}, [])
     assert merge_fields({"createdAt": base}, {"createdAt": base}, {"createdAt": later}) == (
         {"createdAt": later}, [])
+
+
+@pytest.mark.parametrize("flip", [False, True], ids=["ours-removes", "theirs-removes"])
+def test_created_at_removed_on_one_side_and_nulled_on_the_other_goes_without_a_conflict(flip):
+    # Neither side holds a time: the earliest of none is no createdAt at all, not a crash.
+    base = {"id": "p", "createdAt": "2024-05-01T10:00:00.000Z"}
+    removed, nulled = {"id": "p"}, {"id": "p", "createdAt": None}
+    ours, theirs = (nulled, removed) if flip else (removed, nulled)
+    assert merge_fields(base, ours, theirs) == ({"id": "p"}, [])
+
+
+@pytest.mark.parametrize("flip", [False, True], ids=["ours-later", "theirs-later"])
+def test_updated_at_set_differently_on_both_sides_takes_the_latest(flip):
+    base = "2024-05-01T10:00:00.000Z"
+    early, late = "2024-05-02T10:00:00.000Z", "2024-05-03T10:00:00.000Z"
+    ours, theirs = (late, early) if flip else (early, late)
+    assert merge_fields({"updatedAt": base}, {"updatedAt": ours}, {"updatedAt": theirs}) == (
+        {"updatedAt": late}, [])
+    # One side's time against the other's removal: the time that exists wins, and it is no conflict.
+    assert merge_fields({"updatedAt": base}, {"updatedAt": ours}, {}) == ({"updatedAt": ours}, [])
+    assert merge_fields({"updatedAt": base}, {"updatedAt": None}, {}) == ({}, [])
+
+
+def test_a_skipped_field_is_left_out_and_every_field_after_it_still_merges():
+    base = {"nodes": [1], "title": "T", "description": "d"}
+    ours = {"nodes": [1, 2], "title": "Ours", "description": "d"}
+    theirs = {"nodes": [3], "title": "T", "description": "Theirs"}
+    merged = ({"title": "Ours", "description": "Theirs"}, [])
+    assert merge_fields(base, ours, theirs, skip=("nodes",)) == merged

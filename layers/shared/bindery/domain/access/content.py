@@ -62,10 +62,6 @@ def effective_role(member: Member | None, chain: Sequence[Node], team_ids: set[s
     return strongest(inherited, *grants)
 
 
-def teams_in_play(chain: Sequence[Node]) -> bool:
-    return any(node.team_ids_granted for node in chain)
-
-
 @dataclass(frozen=True)
 class ContentAccess:
     """A caller's view of one space or collection."""
