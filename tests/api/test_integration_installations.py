@@ -131,6 +131,32 @@ def test_an_installations_organization_members_are_told_the_role_they_lack(api):
         assert api.get(path, token=ada.token).status == 200  # the integration's developer
 
 
+def test_an_sso_member_reads_installations_and_private_integrations_only_with_an_sso_token(api):
+    """Reading an installation, and a private integration, checks the organization's single sign-on as
+    every organization access does (docs/sso.md): with an SSO admin's ordinary token, the installation is
+    a 403 and the organization's private integration does not exist (found in review: both skipped it)."""
+    ada = api.org_admin()
+    publish(api, ada)
+    olga = api.org_admin("Olga", "Other")
+    installation = install(api, olga)
+    carla = join(api, olga.org_id, "Carla", "admin", email="carla@corp.example")
+    assert api.get(inst_path(installation), token=carla.token).status == 200
+    org = f"/orgs/{olga.org_id}"
+    marked = api.post(f"{org}/members/{carla.user_id}/sso", token=olga.token)
+    assert marked.status == 200, marked.body
+    enforced = api.patch(org, token=olga.token, body={"sso": True})
+    assert enforced.status == 200, enforced.body
+    assert "single sign-on" in error(api.get(inst_path(installation), token=carla.token), 403)
+    assert "single sign-on" in error(api.get(inst_path(installation, "/spaces"), token=carla.token), 403)
+    assert api.get(inst_path(installation), token=olga.token).status == 200
+    # Olga's private integration is hers alone: the same token reads it as an outsider would (404).
+    publish(api, olga, "olga-private", visibility="private")
+    assert api.get("/integrations/olga-private", token=olga.token).status == 200
+    assert error(api.get("/integrations/olga-private", token=carla.token), 404)
+    listed = api.get("/integrations", token=carla.token, query={"owner": olga.org_id}).json()
+    assert "olga-private" not in [item["name"] for item in listed["items"]]
+
+
 def test_a_sites_integrations_are_read_by_whoever_may_read_the_site(api):
     """Found by the authorization matrix: a guest (no organization role) listed what is installed on a
     site they may not read (GET SITE answers them 403)."""
