@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bindery.domain.sites.customization import DEFAULT as DEFAULT_CUSTOMIZATION
+from tests.api.authorization_integration import victim_publish_body
 from tests.api.authorization_world import WRITES, Operation, World
 from tests.api.test_content_reads import doc
 from tests.api.test_openapi_specs import PETSTORE_TEXT
@@ -20,6 +21,8 @@ DOCUMENT = doc("Mallory was here.")
 
 ORG, SPACE = "/orgs/{organizationId}", "/spaces/{spaceId}"
 SITE, CR = ORG + "/sites/{siteId}", SPACE + "/change-requests/{changeRequestId}"
+INTEGRATION = "/integrations/{integrationName}"
+INSTALLATION = INTEGRATION + "/installations/{installationId}"
 
 # --- bodies: for every write, `{}` and one that would be valid for A's owner --------------------------------
 Body = Callable[[dict[str, str], Identity, str], Any]
@@ -114,6 +117,23 @@ VALID_BODIES: dict[tuple[str, str], Body | None] = {
     ("PATCH", SPACE + "/permissions/users/{userId}"): lambda w, me, o: {"role": "read"},
     ("POST", SPACE + "/restore"): None,
     ("POST", SPACE + "/transfer"): lambda w, me, o: {"organization": o},
+    # Integrations (docs/integrations.md). A's integration is already installed on A, its space and its
+    # site: the owner's install bodies answer 409 (UNSUCCESSFUL_FOR_EVERYONE), after every check.
+    ("POST", INTEGRATION): lambda w, me, o: victim_publish_body(w["organizationId"]),
+    ("PUT", INTEGRATION + "/dev"): lambda w, me, o: {"tunnelUrl": "https://victim-a.example/tunnel"},
+    ("POST", INTEGRATION + "/installations"): lambda w, me, o: {"organization": w["organizationId"]},
+    ("PATCH", INSTALLATION): lambda w, me, o: {"externalIds": ["hijacked"]},
+    ("POST", INSTALLATION + "/spaces"): lambda w, me, o: {"space": w["spaceId"]},
+    ("PATCH", INSTALLATION + "/spaces/{spaceId}"): lambda w, me, o: {"externalIds": ["hijacked"]},
+    ("POST", INSTALLATION + "/sites"): lambda w, me, o: {"siteId": w["siteId"]},
+    ("PATCH", INSTALLATION + "/sites/{siteId}"): lambda w, me, o: {"externalIds": ["hijacked"]},
+    ("POST", INSTALLATION + "/tokens"): None,
+}
+
+# Bodies only outsiders send besides the valid one: publishing A's integration under the outsider's own
+# organization (the name is A's: 403; with A's organization in the body it is a 404).
+OUTSIDER_BODIES: dict[tuple[str, str], Body] = {
+    ("POST", INTEGRATION): lambda w, me, o: victim_publish_body(o),
 }
 
 
@@ -124,6 +144,13 @@ def bodies_for(world: World, operation: Operation, caller: Identity, elsewhere: 
         return [None]
     make = VALID_BODIES[operation.key]
     return [{}] if make is None else [{}, make(body_values(world), caller, elsewhere)]
+
+
+def outsider_bodies(world: World, operation: Operation, caller: Identity, elsewhere: str) -> list[Any]:
+    """`bodies_for`, and the bodies only an outsider tries (OUTSIDER_BODIES)."""
+    more = OUTSIDER_BODIES.get(operation.key)
+    extra = [more(body_values(world), caller, elsewhere)] if more is not None else []
+    return bodies_for(world, operation, caller, elsewhere) + extra
 
 
 def body_values(world: World) -> dict[str, str]:

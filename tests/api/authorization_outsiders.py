@@ -56,7 +56,10 @@ OPEN_TO_OUTSIDERS: dict[tuple[str, str], Open] = {
     ("GET", "/saml/{samlProviderId}/metadata"): Open("no authorizer: the SP metadata (docs/sso.md)", 200),
     ("GET", "/orgs/{organizationId}/sites/{siteId}/published"): Open(
         "A's site is published with visibility public: any authenticated caller reads its published "
-        "profile (docs/sites.md, 'Who reads a site')", 200, PUBLISHED),
+        "profile (docs/sites.md, 'Who reads a site'), whose `scripts` are the URLs of the scripts of the "
+        "integrations installed on the site, named by the integration (docs/integrations.md, 'A published "
+        "site's scripts'): visitors' browsers load them, so their names are public", 200,
+        PUBLISHED | {"integrationName"}),
     ("GET", "/orgs/{organizationId}/sites/{siteId}/sections"): Open(
         "read by a published public site's visitors (docs/sites.md)", 200, PUBLISHED),
     ("GET", "/orgs/{organizationId}/sites/{siteId}/site-spaces"): Open(

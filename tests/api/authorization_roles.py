@@ -16,7 +16,8 @@ from tests.api.authorization_world import Operation
 
 MEMBER, ANYONE = "member", "anyone"  # any member of A, guests included; any signed-in user
 
-# role  method  path: ORG, SPACE, SITE, CR, COLL are the shorthands of API.md (COLL: /collections/{id}).
+# role  method  path: ORG, SPACE, SITE, CR, COLL are the shorthands of API.md (COLL: /collections/{id}; INT:
+# /integrations/{integrationName}; INST: INT/installations/{installationId}).
 # A's comments and replies are Alice's: editing and deleting another's needs admin (docs/comments.md).
 NEEDS_TABLE = """
 # Space, its content, Git Sync and grants: docs/permissions.md, docs/decisions.md (Spaces), git-sync.md
@@ -114,11 +115,24 @@ anyone  GET     /users/{userId} /email-domains/{emailDomain}/orgs ORG/sso
 anyone  GET     /saml/{samlProviderId}/start /saml/{samlProviderId}/metadata
 anyone  POST    /saml/{samlProviderId}/acs
 anyone  POST    ORG/join ORG/invites/{inviteId}
+# Integrations (docs/integrations.md): A's integration is private, so its record is for A's members
+# (guests included, as ORG/integrations); its owner's admins publish, develop, read its installations
+# and events and make its tokens; its installation (on A) is read and managed by A's admins; what is
+# installed on a space is read by the space's readers, on a site by the site's readers.
+member  GET     INT ORG/integrations
+admin   POST    INT INT/installations INST/spaces INST/sites INST/tokens
+admin   PUT     INT/dev
+admin   DELETE  INT INT/dev INST INST/spaces/{spaceId} INST/sites/{siteId}
+admin   GET     INT/events INT/events/{eventId} INT/installations INT/spaces INT/sites
+admin   GET     INST INST/spaces INST/spaces/{spaceId} INST/sites INST/sites/{siteId} ORG/installations
+admin   PATCH   INST INST/spaces/{spaceId} INST/sites/{siteId}
+read    GET     SPACE/integrations SITE/integrations
 """
 
 SHORTHANDS = {"ORG": "/orgs/{organizationId}", "SITE": "/orgs/{organizationId}/sites/{siteId}",
               "SPACE": "/spaces/{spaceId}", "CR": "/spaces/{spaceId}/change-requests/{changeRequestId}",
-              "COLL": "/collections/{collectionId}"}
+              "COLL": "/collections/{collectionId}", "INT": "/integrations/{integrationName}",
+              "INST": "/integrations/{integrationName}/installations/{installationId}"}
 
 
 def _expand(path: str) -> str:
@@ -152,6 +166,13 @@ UNSUCCESSFUL_FOR_EVERYONE: dict[tuple[str, str], tuple[int, str]] = {
                                                      "deleted (docs/decisions.md, Collections)"),
     ("POST", "/saml/{samlProviderId}/acs"): (400, "the IdP's form post: without a SAMLResponse, a 400 "
                                                   "(docs/sso.md)"),
+    # A's integration is installed on A, its space and its site already: one installation each.
+    ("POST", "/integrations/{integrationName}/installations"): (
+        409, "an organization installs an integration once (docs/integrations.md, Installations)"),
+    ("POST", "/integrations/{integrationName}/installations/{installationId}/spaces"): (
+        409, "the same space twice is a 409 (docs/integrations.md, On spaces and sites)"),
+    ("POST", "/integrations/{integrationName}/installations/{installationId}/sites"): (
+        409, "the same site twice is a 409 (docs/integrations.md, On spaces and sites)"),
 }
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bindery import admin
+from tests.api.authorization_integration import add_integration, integration_paths
 from tests.api.git_sync_support import SIMPLE
 from tests.api.saml_idp import IdP
 from tests.api.test_content_reads import doc, page, publish, tree
@@ -185,9 +186,11 @@ def build_world(api: ApiClient, tmp_path: Path, deliver_queued: Callable[[], int
     started = api.post(f"{space}/git/import", token=t, body={"url": git_url, "ref": "refs/heads/main"})
     assert started.status == 204, started.body
     ids["runId"] = started.headers["Location"].rsplit("/", 1)[1]
+    integration = add_integration(api, alice, ids)
     world = World(alice, mallory, elsewhere, ids)
-    world.secrets = {"aliceEmail": "alice@victim-a.example", "reviewerEmail": "rae@victim-a.example",
-                     "aliceToken": alice.token, "reviewerToken": rae.token,
+    world.secrets = {**integration, "aliceEmail": "alice@victim-a.example",
+                     "reviewerEmail": "rae@victim-a.example", "aliceToken": alice.token,
+                     "reviewerToken": rae.token,
                      "shareKey": share["urls"]["published"].split("shareKey=")[1],
                      "aliceElsewhere": elsewhere, "victimText": "Secret victim text"}
     world.extras = {"gitUrl": git_url, "malloryEmail": "mallory@outsider-b.example"}
@@ -257,7 +260,8 @@ def snapshot_paths(world: World) -> list[str]:
         f"{space}/comments/{i['commentId']}/replies", f"{space}/git/runs", f"{space}/change-requests",
         cr, f"{cr}/content", f"{cr}/comments", f"{cr}/reviews", f"{cr}/requested-reviewers",
         site, f"{site}/sections", f"{site}/site-spaces", f"{site}/section-groups", f"{site}/share-links",
-        f"{site}/customization",
+        f"{site}/customization", f"{site}/published", f"{site}/integrations", f"{org}/installations",
+        f"{org}/integrations", f"{space}/integrations", *integration_paths(i),
     ]
 
 

@@ -109,6 +109,69 @@ def test_installations_are_hidden_from_other_organizations_and_changed_only_by_a
     assert api.get(f"/orgs/{olga.org_id}/installations", token=reader.token).status == 403
 
 
+def test_an_installations_organization_members_are_told_the_role_they_lack(api):
+    """Found by the authorization matrix: A's readers and guests got 404 for A's own installation, as if
+    it did not exist; in an organization a member is told the role an operation needs (403 naming it),
+    and only outsiders get 404 (docs/permissions.md)."""
+    ada = api.org_admin()
+    publish(api, ada)
+    olga = api.org_admin("Olga", "Other")
+    installation = install(api, olga)
+    installed_on = space(api, olga)
+    made = api.post(inst_path(installation, "/spaces"), token=olga.token, body={"space": installed_on})
+    assert made.status == 201, made.body
+    reader, guest = join(api, olga.org_id, "Rea", "read"), join(api, olga.org_id, "Gus", None)
+    outsider = api.org_admin("Zed", "Third")
+    for path in (inst_path(installation), inst_path(installation, "/spaces"),
+                 inst_path(installation, f"/spaces/{installed_on}")):
+        for member in (reader, guest):
+            assert "admin" in error(api.get(path, token=member.token), 403)
+        assert error(api.get(path, token=outsider.token), 404) == "No matching installation"
+        assert api.get(path, token=olga.token).status == 200  # the installer's admin
+        assert api.get(path, token=ada.token).status == 200  # the integration's developer
+
+
+def test_an_sso_member_reads_installations_and_private_integrations_only_with_an_sso_token(api):
+    """Reading an installation, and a private integration, checks the organization's single sign-on as
+    every organization access does (docs/sso.md): with an SSO admin's ordinary token, the installation is
+    a 403 and the organization's private integration does not exist (found in review: both skipped it)."""
+    ada = api.org_admin()
+    publish(api, ada)
+    olga = api.org_admin("Olga", "Other")
+    installation = install(api, olga)
+    carla = join(api, olga.org_id, "Carla", "admin", email="carla@corp.example")
+    assert api.get(inst_path(installation), token=carla.token).status == 200
+    org = f"/orgs/{olga.org_id}"
+    marked = api.post(f"{org}/members/{carla.user_id}/sso", token=olga.token)
+    assert marked.status == 200, marked.body
+    enforced = api.patch(org, token=olga.token, body={"sso": True})
+    assert enforced.status == 200, enforced.body
+    assert "single sign-on" in error(api.get(inst_path(installation), token=carla.token), 403)
+    assert "single sign-on" in error(api.get(inst_path(installation, "/spaces"), token=carla.token), 403)
+    assert api.get(inst_path(installation), token=olga.token).status == 200
+    # Olga's private integration is hers alone: the same token reads it as an outsider would (404).
+    publish(api, olga, "olga-private", visibility="private")
+    assert api.get("/integrations/olga-private", token=olga.token).status == 200
+    assert error(api.get("/integrations/olga-private", token=carla.token), 404)
+    listed = api.get("/integrations", token=carla.token, query={"owner": olga.org_id}).json()
+    assert "olga-private" not in [item["name"] for item in listed["items"]]
+
+
+def test_a_sites_integrations_are_read_by_whoever_may_read_the_site(api):
+    """Found by the authorization matrix: a guest (no organization role) listed what is installed on a
+    site they may not read (GET SITE answers them 403)."""
+    ada = api.org_admin()
+    site_id = site(api, ada)
+    path = f"/orgs/{ada.org_id}/sites/{site_id}"
+    guest, reader = join(api, ada.org_id, "Gus", None), join(api, ada.org_id, "Rea", "read")
+    assert api.get(path, token=guest.token).status == 403
+    assert error(api.get(path + "/integrations", token=guest.token), 403)
+    listed = api.get(path + "/integrations", token=reader.token)
+    assert listed.status == 200, listed.body
+    assert listed.json()["count"] == 0
+    assert error(api.get(path + "/integrations", token=api.org_admin("Zed", "Third").token), 404)
+
+
 def test_uninstall_removes_the_space_and_site_installations_and_is_a_204_when_missing(api):
     ada = api.org_admin()
     publish(api, ada)

@@ -15,6 +15,7 @@ from bindery import clock
 from bindery.api.schemas.integrations import UpdateContentInstallation
 from bindery.auth import Caller
 from bindery.domain.access.content import member_roles, space_access
+from bindery.domain.access.organization import require_org_role
 from bindery.domain.integrations import events
 from bindery.domain.integrations.configuration import status_for, with_defaults
 from bindery.domain.integrations.installations import managing, reading
@@ -189,12 +190,14 @@ def _views(caller: Caller, setups: list[ContentInstallation], *,
 
 def integrations_on(caller: Caller, kind: str, content_id: str, org_id: str | None,
                     search: str | None) -> Listing[IntegrationView]:
-    """The integrations installed on a space (readers of the space) or a site (members of its
-    organization), every one in one answer: a space or site has few."""
+    """The integrations installed on a space (readers of the space) or a site (whoever may read the site:
+    members with a role, docs/sites.md), every one in one answer: a space or site has few."""
     if kind == "space":
         space_access(caller, content_id)
-    elif _content_org(kind, content_id) != org_id:
-        raise NotFound(MISSING[kind])
+    else:
+        require_org_role(caller, org_id or "", "read", "read the organization's sites")
+        if _content_org(kind, content_id) != org_id:
+            raise NotFound(MISSING[kind])
     setups = install_store.installed_on(kind, content_id)
     integrations = integration_store.get_integrations([s.integration for s in setups])
     shown: list[IntegrationView] = []

@@ -26,13 +26,12 @@ from bindery.domain.integrations.records import (
     readable,
     view,
 )
-from bindery.errors import Conflict, NotFound
+from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id, plausible
 from bindery.pagination import Listing, next_page, open_page
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store
 from bindery.store import integrations as integration_store
-from bindery.store import members as member_store
 from bindery.store.integration_installations import Installation
 from bindery.store.integrations import Integration
 
@@ -98,17 +97,30 @@ def managing(caller: Caller, name: str, installation_id: str,
 
 def reading(caller: Caller, name: str, installation_id: str) -> tuple[Integration, Installation]:
     """The installation, for admins of its organization or of the integration's owner, and for its own
-    tokens."""
+    tokens (other members of those organizations: 403 naming the role; anyone else: 404)."""
     integration, installation = find(name, installation_id)
     grant = caller.installation
     if grant is not None:
         if (grant.integration, grant.installation_id) == (name, installation_id):
             return integration, installation
         raise NotFound(NO_INSTALLATION)
+    # Another member of either organization is told the role it lacks, as everywhere in an organization
+    # (docs/permissions.md); the installation does not exist for anyone outside both.
+    refusal: Forbidden | None = None
     for org_id in dict.fromkeys((installation.org_id, integration.owner_id)):
-        member = member_store.get_member(org_id, caller.user_id)
-        if member is not None and not member.disabled and member.role == "admin":
+        try:
+            access = org_access(org_id, caller)
+        except NotFound:
+            continue
+        except Forbidden as sso_required:
+            refusal = sso_required
+            continue
+        if access.is_admin:
             return integration, installation
+        refusal = Forbidden("You need the admin role in the installation's organization (or the "
+                            "integration's) to read the installation")
+    if refusal is not None:
+        raise refusal
     raise NotFound(NO_INSTALLATION)
 
 

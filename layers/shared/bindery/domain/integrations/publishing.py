@@ -17,7 +17,15 @@ from bindery import clock
 from bindery.api.schemas.integrations import PublishIntegration
 from bindery.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
-from bindery.domain.integrations.records import NAME, IntegrationView, load, owner_admin, read, view
+from bindery.domain.integrations.records import (
+    NAME,
+    IntegrationView,
+    acting_member,
+    load,
+    owner_admin,
+    read,
+    view,
+)
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.pagination import Listing, next_page, open_page
 from bindery.secret_box import secret_box
@@ -141,8 +149,8 @@ def list_integrations(caller: Caller, narrow: IntegrationFilter, *, owner: str |
     there, and those of `listed_for` (ORG/integrations: the organization's own)."""
     visible: list[str] = []
     for org_id in {org for org in (owner, listed_for) if org}:
-        _, member = org_store.get_org_and_member(org_id, caller.user_id)
-        if member is not None and not member.disabled:
+        org, member = org_store.get_org_and_member(org_id, caller.user_id)
+        if org is not None and acting_member(org, member, caller) is not None:
             visible.append(org_id)
     narrow = IntegrationFilter(**{**narrow.__dict__, "visible_owners": tuple(sorted(visible))})
     scope = f"integrations:{owner}:{listed_for}:{sorted(narrow.__dict__.items())}"
@@ -158,7 +166,7 @@ def list_integrations(caller: Caller, narrow: IntegrationFilter, *, owner: str |
               if ref(org_store.org_key(o)) in found_items}
     members = {o: Member.from_item(item) for o in owner_ids
                if (item := found_items.get(ref(member_store.member_key(o, caller.user_id)))) is not None}
-    items = [view(i, owners[i.owner_id], members.get(i.owner_id))
+    items = [view(i, owners[i.owner_id], acting_member(owners[i.owner_id], members.get(i.owner_id), caller))
              for i in integrations if i.owner_id in owners]
     return Listing(items, next_page(scope, found.last_key, count), count)
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from bindery.auth import Caller
-from bindery.domain.access.organization import OrgAccess, org_access
+from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
 from bindery.errors import Forbidden, NotFound
 from bindery.store import integrations as integration_store
 from bindery.store.integrations import Integration
@@ -63,9 +63,23 @@ def readable(caller: Caller, integration: Integration) -> IntegrationView:
     owner, member = get_org_and_member(integration.owner_id, caller.user_id)
     if owner is None:
         raise NotFound(NO_INTEGRATION)
-    if integration.visibility == "private" and (member is None or member.disabled):
+    member = acting_member(owner, member, caller)
+    if integration.visibility == "private" and member is None:
         raise NotFound(NO_INTEGRATION)
     return view(integration, owner, member)
+
+
+def acting_member(org: Organization, member: Member | None, caller: Caller) -> Member | None:
+    """The caller's membership as it may act now: none when disabled, or when the organization enforces
+    single sign-on and this token did not come from its login (docs/sso.md) — such a caller reads the
+    owner's integrations as an outsider does."""
+    if member is None or member.disabled:
+        return None
+    try:
+        require_sso_login(org, member, caller)
+    except Forbidden:
+        return None
+    return member
 
 
 def read(caller: Caller, name: str) -> IntegrationView:
