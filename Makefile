@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test test-moto test-dynamodb-local conformance lint openapi check-openapi check-wheels clean
+.PHONY: run test test-moto test-dynamodb-local conformance fuzz lint openapi check-openapi check-wheels clean
 
 $(STAMP): requirements-dev.txt layers/shared/requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,10 @@ test-dynamodb-local: $(STAMP)
 
 conformance: $(STAMP)
 	cd conformance && npm ci --silent --no-audit --no-fund && PYTHON=../$(PY) npm test
+
+# schemathesis against `make run`'s server (a throwaway one), both OpenAPI documents (docs/testing.md)
+fuzz: $(STAMP)
+	$(PY) -m tests.fuzz
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

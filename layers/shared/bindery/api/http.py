@@ -12,7 +12,10 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -152,6 +155,12 @@ def create_app(service: str) -> Resolver:
     @app.exception_handler(RequestValidationError)
     def _invalid(error: RequestValidationError) -> Response[str]:
         return _error(400, validation_message(list(error.errors())))
+
+    @app.exception_handler(RequestUnsupportedContentType)
+    def _unsupported_media_type(_: RequestUnsupportedContentType) -> Response[str]:
+        # Powertools parses JSON (or a form) only: a body declared as anything else is the caller's
+        # mistake, answered as HTTP says (415), not a crash.
+        return _error(415, "Content-Type: send the body as application/json")
 
     @app.not_found
     def _no_route(_: NotFoundError) -> Response[str]:
