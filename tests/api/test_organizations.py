@@ -151,6 +151,19 @@ def test_patch_org_as_admin(api):
     assert body["mergeRules"]["type"] == "rules"
 
 
+def test_merge_rules_without_users_are_answered_without_users(api):
+    # Found by schemathesis: `users` left out (or null) was stored and answered as `"users": null`, which
+    # the spec's MergeRule does not allow, in every answer that shows the organization.
+    ada = api.org_admin()
+    for sent in ({"rule": "allow_bypass"}, {"rule": "allow_bypass", "users": None}):
+        reply = api.patch(f"/orgs/{ada.org_id}", token=ada.token,
+                          body={"mergeRules": {"type": "rules", "rules": [sent]}})
+        assert reply.status == 200, reply.body
+        assert reply.json()["mergeRules"] == {"type": "rules", "rules": [{"rule": "allow_bypass"}]}
+        assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["mergeRules"]["rules"] == [
+            {"rule": "allow_bypass"}]
+
+
 def test_patch_org_null_default_role_means_guest(api):
     ada = api.org_admin()
     api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"defaultRole": "read"})
