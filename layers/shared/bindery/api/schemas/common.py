@@ -113,7 +113,8 @@ class Document(BaseModel):
             # Found by schemathesis: NaN, 1e300 or a 40-digit integer in a document's data was a 500.
             raise PydanticCustomError(
                 "number_range",
-                "Input should contain only finite numbers of at most 38 digits, between 1e-130 and 1e126 in magnitude")
+                "Input should contain only finite numbers of at most 38 digits, between 1e-130 and 1e126 in "
+                "magnitude")
         return value
 
 
