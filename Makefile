@@ -16,7 +16,7 @@ $(STAMP): requirements-dev.txt layers/shared/requirements.txt
 run: $(STAMP)
 	$(PY) -m local.server
 
-test: test-moto test-dynamodb-local conformance
+test: test-moto test-dynamodb-local conformance fuzz
 
 test-moto: $(STAMP)
 	$(PY) -m pytest

@@ -4,8 +4,9 @@ it.
 
 Schemathesis sends every request with the admin's token and these values in the path, so each operation
 reaches real handling: a real space, page, file, change request, comment, site, spec... Operations that
-destroy what they name (every DELETE, a change request's merge, a space's or collection's transfer) get
-victims of their own (`Seeded.victims`), so the operations tested after them still find the world whole.
+destroy what they name (every DELETE, a change request's merge, a space's or collection's transfer, a
+member's role change) get victims of their own (`Seeded.victims`), so the operations tested after them
+still find the world whole.
 """
 
 from __future__ import annotations
@@ -217,6 +218,10 @@ def _victims(api: Api, p: dict[str, str], org: str,
         ("DELETE", "/orgs/{organizationId}/link-invites/{inviteId}"):
             {"inviteId": api("POST", f"/orgs/{org}/link-invites", {"role": "read"})["id"]},
         ("DELETE", "/orgs/{organizationId}/members/{userId}"): {"userId": vic},
+        # Changing a member's role or SSO: another member's, or the admin would lose the rights the
+        # operations tested after it need (found: every later DELETE a 403).
+        ("PATCH", "/orgs/{organizationId}/members/{userId}"): {"userId": tess},
+        ("POST", "/orgs/{organizationId}/members/{userId}/sso"): {"userId": tess},
         ("DELETE", "/orgs/{organizationId}/openapi/{specSlug}"):
             {"specSlug": api("POST", f"/orgs/{org}/openapi",
                              {"slug": "gone", "source": {"text": OPENAPI_TEXT}})["slug"]},
