@@ -87,9 +87,10 @@ def admin_user(storage_endpoint: str, name: str, email: str) -> dict[str, str]:
     """A user and their API token, made by `python -m bindery.admin` against the runner's table."""
     env = {**os.environ, "BINDERY_DYNAMODB_ENDPOINT": storage_endpoint, "AWS_REGION": "us-east-1",
            "PYTHONPATH": str(ROOT / "layers" / "shared")}
-    env.setdefault("AWS_ACCESS_KEY_ID", "local")
-    env.setdefault("AWS_SECRET_ACCESS_KEY", "local")
-    env.pop("BINDERY_ENGINE", None)
+    # The runner's engine accepts any credentials (as its own dummy ones); none of the shell's apply.
+    env.update({"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"})
+    for variable in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "BINDERY_ENGINE"):
+        env.pop(variable, None)
     command = [sys.executable, "-m", "bindery.admin", "create-user", "--name", name, "--email", email]
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode:
