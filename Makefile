@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test test-moto test-dynamodb-local conformance mutation lint openapi check-openapi check-wheels clean
+.PHONY: run test test-moto test-dynamodb-local conformance mutation fuzz lint openapi check-openapi check-wheels clean
 
 $(STAMP): requirements-dev.txt layers/shared/requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,7 @@ $(STAMP): requirements-dev.txt layers/shared/requirements.txt
 run: $(STAMP)
 	$(PY) -m local.server
 
-test: test-moto test-dynamodb-local conformance
+test: test-moto test-dynamodb-local conformance fuzz
 
 test-moto: $(STAMP)
 	$(PY) -m pytest
@@ -30,6 +30,10 @@ conformance: $(STAMP)
 # Not part of `make test`: minutes per module (docs/testing.md). MUTATION_ARGS="pagination --max-children 2"
 mutation: $(STAMP)
 	$(PY) -m local.mutation $(MUTATION_ARGS)
+
+# schemathesis against `make run`'s server (a throwaway one), both OpenAPI documents (docs/testing.md)
+fuzz: $(STAMP)
+	$(PY) -m tests.fuzz
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -167,6 +167,10 @@ ERROR_SCHEMA: dict[str, Any] = {
     }},
 }
 _ERROR_REF = {"$ref": "#/components/schemas/Error"}
+# Statuses whose answers have no body: 204 No Content, 205 Reset Content (the reference's "deleted").
+_BODYLESS = {"204", "205"}
+# How Powertools renders a route's `Response[str]` return type.
+_PLAIN_STR = {"title": "Return", "type": "string"}
 
 
 def _error_response(description: str) -> dict[str, Any]:
@@ -180,7 +184,8 @@ def _apply_bindery_conventions(document: dict[str, Any]) -> None:
       reads `organizationId` from API Gateway's pathParameters) are still path parameters;
     - request validation errors answer 400 with Bindery's error body (`bindery.api.http.create_app`), not
       Powertools' 422 `HTTPValidationError`;
-    - any other status (401 from the authorizer, 403, 404, 409…) answers with the same error body.
+    - any other status (401 from the authorizer, 403, 404, 409…) answers with the same error body;
+    - 204 and 205 answers have no body.
     """
     for path, item in (document.get("paths") or {}).items():
         names = [part[1:-1] for part in path.split("/") if part.startswith("{") and part.endswith("}")]
@@ -195,6 +200,16 @@ def _apply_bindery_conventions(document: dict[str, Any]) -> None:
             if not operation["parameters"]:
                 del operation["parameters"]
             responses = operation.setdefault("responses", {})
+            for status, response in responses.items():
+                # Powertools gives the route's status the route's return type as a JSON body. 204 and 205
+                # never carry one (RFC 9110), and a route returning `Response[str]` answers no JSON (an
+                # empty body, a redirect, XML it declares itself): a client that believed the document
+                # would try to parse it (found by schemathesis).
+                content = response.get("content") or {}
+                if status in _BODYLESS or content.get("application/json", {}).get("schema") == _PLAIN_STR:
+                    content.pop("application/json", None)
+                    if not content:
+                        response.pop("content", None)
             if "422" in responses:
                 del responses["422"]
                 responses.setdefault("400", _error_response("Invalid request"))
@@ -283,15 +298,18 @@ def _untyped(schema: Any) -> bool:
 
 
 def untyped_responses(document: dict[str, Any]) -> list[str]:
-    """The success answers (2xx other than 204, which has no body) whose JSON shape is not declared:
-    every route returns a response model of bindery.api.wire.models instead."""
+    """The success answers (2xx other than 204 and 205, which have no body) whose JSON shape is not
+    declared: every route returns a response model of bindery.api.wire.models instead (or a
+    `Response[str]` with no JSON body, declared without content)."""
     found: list[str] = []
     for name, operation in _operations(document).items():
         for status, response in (operation.get("responses") or {}).items():
-            if not status.startswith("2") or status == "204":
+            if not status.startswith("2") or status in _BODYLESS:
                 continue
-            content = (response.get("content") or {}).get("application/json")
-            if content is None or _untyped(content.get("schema")):
+            if "content" not in response:
+                continue  # declared without a body (a route returning `Response[str]`)
+            content = response["content"].get("application/json")
+            if content is not None and _untyped(content.get("schema")):
                 found.append(f"{name} {status}")
     return found
 

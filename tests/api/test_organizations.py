@@ -7,7 +7,7 @@ import base64
 from bindery.store import table
 from bindery.store import users as user_store
 from bindery.store.members import Member, add_member_ops
-from tests.api.test_members import join
+from tests.api.test_members import error, join
 
 
 def test_missing_token_is_401_in_error_shape(api):
@@ -156,6 +156,29 @@ def test_patch_org_as_admin(api):
     assert body["defaultRole"] == "edit"
     assert body["inviteLinks"] is False
     assert body["mergeRules"]["type"] == "rules"
+
+
+def test_merge_rules_are_checked_and_stored_as_a_spaces_are(api):
+    # Found by schemathesis: `users` left out (or null) was stored and answered as `"users": null`, which
+    # the spec's MergeRule does not allow, in every answer that shows the organization.
+    ada = api.org_admin()
+    path = f"/orgs/{ada.org_id}"
+    review = "require_at_least_one_review"
+    for sent in ({"rule": review}, {"rule": review, "users": None}):
+        reply = api.patch(path, token=ada.token, body={"mergeRules": {"type": "rules", "rules": [sent]}})
+        assert reply.status == 200, reply.body
+        assert reply.json()["mergeRules"]["rules"] == [{"rule": review}]
+    for sent in ({"rule": "allow_bypass"}, {"rule": "allow_bypass", "users": None}):
+        reply = api.patch(path, token=ada.token, body={"mergeRules": {"type": "rules", "rules": [sent]}})
+        assert error(reply, 400) == "mergeRules.rules.0.users: required for allow_bypass"
+    reply = api.patch(path, token=ada.token, body={"mergeRules": {"type": "rules", "rules": [
+        {"rule": "allow_bypass", "users": ["nobody"]}]}})
+    assert error(reply, 400) == "mergeRules: nobody is not a member of this organization"
+    reply = api.patch(path, token=ada.token, body={"mergeRules": {"type": "rules", "rules": [
+        {"rule": "allow_bypass", "users": [ada.user_id]}]}})
+    assert reply.status == 200, reply.body
+    assert api.get(path, token=ada.token).json()["mergeRules"]["rules"] == [
+        {"rule": "allow_bypass", "users": [ada.user_id]}]
 
 
 def test_patch_org_null_default_role_means_guest(api):

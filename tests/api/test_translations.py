@@ -143,6 +143,37 @@ def test_put_changes_the_instructions_and_checks_them(api, sqs_queues):
     error(api.put(translations_path(ada, "/missing"), token=ada.token, body={"instructions": DOCUMENT}), 404)
 
 
+def test_unknown_top_level_fields_of_the_instructions_are_dropped_and_the_translation_stays_readable(
+        api, sqs_queues):
+    # Found by schemathesis: instructions with an extra top-level field were stored as sent, after which
+    # every read of the translation (and the organization's listing) was a 500.
+    ada = api.org_admin()
+    made = create(api, ada, new_space(api, ada)["id"])
+    path = translations_path(ada, f"/{made['id']}")
+    reply = api.put(path, token=ada.token, body={"instructions": {**DOCUMENT, "": [], "extra": {"a": 1}}})
+    assert reply.status == 200, reply.body
+    assert reply.json()["instructions"] == DOCUMENT
+    assert api.get(path, token=ada.token).json()["instructions"] == DOCUMENT
+    assert api.get(translations_path(ada), token=ada.token).json()["count"] == 1
+
+
+def test_numbers_in_the_instructions_are_kept_and_unstorable_ones_are_400s(api, sqs_queues):
+    # Found by schemathesis: a float in a document's data was a 500 (boto3 refuses floats).
+    ada = api.org_admin()
+    made = create(api, ada, new_space(api, ada)["id"])
+    path = translations_path(ada, f"/{made['id']}")
+    data = {"ratio": 1.5, "big": 4.9375845583901176e+16, "list": [-0.25, 7], "n": -108331553}
+    sent = {**DOCUMENT, "data": data}
+    reply = api.put(path, token=ada.token, body={"instructions": sent})
+    assert reply.status == 200, reply.body
+    assert api.get(path, token=ada.token).json()["instructions"]["data"] == data
+    for bad in (b"NaN", b"Infinity", b"1e300", b"1" + b"0" * 39 + b"1"):
+        raw = b'{"instructions": {"object": "document", "nodes": [], "data": {"x": ' + bad + b"}}}"
+        reply = api.call("PUT", path, token=ada.token, raw=raw, headers={"Content-Type": "application/json"})
+        assert "instructions" in error(reply, 400), bad
+    assert api.get(path, token=ada.token).json()["instructions"]["data"] == data
+
+
 def test_unknown_translations_are_404s_and_deleting_one_twice_is_204(api, sqs_queues):
     ada = api.org_admin()
     space = new_space(api, ada)

@@ -50,7 +50,9 @@ def update_provider(organizationId: str, samlProviderId: str, who: Who,  # noqa:
     return _provider(domain.update_provider(who, organizationId, samlProviderId, body))
 
 
-@router.delete("/<samlProviderId>", status_code=204)
+@router.delete("/<samlProviderId>", status_code=204,
+               responses={204: {"description": "There was no such provider"},
+                          205: {"description": "The provider was deleted"}})
 def delete_provider(organizationId: str, samlProviderId: str, who: Who) -> Response[str]:  # noqa: N803
     deleted = domain.delete_provider(who, organizationId, samlProviderId)
     # The spec: 205 when the provider was deleted, 204 when there was none.

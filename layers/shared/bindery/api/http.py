@@ -12,7 +12,10 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayRestResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
-from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.openapi.exceptions import (
+    RequestUnsupportedContentType,
+    RequestValidationError,
+)
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -98,6 +101,13 @@ def _utf8_body(event: dict[str, Any]) -> bool:
     return True
 
 
+def _content_type(event: dict[str, Any]) -> str:
+    headers = event.get("headers") or {}
+    return next((str(value).strip().lower() for name, value in headers.items()
+                 if name.lower() == "content-type"), "")
+
+
+UNSUPPORTED_MEDIA_TYPE = "Content-Type: send the body as application/json"
 # How deep request JSON may nest: documents nest a few dozen levels at most.
 MAX_BODY_NESTING = 256
 # The `route` dimension of an event no route matched (a 404 from the resolver).
@@ -159,6 +169,21 @@ def create_app(service: str) -> Resolver:
     @app.exception_handler(RequestValidationError)
     def _invalid(error: RequestValidationError) -> Response[str]:
         return _error(400, validation_message(list(error.errors())))
+
+    @app.exception_handler(RequestUnsupportedContentType)
+    def _unsupported_media_type(_: RequestUnsupportedContentType) -> Response[str]:
+        # Powertools parses JSON (or a form) only: a body declared as anything else is the caller's
+        # mistake, answered as HTTP says (415), not a crash.
+        return _error(415, UNSUPPORTED_MEDIA_TYPE)
+
+    @app.exception_handler(ValueError)
+    def _bad_value(error: ValueError) -> Response[str]:
+        # Powertools raises a bare ValueError for a multipart body without a boundary (found by
+        # schemathesis): the caller's mistake, as any other media type than JSON is. Any other
+        # ValueError is ours.
+        if _content_type(app.current_event.raw_event).startswith("multipart/"):
+            return _error(415, UNSUPPORTED_MEDIA_TYPE)
+        return _internal(error)
 
     @app.not_found
     def _no_route(_: NotFoundError) -> Response[str]:

@@ -19,6 +19,20 @@ def _validator(name: str) -> Any:
     return Draft7Validator(schema)
 
 
+@cache
+def _properties(name: str) -> frozenset[str]:
+    schema = json.loads(resources.files(__package__).joinpath(f"{name}.json").read_text())
+    return frozenset(schema.get("properties") or ())
+
+
+def known_fields(name: str, value: dict[str, Any]) -> dict[str, Any]:
+    """`value` without the top-level fields schema `name` does not define: ignored, as every request
+    body's unknown fields are (the spec's schemas leave objects open, and an unknown field stored would
+    break every later answer that shows the setting: found by schemathesis)."""
+    known = _properties(name)
+    return {key: item for key, item in value.items() if key in known}
+
+
 def problem(name: str, value: Any, field: str) -> str | None:
     """The first way `value` breaks schema `name`, as "<field>.<path>: <message>", or None."""
     from jsonschema.exceptions import best_match

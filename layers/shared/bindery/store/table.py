@@ -149,8 +149,20 @@ class Op(dict[str, Any]):
         self.name = name
 
 
+def storable(value: Any) -> Any:
+    """boto3 refuses floats: a float (a number in a document's data) is stored as the Decimal of its
+    shortest repr, which `plain` turns back into the same float."""
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, dict):
+        return {k: storable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [storable(v) for v in value]
+    return value
+
+
 def put_op(item: Item, condition: str | None = None, *, name: str = "put", **extra: Any) -> Op:
-    op: dict[str, Any] = {"TableName": settings().table_name, "Item": item}
+    op: dict[str, Any] = {"TableName": settings().table_name, "Item": storable(item)}
     if condition:
         op["ConditionExpression"] = condition
     op.update(extra)
@@ -162,7 +174,7 @@ def update_op(key: Key, expression: str, values: dict[str, Any] | None = None,
               name: str = "update") -> Op:
     op: dict[str, Any] = {"TableName": settings().table_name, "Key": key, "UpdateExpression": expression}
     if values:
-        op["ExpressionAttributeValues"] = values
+        op["ExpressionAttributeValues"] = storable(values)
     if names:
         op["ExpressionAttributeNames"] = names
     if condition:

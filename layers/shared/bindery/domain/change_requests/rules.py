@@ -21,10 +21,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.errors import Forbidden
+from bindery.errors import BadRequest, Forbidden
+from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.spaces import Space
+
+# The rules that name users.
+USER_RULES = ("require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass")
+
+
+def checked_merge_rules(org_id: str, rules: dict[str, Any]) -> dict[str, Any]:
+    """The rules as stored (a space's or an organization's): users only on the rules that name users (the
+    spec requires them there), each a member of the organization."""
+    named: list[str] = []
+    for index, rule in enumerate(rules.get("rules") or []):
+        if rule["rule"] in USER_RULES:
+            if rule.get("users") is None:
+                raise BadRequest(f"mergeRules.rules.{index}.users: required for {rule['rule']}")
+            named.extend(rule["users"])
+        else:
+            rule.pop("users", None)  # the spec lets other rules carry extra keys; they mean nothing
+    members = member_store.get_members(org_id, list(dict.fromkeys(named))) if named else {}
+    for user_id in named:
+        if user_id not in members or members[user_id].disabled:
+            raise BadRequest(f"mergeRules: {user_id} is not a member of this organization")
+    return rules
 
 
 def effective_rules(space: Space) -> list[Mapping[str, Any]]:

@@ -15,7 +15,7 @@ from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.sites.records import NO_SITE_SPACE, open_structure
 from bindery.errors import BadRequest, NotFound
-from bindery.schemas import problem
+from bindery.schemas import known_fields, problem
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import site_settings as settings_store
 from bindery.store.sites import Structure
@@ -96,6 +96,7 @@ def put_site_customization(caller: Caller, org_id: str, site_id: str, body: Any)
     wrong = problem("site_customization", body, "body")
     if wrong:
         raise BadRequest(wrong)
+    body = known_fields("site_customization", body)
     _commit(settings_store.put_customization_op(site_id, body, now_iso()), site_id)
     return dict(body)
 
@@ -120,7 +121,8 @@ def override_site_space_customization(caller: Caller, org_id: str, site_id: str,
     wrong = problem("site_customization_override", body, "body")
     if wrong:
         raise BadRequest(wrong)
-    overrides = _patched(structure.overrides.get(site_space_id, {}), body)
+    overrides = _patched(structure.overrides.get(site_space_id, {}),
+                         known_fields("site_customization_override", body))
     op = (settings_store.put_override_op(site_id, site_space_id, overrides, now_iso()) if overrides
           else settings_store.delete_override_op(site_id, site_space_id))
     _commit(op, site_id)

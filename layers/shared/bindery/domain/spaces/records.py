@@ -18,12 +18,12 @@ from bindery.domain.access.content import roles_on, space_access
 from bindery.domain.access.organization import OrgAccess
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.space_roles import role_at
+from bindery.domain.change_requests.rules import checked_merge_rules
 from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
 from bindery.positions import between
 from bindery.store import Transaction
 from bindery.store import collections as collection_store
-from bindery.store import members as member_store
 from bindery.store import spaces as space_store
 from bindery.store import tree as tree_store
 from bindery.store.collections import Collection
@@ -33,7 +33,6 @@ from bindery.store.spaces import Space
 DEFAULT_TITLE = "Untitled"
 NO_PARENT = "parent: no matching collection"
 # Rules that name users, who must be members of the space's organization.
-USER_RULES = ("require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass")
 # PATCH fields that may not be null (emoji, icon and defaultLevel may: null removes or makes private).
 NOT_NULL = ("editMode", "title", "language", "mergeRules")
 
@@ -92,23 +91,6 @@ def create_space(access: OrgAccess, body: CreateSpace) -> SpaceView:
     return SpaceView(space, role)
 
 
-def _checked_merge_rules(org_id: str, rules: dict[str, Any]) -> dict[str, Any]:
-    """The rules as stored: users only on the rules that name users, each a member of the organization."""
-    named: list[str] = []
-    for index, rule in enumerate(rules.get("rules") or []):
-        if rule["rule"] in USER_RULES:
-            if rule.get("users") is None:
-                raise BadRequest(f"mergeRules.rules.{index}.users: required for {rule['rule']}")
-            named.extend(rule["users"])
-        else:
-            rule.pop("users", None)  # the spec lets other rules carry extra keys; they mean nothing
-    members = member_store.get_members(org_id, list(dict.fromkeys(named))) if named else {}
-    for user_id in named:
-        if user_id not in members or members[user_id].disabled:
-            raise BadRequest(f"mergeRules: {user_id} is not a member of this organization")
-    return rules
-
-
 def _changes(space: Space, body: UpdateSpace) -> tuple[dict[str, Any], list[str]]:
     """The attributes to set and to remove, from the fields the body sent."""
     sent = body.model_fields_set
@@ -124,7 +106,7 @@ def _changes(space: Space, body: UpdateSpace) -> tuple[dict[str, Any], list[str]
         assign["defaultLevel"] = data["defaultLevel"]
     if "mergeRules" in sent:
         assert body.mergeRules is not None
-        assign["mergeRules"] = _checked_merge_rules(
+        assign["mergeRules"] = checked_merge_rules(
             space.org_id, body.mergeRules.model_dump(mode="json", exclude_none=True))
     # A space shows an emoji or an icon: setting one replaces the other; null removes it.
     for name, other in (("emoji", "icon"), ("icon", "emoji")):
