@@ -29,3 +29,10 @@ def send_all(queue_url: str, messages: list[Message]) -> None:
         failed = client.send_message_batch(QueueUrl=queue_url, Entries=entries).get("Failed") or []
         for entry in failed:
             send(queue_url, chunk[int(entry["Id"])])
+
+
+def delay(queue_url: str, receipt_handle: str, seconds: int) -> None:
+    """Make a received message visible again in `seconds` (ChangeMessageVisibility): a worker's backoff
+    before SQS delivers a failed message again."""
+    sqs_client().change_message_visibility(QueueUrl=queue_url, ReceiptHandle=receipt_handle,
+                                           VisibilityTimeout=seconds)
