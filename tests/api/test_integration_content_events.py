@@ -64,3 +64,20 @@ def test_recording_the_same_revision_again_is_one_event(api, receiver, deliver_q
     assert kinds.count("space_content_updated") == 1
     deliver_queued()
     assert [e["type"] for e in receiver.accepted].count("space_content_updated") == 1
+
+
+def test_a_template_applied_by_a_write_token_is_space_content_updated(api, receiver, deliver_queued):
+    ada = api.org_admin()
+    dev_integration(api, ada, receiver, scopes=["space:content:write"])
+    installation = install(api, ada)
+    space = seeded_space(api, ada, "Chosen")
+    api.post(f"/integrations/analytics/installations/{installation['id']}/spaces", token=ada.token,
+             body={"space": space["id"]})
+    token = api.post(f"/integrations/analytics/installations/{installation['id']}/tokens",
+                     token=ada.token).json()["token"]
+    applied = api.post(f"/spaces/{space['id']}/content/template", token=token, body={"id": "getting-started"})
+    assert applied.status == 201, applied.body
+    deliver_queued()
+    updated = [e for e in receiver.accepted if e["type"] == "space_content_updated"]
+    assert [(e["spaceId"], e["installationId"]) for e in updated] == [(space["id"], installation["id"])]
+    assert updated[0]["revisionId"] != space["revision"]
