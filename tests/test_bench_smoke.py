@@ -29,3 +29,18 @@ def test_bench_reports_the_dynamodb_requests_of_each_operation(api):
     assert results[published].requests == {"GetItem": 1, "BatchGetItem": 2, "Query": 2}
     assert all(m.median_us > 0 and m.iterations == 2 for m in results.values())
     json.dumps(run.report(list(results.values()), 2, 1))
+
+
+def test_the_event_fan_out_to_1000_installations_costs_a_request_per_25_events(api, sqs_queues):
+    from bench import event_fanout_bench
+
+    found = event_fanout_bench.run(api, installations=1000, repeat=0)
+    # the update of a space with no integration: the GetItem of the space it starts from, one BatchWriteItem
+    # (document + tree), its PutItem, the space's UpdateItem, and one Query of the space's integrations
+    update = {"GetItem": 1, "BatchWriteItem": 1, "PutItem": 1, "UpdateItem": 1, "Query": 1}
+    assert found["baseline"].requests == update
+    # 1,000 installations: the same Query reads all of them; 40 more BatchWriteItem (25 events each) and
+    # 100 SendMessageBatch (10 messages each), besides the search index's SendMessage
+    assert found["fanned"].requests == {**update, "BatchWriteItem": 41}
+    assert found["fanned"].queue_requests == {"SendMessage": 1, "SendMessageBatch": 100}
+    assert found["baseline"].queue_requests == {"SendMessage": 1}

@@ -14,7 +14,10 @@ SCOPE_SETS = {
     "none": [],
     "metadata": ["space:metadata:read"],
     "content": ["space:content:read"],
+    "metadata-write": ["space:metadata:write"],
+    "content-write": ["space:content:write"],
 }
+READ_ONLY = ("none", "metadata", "content")
 
 
 def token_for(api, developer, name, installation_id):
@@ -83,7 +86,7 @@ def test_reads_follow_the_scopes_and_the_selection(api, world, label, selection)
             assert reply.status == expected, (label, selection, space_key, endpoint, reply.body)
 
 
-@pytest.mark.parametrize("label", list(SCOPE_SETS))
+@pytest.mark.parametrize("label", READ_ONLY)
 def test_everything_outside_the_scopes_is_refused(api, world, label):
     name, installation_id = world["installs"][label]
     token = token_for(api, world["dev"], name, installation_id)
@@ -143,3 +146,49 @@ def test_a_token_expires_after_an_hour(api, world, monkeypatch):
     assert api.get(space_path, token=token).status == 200
     monkeypatch.setenv("BINDERY_CLOCK_OFFSET_SECONDS", str(3601))
     assert api.get(space_path, token=token).status == 401
+
+
+def _writes(space):
+    sid = space["id"]
+    return {"metadata": ("PATCH", f"/spaces/{sid}", {"title": "Renamed"}),
+            "change-request": ("POST", f"/spaces/{sid}/change-requests", {"subject": "By the integration"})}
+
+
+@pytest.mark.parametrize("label", list(SCOPE_SETS))
+def test_writes_follow_the_write_scopes_and_the_selection(api, world, label):
+    name, installation_id = world["installs"][label]
+    token = token_for(api, world["dev"], name, installation_id)
+    scopes = set(SCOPE_SETS[label])
+    needs = {"metadata": "space:metadata:write", "change-request": "space:content:write"}
+    for space_key, reachable in (("selected", True), ("unselected", False), ("elsewhere", False)):
+        for write, (method, path, body) in _writes(world[space_key]).items():
+            reply = api.call(method, path, token=token, body=body)
+            expected = 403 if needs[write] not in scopes else (200 if write == "metadata" else 201)
+            if needs[write] in scopes and not reachable:
+                expected = 404
+            assert reply.status == expected, (label, space_key, write, reply.body)
+    owner = world["ada"]
+    titles = {key: api.get(f"/spaces/{world[key]['id']}", token=owner.token).json()["title"]
+              for key in ("selected", "unselected")}
+    assert titles == {"selected": "Renamed" if label == "metadata-write" else "Selected",
+                      "unselected": "Unselected"}
+
+
+def test_content_write_edits_and_merges_a_change_request_but_reads_nothing(api, world):
+    name, installation_id = world["installs"]["content-write"]
+    token = token_for(api, world["dev"], name, installation_id)
+    space_id = world["selected"]["id"]
+    made = api.post(f"/spaces/{space_id}/change-requests", token=token, body={"subject": "Retitle"})
+    assert made.status == 201, made.body
+    path = f"/spaces/{space_id}/change-requests/{made.json()['id']}"
+    edited = api.post(f"{path}/content", token=token,
+                      body={"changes": [{"operation": "update_page", "page": "p1", "title": "Renamed"}]})
+    assert edited.status == 200, edited.body
+    merged = api.post(f"{path}/merge", token=token)
+    assert (merged.status, merged.json().get("result")) == (200, "merge"), merged.body
+    pages = api.get(f"/spaces/{space_id}/content/pages", token=world["ada"].token).json()["pages"]
+    assert [p["title"] for p in pages] == ["Renamed"]
+    assert api.get(f"/spaces/{space_id}/content/pages", token=token).status == 403
+    assert api.get(path, token=token).status == 403
+    assert api.patch(f"/spaces/{space_id}", token=token, body={"title": "No"}).status == 403
+    assert api.delete(f"/spaces/{space_id}", token=token).status == 403

@@ -39,7 +39,7 @@ MESSAGES: dict[str, Message] = {
     "SearchIndexWorker": IndexMessage(spaceId="s1", revisionId="r1"),
     "OpenAPIProcessingWorker": OpenAPIProcessMessage(organizationId="o1", slug="pets", specId="x", job="j"),
     "TranslationRunWorker": TranslationRunMessage(organizationId="o1", translationId="t1", job="j"),
-    "IntegrationEventWorker": IntegrationEventMessage(integration="pets", eventId="e1"),
+    "IntegrationEventWorker": IntegrationEventMessage(integration="analytics", eventId="e1"),
 }
 # The workers that record a failed job themselves on their last attempt: the module whose MAX_ATTEMPTS
 # must be the queue's maxReceiveCount (one attempt fewer, and a job would be dead-lettered unrecorded;

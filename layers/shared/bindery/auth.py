@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from aws_lambda_powertools.event_handler.request import Request
 
 from bindery.errors import Forbidden, Unauthorized
-from bindery.installation_scopes import may_call
+from bindery.installation_scopes import scopes_naming
 
 # The user id an installation token's caller carries: no user id has a colon, so it never names a user.
 INSTALLATION_PREFIX = "installation:"
@@ -23,6 +23,9 @@ class InstallationGrant:
     integration: str
     installation_id: str
     scopes: frozenset[str]
+    # The scopes that name the route being called: the role on a space comes from these only, so a
+    # write scope's role never strengthens a route another scope named (bindery.installation_scopes).
+    route_scopes: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -60,8 +63,9 @@ def current_caller(request: Request) -> Caller:
     if isinstance(installation, str) and installation:
         integration, _, installation_id = installation.partition("/")
         scopes = frozenset(str(context.get("scopes", "")).split())
-        grant = InstallationGrant(integration, installation_id, scopes)
-        if not may_call(grant.scopes, request.method, request.route):
+        named = scopes_naming(scopes, request.method, request.route)
+        if named is None:
             raise Forbidden(f"This installation token's scopes do not allow {request.method} {request.route}")
+        grant = InstallationGrant(integration, installation_id, scopes, named)
         return Caller(user_id=user_id, installation=grant)
     return Caller(user_id=user_id, sso_org=sso_org if isinstance(sso_org, str) and sso_org else None)

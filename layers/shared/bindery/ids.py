@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import re
 import secrets
 import string
@@ -36,3 +37,10 @@ def new_token() -> str:
 def plausible(value: str) -> bool:
     """Could `value` be an id? (One rule for every id a path names.)"""
     return _PLAUSIBLE.fullmatch(value) is not None
+
+
+def derived_id(first: str, *names: str) -> str:
+    """An id shaped as new_id's, ordered in time as `first` (an id of new_id's) and always the same for
+    the same names: an item written under it twice (a retried write) is one item."""
+    digest = int.from_bytes(hashlib.sha256("/".join((first, *names)).encode()).digest()[:12], "big")
+    return first[:8] + _base62(digest, 12)

@@ -7,7 +7,9 @@ is a 403, whatever the route would have answered. Behind the route, the domain's
 that its `space_selection` covers), so a token needs both the scope and the selection.
 
 Routes are Powertools' templates (`/spaces/{spaceId}/content/page/{pageId}`), matched by prefix where a
-scope covers a whole subtree. Scopes not listed grant nothing on the existing endpoints yet.
+scope covers a whole subtree. The role on a space comes from the scopes that name the route called
+(`scopes_naming`), so `space:metadata:write`'s admin role serves `PATCH /spaces/{spaceId}` and nothing
+that `space:content:write` names. Scopes not listed grant nothing on the existing endpoints yet.
 """
 
 from __future__ import annotations
@@ -28,12 +30,23 @@ class Allowed:
 
 
 SPACE = "/spaces/{spaceId}"
+CHANGE_REQUEST = f"{SPACE}/change-requests/{{changeRequestId}}"
 SCOPE_ROUTES: dict[str, tuple[Allowed, ...]] = {
     "space:metadata:read": (Allowed("GET", SPACE),),
     "space:content:read": (
         Allowed("GET", SPACE),
         Allowed("GET", f"{SPACE}/content", subtree=True),
         Allowed("GET", f"{SPACE}/revisions", subtree=True),
+    ),
+    "space:metadata:write": (Allowed("PATCH", SPACE),),
+    # Edit content, create change requests, edit, update and merge them: the writes, not the reads
+    # (a token that reads too has space:content:read).
+    "space:content:write": (
+        Allowed("POST", f"{SPACE}/content/template"),
+        Allowed("POST", f"{SPACE}/change-requests"),
+        Allowed("POST", f"{CHANGE_REQUEST}/content"),
+        Allowed("POST", f"{CHANGE_REQUEST}/update"),
+        Allowed("POST", f"{CHANGE_REQUEST}/merge"),
     ),
 }
 
@@ -43,9 +56,17 @@ OWN_ROUTES = (Allowed("GET", INSTALLATION), Allowed("GET", f"{INSTALLATION}/spac
               Allowed("GET", f"{INSTALLATION}/sites", subtree=True))
 
 # The role a scope gives on a space the installation's selection covers (bindery.domain.access).
-SPACE_ROLES = {"space:content:read": "read", "space:metadata:read": "read"}
+# Merging needs `review`; a space's settings need `admin`.
+SPACE_ROLES = {"space:content:read": "read", "space:metadata:read": "read", "space:content:write": "review",
+               "space:metadata:write": "admin"}
 
 
-def may_call(scopes: frozenset[str], method: str, route: str) -> bool:
-    allowed = [*OWN_ROUTES, *(rule for scope in scopes for rule in SCOPE_ROUTES.get(scope, ()))]
-    return any(rule.matches(method.upper(), route) for rule in allowed)
+def scopes_naming(scopes: frozenset[str], method: str, route: str) -> frozenset[str] | None:
+    """The token's scopes that name the route (empty for its own installation's routes); None: no scope
+    names it, so the token may not call it."""
+    method = method.upper()
+    named = frozenset(scope for scope in scopes
+                      if any(rule.matches(method, route) for rule in SCOPE_ROUTES.get(scope, ())))
+    if named or any(rule.matches(method, route) for rule in OWN_ROUTES):
+        return named
+    return None

@@ -19,6 +19,7 @@ from typing import Any
 
 from bindery.clock import now_iso
 from bindery.content.tree import InvalidTree, Tree, validate, with_digests
+from bindery.domain.integrations.content_events import space_content_updated
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.search.indexing import request_index
@@ -87,13 +88,21 @@ def commit_revision(space_id: str, parent_revision_ids: list[str], tree: Mapping
     return revision.id
 
 
+def space_moved(space_id: str, revision_id: str) -> None:
+    """What follows every move of a space to a new revision, wherever it is made (here, a merge, a Git
+    Sync import): search and link checks of the revision (docs/search.md), and the
+    `space_content_updated` events of the space's integrations (docs/integrations.md)."""
+    request_index(space_id, revision_id)
+    space_content_updated(space_id, revision_id)
+
+
 def advance_space(space: Space, expected_revision: str, new_revision: str) -> Space:
     """Point `space` at `new_revision` if it still points at `expected_revision`, is live and is not
     locked: one UpdateItem, which also moves `updatedAt` (so that writers holding the old `updatedAt`
     notice). On failure one GetItem tells why: 404 (gone), 403 (locked), 409 RevisionMoved."""
     updated_at = next_updated_at(space.updated_at)
     if revision_store.advance(space.id, expected_revision, new_revision, updated_at):
-        request_index(space.id, new_revision)  # search and link checks of the new revision (docs/search.md)
+        space_moved(space.id, new_revision)
         return replace(space, revision=new_revision, updated_at=updated_at)
     now = space_store.get_space(space.id)
     if now is None or now.deleted_at is not None:

@@ -1,7 +1,7 @@
 """Building what search and link checks read from a revision, once per revision.
 
 `request_index` queues `{spaceId, revisionId}` for the search indexer (functions/search/search_indexer)
-whenever a space moves to a new revision (domain.revisions.advance_space). The worker calls
+whenever a space moves to a new revision (domain.revisions.space_moved). The worker calls
 `build_revision`, which builds the search index and the link report unless they exist (so a repeated
 message is a no-op). Reads never wait for the worker: `ensure_index` and `ensure_report` build what is
 missing in the request itself (queue lag, or no queue at all in tests and local runs) and store it, so

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bindery.aws import dynamodb_table
 from bindery.keys import integrations as integration_keys
 from bindery.store import table
 from bindery.store.table import Item
@@ -50,6 +51,15 @@ class Event:
 
 def put_event_op(event: Event) -> table.Op:
     return table.put_op(event.to_item(), NEW, name="event")
+
+
+def put_events(events: list[Event]) -> None:
+    """Events recorded after their change committed (a space's new content, fanned out to its
+    installations): 25 to a BatchWriteItem, unconditioned, so writing the same events again (their ids
+    are derived from the change) leaves one item each."""
+    with dynamodb_table().batch_writer() as batch:
+        for event in events:
+            batch.put_item(Item=event.to_item())
 
 
 def get_event(name: str, event_id: str) -> Event | None:

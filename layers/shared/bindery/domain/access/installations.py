@@ -1,4 +1,4 @@
-"""What an installation token's caller may reach on spaces: the role its scopes give
+"""What an installation token's caller may reach on spaces: the role the scopes naming the route give
 (bindery.installation_scopes.SPACE_ROLES) on the spaces its installation covers — every live space of
 the installation's organization when `space_selection` is `all`, otherwise the spaces it is installed on.
 Anything else does not exist for it (404). The installation is read on every check, so an uninstalled
@@ -26,7 +26,7 @@ def installation_role(caller: Caller, node: Node) -> str | None:
     if installation.space_selection != "all" and install_store.get_content_installation(
             "space", grant.integration, grant.installation_id, node.id) is None:
         return None
-    return strongest(*(SPACE_ROLES.get(scope) for scope in grant.scopes))
+    return strongest(*(SPACE_ROLES.get(scope) for scope in grant.route_scopes))
 
 
 def installation_member(caller: Caller, org_id: str) -> Member:

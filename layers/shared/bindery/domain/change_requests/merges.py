@@ -30,10 +30,9 @@ from bindery.domain.change_requests import status as status_flow
 from bindery.domain.change_requests.edits import load_tree, reread
 from bindery.domain.change_requests.records import open_change_request
 from bindery.domain.change_requests.rules import check_merge_rules
-from bindery.domain.revisions import commit_revision
+from bindery.domain.revisions import commit_revision, space_moved
 from bindery.domain.spaces.records import require_editable
 from bindery.errors import Conflict, NotFound
-from bindery.search.indexing import request_index
 from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
@@ -120,11 +119,11 @@ def _after_conflict(error: TransactionConflict, space: Space,
                     change_request: ChangeRequest) -> tuple[Space, ChangeRequest]:
     """What to merge next time: re-read whichever side moved (a locked or deleted space, or a change
     request no longer open, ends the attempt with the matching error)."""
-    space_moved = error.failed(revision_store.SPACE_POINTER)
-    if space_moved:
+    pointer_moved = error.failed(revision_store.SPACE_POINTER)
+    if pointer_moved:
         space = _fresh_space(space.id)
         require_editable(space)
-    if not space_moved or error.failed(cr_store.MARK_MERGED):
+    if not pointer_moved or error.failed(cr_store.MARK_MERGED):
         change_request = reread(change_request)
     return space, change_request
 
@@ -148,7 +147,7 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> Result:
         except TransactionConflict as error:
             space, change_request = _after_conflict(error, space, change_request)
             continue
-        request_index(space_id, new_revision)
+        space_moved(space_id, new_revision)
         return Result(new_revision, "merge")
     raise Conflict("The space kept changing during the merge: nothing was merged; try again")
 

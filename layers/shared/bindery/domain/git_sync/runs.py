@@ -33,10 +33,9 @@ from aws_lambda_powertools import Logger
 from bindery import clock
 from bindery.content.tree import InvalidTree
 from bindery.domain.git_sync import import_changes
-from bindery.domain.revisions import commit_revision
+from bindery.domain.revisions import commit_revision, space_moved
 from bindery.errors import BinderyError
 from bindery.gitsync import exporter, importer, transport
-from bindery.search.indexing import request_index
 from bindery.store import Op, Transaction, TransactionConflict, blobs, git_runs
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
@@ -189,7 +188,7 @@ def _import(claimed: Claimed, url: str) -> None:
                                        git_sync=_git_state(run, now))
     _finish(claimed, op, revision=new, commit=snapshot.commit, warnings=imported.warnings)
     if not run.standalone:
-        request_index(space.id, new)
+        space_moved(space.id, new)
 
 
 # --- export -----------------------------------------------------------------------------------------------

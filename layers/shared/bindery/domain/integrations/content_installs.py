@@ -93,9 +93,9 @@ def install_on(caller: Caller, name: str, installation_id: str, kind: str, conte
 
 def _event(setup: ContentInstallation, what: str, **fields: object) -> events.Recorded:
     """`space_installation_setup`, `site_installation_deleted`…, naming the space or site."""
-    named = {f"{setup.kind}Id": setup.content_id}
+    named: dict[str, object] = {f"{setup.kind}Id": setup.content_id, **fields}
     return events.event(setup.integration, setup.installation_id, setup.org_id,
-                        f"{setup.kind}_installation_{what}", **named, **fields)
+                        f"{setup.kind}_installation_{what}", fields=named)
 
 
 def _setup(name: str, installation_id: str, kind: str, content_id: str) -> ContentInstallation:

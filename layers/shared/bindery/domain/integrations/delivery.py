@@ -7,9 +7,10 @@ retry: nothing would change by trying again).
 
 How: the event's payload as JSON, signed (bindery.event_signatures) with the integration's secret named
 `SIGNING_SECRET` (one of its published, sealed `secrets`; none: `failed`, logged, no retry). A 2xx is
-`success`; anything else, or no answer within the timeout, is logged as `failed` and raised, so SQS
-delivers the message again after the queue's visibility timeout and, after its maxReceiveCount, moves it
-to the dead-letter queue. Every attempt leaves its lines in the event's trace.
+`success`; anything else, or no answer within the timeout, is logged as `failed` and raised; the worker
+then hides the message for `backoff_seconds(attempt)` (growing with each attempt), so SQS delivers it
+again after that and, after its maxReceiveCount, moves it to the dead-letter queue. Every attempt leaves
+its lines in the event's trace.
 """
 
 from __future__ import annotations
@@ -31,6 +32,16 @@ from bindery.store.integrations import Integration
 from bindery.url_policy import check_url
 
 SIGNING_SECRET = "SIGNING_SECRET"  # noqa: S105 - the name of the secret, not a secret
+
+
+FIRST_BACKOFF_SECONDS = 30
+MAX_BACKOFF_SECONDS = 12 * 3600  # SQS's longest visibility timeout
+
+
+def backoff_seconds(attempt: int) -> int:
+    """How long a failed attempt's message stays hidden: 30 s, 2 min, 8 min… (four times longer each
+    time), so an endpoint that is down for a while is not hammered and one that blipped is soon retried."""
+    return int(min(FIRST_BACKOFF_SECONDS * 4 ** max(attempt - 1, 0), MAX_BACKOFF_SECONDS))
 
 
 class DeliveryFailed(Exception):

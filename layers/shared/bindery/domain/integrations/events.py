@@ -1,10 +1,11 @@
 """Integration events: recorded with the change they report, queued for delivery, and read back with
 their delivery trace (GET /integrations/{name}/events[/{eventId}], the owner's admins).
 
-Recorded today: `installation_setup` (install, configure), `installation_deleted`,
-`space_installation_setup` / `_deleted`, `site_installation_setup` / `_deleted` (docs/integrations.md).
-The event item goes into the change's own transaction, so an event exists exactly when its change
-happened; the queue message follows the commit (no queue configured: the event stays `pending`).
+Recorded: `installation_setup` (install, configure), `installation_deleted`,
+`space_installation_setup` / `_deleted`, `site_installation_setup` / `_deleted`, in the change's own
+transaction, so such an event exists exactly when its change happened; and `space_content_updated`
+(bindery.domain.integrations.content_events), right after its change. The queue message follows the
+commit (no queue configured: the event is recorded, never delivered).
 """
 
 from __future__ import annotations
@@ -41,13 +42,16 @@ class Recorded:
         queue_url = settings().integration_events_queue_url
         if not queue_url:
             return  # recorded and shown; delivered once a queue is configured (the template sets one)
-        for event in self.events:
-            queues.send(queue_url, IntegrationEventMessage(integration=event.integration, eventId=event.id))
+        queues.send_all(queue_url, [IntegrationEventMessage(integration=event.integration, eventId=event.id)
+                                    for event in self.events])
 
 
-def event(integration: str, installation_id: str, org_id: str, kind: str, **fields: Any) -> Recorded:
-    """One event of the official type `kind` (`installation_setup`…) about an installation."""
-    event_id = new_id()
+def event(integration: str, installation_id: str, org_id: str, kind: str, *, event_id: str | None = None,
+          fields: dict[str, Any] | None = None, **named: Any) -> Recorded:
+    """One event of the official type `kind` (`installation_setup`…) about an installation; `event_id`
+    when it is derived from its change (written after it, idempotently), a new id otherwise."""
+    event_id = event_id or new_id()
+    fields = {**(fields or {}), **named}
     payload = {"eventId": event_id, "type": kind, "installationId": installation_id,
                **{name: value for name, value in fields.items() if value is not None}}
     return Recorded([Event(id=event_id, integration=integration, installation_id=installation_id,
