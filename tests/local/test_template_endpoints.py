@@ -46,6 +46,31 @@ def test_the_stage_throttles_every_route_and_answers_429_in_the_error_shape():
     assert body == {"error": {"code": 429, "message": body["error"]["message"]}}
 
 
+
+def test_each_client_is_limited_by_a_waf_rate_rule_on_the_stage_answering_429_in_the_error_shape():
+    template = load()
+    resources, parameters = template.raw["Resources"], template.raw["Parameters"]
+    acl, association = resources["ApiWebAcl"], resources["ApiWebAclAssociation"]
+    # The per-client limit is in the stack unless the parameter turns it off (0).
+    assert parameters["ClientRateLimit"]["Default"] > 0
+    assert template.raw["Conditions"]["LimitEachClient"] == {
+        "Fn::Not": [{"Fn::Equals": [{"Ref": "ClientRateLimit"}, 0]}]}
+    assert acl["Condition"] == association["Condition"] == "LimitEachClient"
+    (rule,) = acl["Properties"]["Rules"]
+    rate = rule["Statement"]["RateBasedStatement"]
+    assert rate["Limit"] == {"Ref": "ClientRateLimit"}
+    assert rate["AggregateKeyType"] == "IP"
+    refusal = rule["Action"]["Block"]["CustomResponse"]
+    assert refusal["ResponseCode"] == 429
+    assert {"Name": "Retry-After", "Value": "60"} in refusal["ResponseHeaders"]
+    body = json.loads(acl["Properties"]["CustomResponseBodies"][refusal["CustomResponseBodyKey"]]["Content"])
+    assert body == {"error": {"code": 429, "message": body["error"]["message"]}}
+    # Attached to the v1 stage of this API, once the stage exists.
+    assert association["Properties"]["ResourceArn"] == {
+        "Fn::Sub": "arn:${AWS::Partition}:apigateway:${AWS::Region}::/restapis/${Api}/stages/v1"}
+    assert association["DependsOn"] == "Apiv1Stage"
+
+
 @pytest.fixture
 def environment(monkeypatch):
     yield monkeypatch
