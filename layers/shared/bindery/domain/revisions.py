@@ -99,7 +99,8 @@ def space_moved(space_id: str, revision_id: str) -> None:
 def advance_space(space: Space, expected_revision: str, new_revision: str) -> Space:
     """Point `space` at `new_revision` if it still points at `expected_revision`, is live and is not
     locked: one UpdateItem, which also moves `updatedAt` (so that writers holding the old `updatedAt`
-    notice). On failure one GetItem tells why: 404 (gone), 403 (locked), 409 RevisionMoved."""
+    notice), then `space_moved` (one Query for the integrations set up on the space). On failure one
+    GetItem tells why: 404 (gone), 403 (locked), 409 RevisionMoved."""
     updated_at = next_updated_at(space.updated_at)
     if revision_store.advance(space.id, expected_revision, new_revision, updated_at):
         space_moved(space.id, new_revision)
