@@ -162,3 +162,22 @@ def test_a_bad_change_request_filter_is_a_400_naming_it_in_both_listings(api, qu
     for target in (f"/spaces/{space_id}/change-requests", f"/orgs/{ada.org_id}/change-requests"):
         assert error(raw_get(api, ada, f"{target}?{query}"), 400).startswith(f"Invalid request: {name}: ")
         assert raw_get(api, ada, f"{target}?{name}=x").status == (400 if name == "status" else 200)
+
+
+# Found by the generated corpus (tests/api/test_bad_input_corpus.py): both were 500s.
+@pytest.mark.parametrize("entry", [LONE, {"email": LONE, "role": "read"}])
+def test_an_invited_email_with_a_lone_surrogate_is_a_400_naming_emails(api, entry):
+    ada = api.org_admin()
+    reply = api.post(f"/orgs/{ada.org_id}/invites", token=ada.token, body={"emails": [entry], "role": "read"})
+    assert error(reply, 400).startswith("Invalid request: emails.0")
+    members = api.get(f"/orgs/{ada.org_id}/members", token=ada.token).json()["items"]
+    assert [member["user"]["id"] for member in members] == [ada.user_id]
+
+
+def test_instructions_too_large_for_their_item_are_a_400_naming_them_and_change_nothing(api):
+    ada = api.org_admin()
+    target = f"/orgs/{ada.org_id}/agent-instructions"
+    assert api.put(target, token=ada.token, body={"instructions": doc("Be brief.")}).status == 200
+    reply = api.put(target, token=ada.token, body={"instructions": doc("a" * 100_001)})
+    assert error(reply, 400) == "Invalid request: instructions: Input should be at most 100000 bytes as JSON"
+    assert "Be brief." in str(api.get(target, token=ada.token).json())
