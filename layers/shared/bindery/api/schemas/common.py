@@ -139,6 +139,17 @@ StoredJson = Annotated[dict[str, Any], AfterValidator(_fits_an_item)]
 """A JSON object stored in one item (an adaptive schema), capped to fit it."""
 
 
+def _unicode_json(value: Any) -> Any:
+    if not _all_text_encodes(value):
+        raise _not_unicode()
+    return value
+
+
+UnicodeJson = Annotated[dict[str, Any], AfterValidator(_unicode_json)]
+"""A JSON object checked by hand further on (site customizations), held to the Unicode rule above: a lone
+surrogate in a customization's title was stored (found by the bad-input corpus)."""
+
+
 class MergeRule(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
