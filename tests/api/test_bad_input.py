@@ -4,8 +4,13 @@ Unicode (a lone surrogate in Markdown or a document)."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
+from bindery.domain.sites.customization import DEFAULT as DEFAULT_CUSTOMIZATION
+from tests.api.authorization_world import build_world
+from tests.api.git_sync_support import git_settings  # noqa: F401 - a fixture
 from tests.api.test_change_request_content import edit, titles
 from tests.api.test_change_requests import new_cr
 from tests.api.test_comments import comment_target
@@ -162,3 +167,35 @@ def test_a_bad_change_request_filter_is_a_400_naming_it_in_both_listings(api, qu
     for target in (f"/spaces/{space_id}/change-requests", f"/orgs/{ada.org_id}/change-requests"):
         assert error(raw_get(api, ada, f"{target}?{query}"), 400).startswith(f"Invalid request: {name}: ")
         assert raw_get(api, ada, f"{target}?{name}=x").status == (400 if name == "status" else 200)
+
+
+# Found by the generated corpus (tests/api/test_bad_input_corpus.py): both were 500s.
+@pytest.mark.parametrize("entry", [LONE, {"email": LONE, "role": "read"}])
+def test_an_invited_email_with_a_lone_surrogate_is_a_400_naming_emails(api, entry):
+    ada = api.org_admin()
+    reply = api.post(f"/orgs/{ada.org_id}/invites", token=ada.token, body={"emails": [entry], "role": "read"})
+    assert error(reply, 400).startswith("Invalid request: emails.0")
+    members = api.get(f"/orgs/{ada.org_id}/members", token=ada.token).json()["items"]
+    assert [member["user"]["id"] for member in members] == [ada.user_id]
+
+
+def test_instructions_too_large_for_their_item_are_a_400_naming_them_and_change_nothing(api):
+    ada = api.org_admin()
+    target = f"/orgs/{ada.org_id}/agent-instructions"
+    assert api.put(target, token=ada.token, body={"instructions": doc("Be brief.")}).status == 200
+    reply = api.put(target, token=ada.token, body={"instructions": doc("a" * 100_001)})
+    assert error(reply, 400) == "Invalid request: instructions: Input should be at most 100000 bytes as JSON"
+    assert "Be brief." in str(api.get(target, token=ada.token).json())
+
+
+def test_a_site_customization_with_a_lone_surrogate_is_a_400_and_changes_nothing(
+        api, tmp_path, deliver_queued, git_settings):  # noqa: F811
+    world = build_world(api, tmp_path, deliver_queued)
+    site = f"/orgs/{world.ids['organizationId']}/sites/{world.ids['siteId']}"
+    token = world.alice.token
+    before = api.get(site + "/customization", token=token).json()
+    body = {**copy.deepcopy(DEFAULT_CUSTOMIZATION), "title": LONE}
+    assert error(api.put(site + "/customization", token=token, body=body), 400).endswith(NOT_UNICODE)
+    override = f"{site}/site-spaces/{world.ids['siteSpaceId']}/customization"
+    assert error(api.patch(override, token=token, body={"title": LONE}), 400).endswith(NOT_UNICODE)
+    assert api.get(site + "/customization", token=token).json() == before

@@ -3,12 +3,13 @@ visitors are."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
+from bindery.api.schemas.common import UnicodeJson
 from bindery.api.schemas.sites import UpdateAdaptiveSchema
 from bindery.api.wire.models.site_settings import (
     PublishedContentSite,
@@ -48,7 +49,7 @@ def get_customization(organizationId: str, siteId: str, who: Who) -> SiteCustomi
 
 @router.put("/customization")
 def put_customization(organizationId: str, siteId: str, who: Who,  # noqa: N803
-                      body: Annotated[dict[str, Any], Body()]) -> SiteCustomizationSettings:
+                      body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.put_site_customization(who, organizationId, siteId, body))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.schemas.common import UnicodeJson
 from bindery.api.schemas.site_sections import MoveSiteSpace
 from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.api.wire.models.site_settings import SiteCustomizationSettings
@@ -71,7 +72,7 @@ def get_customization(organizationId: str, siteId: str, siteSpaceId: str,  # noq
 
 @router.patch("/<siteSpaceId>/customization")
 def override_customization(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
-                           body: Annotated[dict[str, Any], Body()]) -> SiteCustomizationSettings:
+                           body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.override_site_space_customization(who, organizationId, siteId, siteSpaceId, body))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Annotated, Any, Literal
 
@@ -116,6 +117,37 @@ class Document(BaseModel):
                 "Input should contain only finite numbers of at most 38 digits, between 1e-130 and 1e126 in "
                 "magnitude")
         return value
+
+
+# A JSON value stored whole in one DynamoDB item (agent and translation instructions, a site's adaptive
+# schema) must leave room in its 400 KB item: a larger one was a 500 (DynamoDB's "Item size has exceeded
+# the maximum allowed size", found by the bad-input corpus). Measured as the UTF-8 of its JSON.
+MAX_STORED_JSON_BYTES = 100_000
+
+
+def _fits_an_item(value: Any) -> Any:
+    dumped = value.model_dump(mode="json") if isinstance(value, BaseModel) else value
+    if len(json.dumps(dumped, ensure_ascii=False).encode()) > MAX_STORED_JSON_BYTES:
+        raise PydanticCustomError("too_large", "Input should be at most {max} bytes as JSON",
+                                  {"max": MAX_STORED_JSON_BYTES})
+    return value
+
+
+StoredDocument = Annotated[Document, AfterValidator(_fits_an_item)]
+"""A document stored in one item (instructions), capped to fit it."""
+StoredJson = Annotated[dict[str, Any], AfterValidator(_fits_an_item)]
+"""A JSON object stored in one item (an adaptive schema), capped to fit it."""
+
+
+def _unicode_json(value: Any) -> Any:
+    if not _all_text_encodes(value):
+        raise _not_unicode()
+    return value
+
+
+UnicodeJson = Annotated[dict[str, Any], AfterValidator(_unicode_json)]
+"""A JSON object checked by hand further on (site customizations), held to the Unicode rule above: a lone
+surrogate in a customization's title was stored (found by the bad-input corpus)."""
 
 
 class MergeRule(BaseModel):

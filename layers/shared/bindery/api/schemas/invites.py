@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import Discriminator, Field, StrictBool, Tag, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, RoleOrGuest
+from bindery.api.schemas.common import Body, RoleOrGuest, Text
 
 # All the memberships of one call are written in one transaction of at most 100 operations; a new user
 # costs three (user, email guard, membership) and the organization's counters one more: 30 * 3 + 1 = 91.
@@ -25,7 +25,7 @@ def is_email(value: str) -> bool:
 
 
 class EmailWithRole(Body):
-    email: str
+    email: Text
     role: RoleOrGuest = Field(...)  # required, but may be null (a guest)
 
 
@@ -35,7 +35,7 @@ def _entry_kind(value: Any) -> str:
 
 # Tagged, so that a bad entry is reported against the form it was sent in, not against both forms.
 InviteEntry = Annotated[
-    Annotated[str, Tag("string")] | Annotated[EmailWithRole, Tag("object")], Discriminator(_entry_kind),
+    Annotated[Text, Tag("string")] | Annotated[EmailWithRole, Tag("object")], Discriminator(_entry_kind),
 ]
 
 

@@ -3,12 +3,12 @@ of the spec)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body
+from bindery.api.schemas.common import Body, StoredJson
 
 SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
 SiteVisibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
@@ -101,4 +101,4 @@ class UpdateShareLink(Body):
 class UpdateAdaptiveSchema(Body):
     """The schema's own shape is checked against the spec's (bindery.domain.sites.adaptive)."""
 
-    jsonSchema: dict[str, Any]
+    jsonSchema: StoredJson

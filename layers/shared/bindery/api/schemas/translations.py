@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, Document
+from bindery.api.schemas.common import Body, StoredDocument
 from bindery.api.schemas.spaces import Language
 
 TranslationLanguage = Language  # the spec's TranslationLanguage (spaces use the same enum)
@@ -23,11 +23,11 @@ class TranslationSource(Body):
 class CreateTranslation(Body):
     source: TranslationSource
     language: TranslationLanguage
-    instructions: Document | None = None
+    instructions: StoredDocument | None = None
 
 
 class UpdateTranslation(Body):
-    instructions: Document
+    instructions: StoredDocument
 
 
 class GlossaryOperation(Body):

@@ -1,0 +1,226 @@
+"""The generated bad-input corpus (issue 22): every write operation of docs/openapi.json, called by A's owner
+with real ids (tests/api/authorization_world.py) and a corpus built from the body valid for her
+(tests/api/authorization_bodies.py): each top-level field with a value of the wrong JSON type, `{}`, a
+1 MB string and a lone surrogate (`"\\ud800"`, escaped as JSON sends it) in each string field, JSON nested
+10,000 deep, bytes that are not UTF-8, a body over the gateway's limit, and each path id over-long or a
+traversal; every list GET with a huge and a negative `limit`.
+
+The rule: never a 5xx; a lone surrogate never accepted; every 4xx in the error shape `{"error": {"code":
+N, "message": str}}`; and a call that is refused leaves A's world as it was (Alice's re-read of it,
+`snapshot`, after each batch of operations). Some corpus values may legitimately be accepted (a 1 MB
+string where no cap exists, `{}` where every field is optional): those are not judged on the world, and
+the refused calls of their batch are sent again against a fresh re-read, so that every refusal is checked
+against a world no accepted call moved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from tests.api.authorization_bodies import VALID_BODIES, body_values
+from tests.api.authorization_world import (
+    OPERATIONS,
+    SPEC,
+    Operation,
+    World,
+    build_world,
+    difference,
+    report,
+    snapshot,
+)
+from tests.api.git_sync_support import git_settings  # noqa: F401 - a fixture
+from tests.client import ApiClient
+
+WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+WRITES = [op for op in OPERATIONS if op.method in WRITE_METHODS]
+LONG_ID = "x" * 2100
+TRAVERSALS = ("../x", "%2e%2e")
+MEGABYTE = "a" * 1_000_000
+OVER_GATEWAY = b'{"title":"' + b"a" * 10_485_761 + b'"}'
+Problem = tuple[str, str, int, str]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One corpus request: what it is, the path (ids filled in) and the raw body."""
+
+    kind: str
+    path: str
+    body: bytes | None
+    # An id no object can have writes nothing whatever the answer (deleting it is a 204, API.md).
+    writes_nothing: bool = False
+    # Text that is not Unicode is refused wherever it is sent (the one rule for text), never stored.
+    refused: bool = False
+
+
+def wrong_type(value: Any) -> Any:
+    """A value of another JSON type than `value`'s."""
+    if isinstance(value, str):
+        return 12345
+    if isinstance(value, (bool, int, float)):
+        return "not a number"
+    if isinstance(value, list):
+        return {"not": "a list"}
+    return ["not", "an object"] if isinstance(value, dict) else 7
+
+
+def string_leaves(value: Any, at: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    """Where the strings of a body are (each as a path of keys and indexes)."""
+    if isinstance(value, str):
+        yield at
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from string_leaves(item, (*at, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from string_leaves(item, (*at, index))
+
+
+def replaced(value: Any, at: tuple[Any, ...], new: Any) -> Any:
+    if not at:
+        return new
+    copy = list(value) if isinstance(value, list) else dict(value)
+    copy[at[0]] = replaced(value[at[0]], at[1:], new)
+    return copy
+
+
+def encoded(body: Any) -> bytes:
+    # ensure_ascii: a lone surrogate travels as the escape `\ud800`, as a client's JSON encoder sends it.
+    return json.dumps(body, ensure_ascii=True).encode()
+
+
+def body_cases(world: World, operation: Operation) -> Iterator[Case]:
+    path = world.fill(operation)
+    make = VALID_BODIES.get(operation.key)
+    valid = make(body_values(world), world.alice, world.alice_elsewhere) if make is not None else {}
+    yield Case("missing fields", path, b"{}")
+    yield Case("nested 10,000 deep", path, b'{"title":' + b"[" * 10_000 + b"]" * 10_000 + b"}")
+    yield Case("not UTF-8", path, b'{"title": "\xff\xfe"}')
+    yield Case("over the gateway limit", path, OVER_GATEWAY)
+    if isinstance(valid, dict):
+        for name, value in valid.items():
+            yield Case(f"{name}: wrong type", path, encoded({**valid, name: wrong_type(value)}))
+    for at in string_leaves(valid):
+        where = "/".join(map(str, at))
+        yield Case(f"{where}: 1 MB string", path, encoded(replaced(valid, at, MEGABYTE)))
+        yield Case(f"{where}: lone surrogate", path, encoded(replaced(valid, at, "a\ud800b")), refused=True)
+
+
+def id_cases(world: World, operation: Operation) -> Iterator[Case]:
+    for param in operation.params:
+        for bad in (LONG_ID, *TRAVERSALS):
+            path = world.fill(Operation(operation.method, operation.path.replace(f"{{{param}}}", bad)))
+            yield Case(f"{param} = {bad[:8]}", path, b"{}" if operation.method != "DELETE" else None,
+                       writes_nothing=True)
+
+
+def send(api: ApiClient, world: World, operation: Operation, case: Case,
+         **query: str) -> tuple[int, bytes]:
+    """The request through the in-process gateway; a handler that raises is a 500, as on Lambda."""
+    headers = {"Authorization": f"Bearer {world.alice.token}"}
+    if case.body is not None:
+        headers["Content-Type"] = "application/json"
+    target = "/v1" + case.path + "?" + urlencode({**world.query(operation), **query})
+    try:
+        reply = api.gateway.dispatch(operation.method, target, headers, case.body)
+    except Exception as error:  # noqa: BLE001 - an unhandled error is what the corpus reports
+        return 500, repr(error).encode()
+    return reply.status, reply.body
+
+
+def shape_problem(status: int, body: bytes) -> str | None:
+    """What is wrong with an answer to bad input (None: nothing)."""
+    if status >= 500:
+        return f"server error: {body[:200]!r}"
+    if not 400 <= status < 500:
+        return None
+    try:
+        error = json.loads(body)["error"]
+        if error["code"] == status and isinstance(error["message"], str) and error["message"]:
+            return None
+    except (ValueError, KeyError, TypeError):
+        pass
+    return f"not in the error shape: {body[:200]!r}"
+
+
+# Operations whose corpus is judged against one re-read of the world: a re-read is ~45 requests, and one
+# per operation would be most of the module's time.
+BATCH = 12
+
+
+def cases_of(world: World, operation: Operation) -> list[Case]:
+    cases = [*id_cases(world, operation)]
+    return cases if operation.method == "DELETE" else [*cases, *body_cases(world, operation)]
+
+
+def run_batch(api: ApiClient, world: World, batch: list[Operation],
+              before: dict[str, Any]) -> tuple[list[Problem], dict[str, Any]]:
+    """The corpus of a batch of operations, judged; returns its problems and the world as it now reads."""
+    problems: list[Problem] = []
+    refused: list[tuple[Operation, Case]] = []
+    accepted = False
+    for operation in batch:
+        for case in cases_of(world, operation):
+            status, body = send(api, world, operation, case)
+            issue = shape_problem(status, body)
+            if issue:
+                problems.append((operation.method, operation.path, status, f"{case.kind}: {issue}"))
+            elif case.refused and status < 400:
+                problems.append((operation.method, operation.path, status, f"{case.kind}: accepted"))
+            if status < 400 and not case.writes_nothing:
+                accepted = True
+            else:
+                refused.append((operation, case))
+    if accepted:  # the refusals again, against a world no accepted call moves meanwhile
+        before = snapshot(api, world)
+        for operation, case in refused:
+            send(api, world, operation, case)
+    after = snapshot(api, world)
+    batch_names = ", ".join(str(op) for op in batch)
+    problems += [("(batch)", batch_names, 0, f"a refusal changed {path}: {difference(seen, after[path])}")
+                 for path, seen in before.items() if after[path] != seen]
+    return problems, after
+
+
+def order(operation: Operation) -> tuple[int, str]:
+    """Deletes last: an accepted corpus call there (none is expected) would take what others name."""
+    return (operation.method == "DELETE"), operation.path
+
+
+def test_every_write_operation_refuses_bad_input_cleanly(api, tmp_path, deliver_queued,
+                                                         git_settings):  # noqa: F811
+    assert len(WRITES) > 100
+    world = build_world(api, tmp_path, deliver_queued)
+    seen = snapshot(api, world)
+    problems: list[Problem] = []
+    writes = sorted(WRITES, key=order)
+    for first in range(0, len(writes), BATCH):
+        found, seen = run_batch(api, world, writes[first:first + BATCH], seen)
+        problems += found
+    assert not problems, report(problems)
+
+
+def list_operations() -> list[Operation]:
+    spec = json.loads(SPEC.read_text())
+    return [op for op in OPERATIONS if op.method == "GET" and any(
+        p["name"] == "limit" for p in spec["paths"][op.path]["get"].get("parameters", []))]
+
+
+def test_every_list_answers_a_huge_or_negative_limit_without_a_server_error(api, tmp_path, deliver_queued,
+                                                                            git_settings):  # noqa: F811
+    lists = list_operations()
+    assert len(lists) > 20
+    world = build_world(api, tmp_path, deliver_queued)
+    problems: list[Problem] = []
+    for operation in lists:
+        for limit in (10**12, -1):
+            status, body = send(api, world, operation, Case("limit", world.fill(operation), None),
+                                limit=str(limit))
+            issue = shape_problem(status, body)
+            if issue:
+                problems.append((operation.method, operation.path, status, f"limit={limit}: {issue}"))
+    assert not problems, report(problems)
