@@ -290,3 +290,31 @@ def test_a_published_site_loads_the_scripts_of_its_active_inject_integrations(ap
     assert [(s["cookies"], s["contentSecurityPolicy"]) for s in scripts] == [
         (True, "script-src 'self' https://cdn.example.com; img-src *")]
     assert requests.get(scripts[0]["script"], timeout=5).content == SCRIPT.encode()
+
+
+def test_a_spaces_integrations_cost_the_same_requests_however_many_owners_they_have(api, request_counter):
+    ada = api.org_admin()
+    space_id = space(api, ada)
+
+    def install_on_space(name, publisher):
+        publish(api, publisher, name=name, visibility="public")
+        installation = install(api, ada, name=name)
+        reply = api.post(f"/integrations/{name}/installations/{installation['id']}/spaces", token=ada.token,
+                         body={"space": space_id})
+        assert reply.status == 201, reply.body
+
+    def listed():
+        request_counter.clear()
+        reply = api.get(f"/spaces/{space_id}/integrations", token=ada.token)
+        assert reply.status == 200, reply.body
+        return [i["name"] for i in reply.json()["items"]], dict(request_counter)
+
+    install_on_space("analytics", ada)
+    names, one_owner = listed()
+    assert names == ["analytics"]
+    for name, owner in (("chat", "Bo"), ("maps", "Cy")):
+        install_on_space(name, api.org_admin(owner, f"{owner} Inc"))
+    names, three_owners = listed()
+    assert names == ["analytics", "chat", "maps"]
+    # The owners and the caller's memberships there are one BatchGetItem, not one read per integration.
+    assert three_owners == one_owner

@@ -19,7 +19,7 @@ from bindery.domain.access.organization import require_org_role
 from bindery.domain.integrations import events
 from bindery.domain.integrations.configuration import status_for, with_defaults
 from bindery.domain.integrations.installations import managing, reading
-from bindery.domain.integrations.records import IntegrationView, load, owner_admin, readable
+from bindery.domain.integrations.records import IntegrationView, load, owner_admin, readable_views
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import plausible
 from bindery.pagination import Listing, next_page, open_page
@@ -200,13 +200,7 @@ def integrations_on(caller: Caller, kind: str, content_id: str, org_id: str | No
             raise NotFound(MISSING[kind])
     setups = install_store.installed_on(kind, content_id)
     integrations = integration_store.get_integrations([s.integration for s in setups])
-    shown: list[IntegrationView] = []
-    for integration_name in sorted(integrations):
-        integration = integrations[integration_name]
-        if search and search.lower() not in f"{integration.name} {integration.title}".lower():
-            continue
-        try:
-            shown.append(readable(caller, integration))
-        except NotFound:
-            continue
+    matching = [integrations[name] for name in sorted(integrations)
+                if not search or search.lower() in f"{name} {integrations[name].title}".lower()]
+    shown = readable_views(caller, matching)  # one BatchGetItem for every owner, not one per integration
     return Listing(shown, None, len(shown))

@@ -24,6 +24,7 @@ from bindery.domain.integrations.records import (
     load,
     owner_admin,
     read,
+    readable_views,
     view,
 )
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
@@ -34,10 +35,7 @@ from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
-from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.integrations import Integration, IntegrationFilter
-from bindery.store.members import Member
-from bindery.store.orgs import Organization
 
 # Images are stored as sent and served with the type their first bytes show.
 _IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
@@ -157,17 +155,8 @@ def list_integrations(caller: Caller, narrow: IntegrationFilter, *, owner: str |
     start = open_page(scope, page)
     found = integration_store.integrations_page(owner, narrow, limit, start.start)
     count = start.count if start.count is not None else integration_store.integrations_count(owner, narrow)
-    integrations = [Integration.from_item(item) for item in found.items]
-    owner_ids = sorted({i.owner_id for i in integrations})
     # The owners and the caller's memberships there: one BatchGetItem for the whole page.
-    found_items = items_by_key([*(org_store.org_key(o) for o in owner_ids),
-                                *(member_store.member_key(o, caller.user_id) for o in owner_ids)])
-    owners = {o: Organization.from_item(found_items[ref(org_store.org_key(o))]) for o in owner_ids
-              if ref(org_store.org_key(o)) in found_items}
-    members = {o: Member.from_item(item) for o in owner_ids
-               if (item := found_items.get(ref(member_store.member_key(o, caller.user_id)))) is not None}
-    items = [view(i, owners[i.owner_id], acting_member(owners[i.owner_id], members.get(i.owner_id), caller))
-             for i in integrations if i.owner_id in owners]
+    items = readable_views(caller, [Integration.from_item(item) for item in found.items])
     return Listing(items, next_page(scope, found.last_key, count), count)
 
 

@@ -15,6 +15,9 @@ from bindery.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
 from bindery.errors import Forbidden, NotFound
 from bindery.store import integrations as integration_store
+from bindery.store import members as member_store
+from bindery.store import orgs as org_store
+from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.integrations import Integration
 from bindery.store.members import Member
 from bindery.store.orgs import Organization, get_org_and_member
@@ -67,6 +70,21 @@ def readable(caller: Caller, integration: Integration) -> IntegrationView:
     if integration.visibility == "private" and member is None:
         raise NotFound(NO_INTEGRATION)
     return view(integration, owner, member)
+
+
+def readable_views(caller: Caller, integrations: list[Integration]) -> list[IntegrationView]:
+    """`readable` for many integrations at once, in their order: their owners and the caller's memberships
+    there in one BatchGetItem, whatever their number; the private ones the caller may not read (and any
+    whose owner is gone) are left out."""
+    owner_ids = sorted({i.owner_id for i in integrations})
+    found = items_by_key([*(org_store.org_key(o) for o in owner_ids),
+                          *(member_store.member_key(o, caller.user_id) for o in owner_ids)])
+    owners = {o: Organization.from_item(found[ref(org_store.org_key(o))]) for o in owner_ids
+              if ref(org_store.org_key(o)) in found}
+    members = {o: acting_member(owners[o], Member.from_item(item), caller) for o in owners
+               if (item := found.get(ref(member_store.member_key(o, caller.user_id)))) is not None}
+    return [view(i, owners[i.owner_id], members.get(i.owner_id)) for i in integrations
+            if i.owner_id in owners and (i.visibility != "private" or members.get(i.owner_id) is not None)]
 
 
 def acting_member(org: Organization, member: Member | None, caller: Caller) -> Member | None:
