@@ -35,6 +35,10 @@ describe('authentication', () => {
         ['GET', `/orgs/${orgId}/agent-instructions`],
         ['PUT', `/orgs/${orgId}/agent-instructions`, { instructions: { object: 'document', data: {}, nodes: [] } }],
         ['GET', '/email-domains/example.com/orgs'],
+        ['GET', '/integrations'],
+        ['POST', '/integrations/never-published', { organization: orgId, title: 'Never', description: 'x', script: 'x' }],
+        ['GET', `/orgs/${orgId}/integrations`],
+        ['GET', `/orgs/${orgId}/installations`],
         // An organization that does not exist: still 401, not 404 (no probing without a token).
         ['GET', '/orgs/no-such-org-0000'],
     ];
