@@ -107,6 +107,7 @@ def assert_safe(html: str, *, allow_embeds: bool = False) -> Any:
     """The parsed HTML, after checking it against the allow-lists (raising on anything else)."""
     assert "<script" not in html.lower()
     assert "<style" not in html.lower()
+    html.encode("utf-8")  # what the response will be: a lone surrogate would fail here
     body = parse(html)
     for element in body.iter():
         if element is body or not isinstance(element.tag, str):
@@ -277,6 +278,8 @@ _STRINGS = st.one_of(
             *LITERAL_URLS,
             HOSTILE_TEXT,
             "paragraph",
+            "\ud800 lone surrogate",
+            "dfff",
             "link",
             "code",
             "table",
@@ -362,6 +365,21 @@ def test_arbitrary_json_never_fails_and_stays_safe(nodes, allow_embeds):
         links=Resolver(reusable={"a": {"nodes": nodes}}),
     )
     assert_safe(str(rendered.html), allow_embeds=allow_embeds)
+
+
+def test_lone_surrogates_and_odd_emoji_codes_still_give_utf8():
+    doc = document(
+        block("heading-1", [text("Bad \ud800 heading")]),
+        paragraph(text("x\udfffy"), inline("emoji", code="d800"), inline("emoji", code="110000"),
+                  inline("emoji", code="1f600-zz"), inline("emoji", code="1f44d-1f3fb")),
+    )
+    rendered = render(doc)
+    body = assert_safe(str(rendered.html))
+    assert rendered.headings[0].text == "Bad \N{REPLACEMENT CHARACTER} heading"
+    rendered.headings[0].id.encode("utf-8")
+    emoji = body.find("p").findall("span")
+    assert body.find("p").text_content() == "x\N{REPLACEMENT CHARACTER}y" + "".join(e.text for e in emoji)
+    assert [e.text for e in emoji] == ["\U0001f44d\U0001f3fb"]
 
 
 def test_deep_nesting_does_not_exhaust_the_stack():
