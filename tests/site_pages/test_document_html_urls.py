@@ -36,7 +36,7 @@ def test_what_browsers_ignore_is_removed_before_the_scheme_is_read(url, kept):
     assert safe_url(url) == kept
 
 
-@pytest.mark.parametrize("value", [None, 3, b"https://example.com", ["https://example.com"], "", "  ", "\t\n"])
+@pytest.mark.parametrize("value", [None, 3, b"https://example.com", ["https://example.com"], "", " ", "\t\n"])
 def test_anything_but_a_non_blank_string_is_refused(value):
     assert safe_url(value) is None
 
