@@ -266,9 +266,10 @@ def test_if_blocks_show_their_content_only_when_the_condition_holds(scope, shown
     assert [p.text for p in body.findall("p")] == shown
 
 
-def test_math_blocks_are_text_in_code():
-    body = from_markdown("$$\nx < y^2\n$$\n")
+def test_math_blocks_are_text_in_code_and_dividers_rules():
+    body = from_markdown("$$\nx < y^2\n$$\n\n***\n")
     assert body.find("pre/code").text == "x < y^2"
+    assert [element.tag for element in body] == ["pre", "hr"]
 
 
 # --- tables ---------------------------------------------------------------------------------------
@@ -300,6 +301,7 @@ def test_rich_tables_render_each_column_type_in_record_order():
     }
     records = {
         "second": {"orderIndex": "b", "values": {"t": "frag2", "n": 2.5, "c": False}},
+        "third": {"orderIndex": "c", "values": {"t": "no such <fragment>", "n": 1234567.0}},
         "first": {
             "orderIndex": "a",
             "values": {
@@ -325,7 +327,7 @@ def test_rich_tables_render_each_column_type_in_record_order():
     ]
     rows = tree(document(table)).findall(".//tbody/tr")
     assert [th.text for th in tree(document(table)).findall(".//th")] == ["Text", "N", "C", "S", "R", "F"]
-    first, second = rows
+    first, second, third = rows
     assert [td.text_content() for td in first] == [
         "row one",
         "3",
@@ -338,6 +340,7 @@ def test_rich_tables_render_each_column_type_in_record_order():
     assert first[5].find(".//a").get("href") == "/files/x.pdf"
     assert [td.text_content() for td in second][:2] == ["row two", "2.5"]
     assert second[2].find("input").get("checked") is None
+    assert [td.text_content() for td in third][:2] == ["no such <fragment>", "1234567"]
 
 
 def test_card_tables_have_covers_targets_and_text():
