@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup, escape
 
 from bindery.site_pages.rendering.context import attributes
-from bindery.site_pages.rendering.inlines import COLORS, ref_title
-from bindery.site_pages.rendering.media import file_name, image_tags
+from bindery.site_pages.rendering.inlines import COLORS, file_label, ref_title
+from bindery.site_pages.rendering.media import image_tags
 from bindery.site_pages.rendering.nodes import Node, data_of, fragment, has_fragment, string, text_of
 
 if TYPE_CHECKING:
@@ -79,7 +79,8 @@ def _files(context: RenderContext, node: Node, definition: Mapping[str, Any], va
     for file_id in value if isinstance(value, list) else []:
         if isinstance(file_id, str):
             url = context.ref_url({"kind": "file", "file": file_id})
-            out += Markup("<div>{}</div>").format(context.link(url, escape(file_name(url or "", file_id))))
+            label = escape(file_label(context, None, file_id, url))
+            out += Markup("<div>{}</div>").format(context.link(url, label))
     return out
 
 
