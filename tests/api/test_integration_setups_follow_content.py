@@ -71,3 +71,20 @@ def test_a_purged_space_takes_its_setups(api, later):  # noqa: F811 - a fixture
     later(8)
     assert ttl_stream.sweep().removed == [{"PK": f"SPACE#{space['id']}", "SK": "SPACE"}]
     gone(api, ada, base, "space", space["id"])
+
+
+def test_deleting_a_site_costs_one_query_of_its_setups_and_a_transaction_for_each(api, request_counter):
+    ada = api.org_admin()
+    bare, used = new_site(api, ada, title="Bare"), new_site(api, ada, title="Used")
+    setup_on(api, ada, "site", used["id"])
+    request_counter.clear()
+    assert api.delete(f"/orgs/{ada.org_id}/sites/{bare['id']}", token=ada.token).status == 204
+    without = dict(request_counter)
+    request_counter.clear()
+    assert api.delete(f"/orgs/{ada.org_id}/sites/{used['id']}", token=ada.token).status == 204
+    # The token and the site (GetItem), the membership and organization (BatchGetItem); the Query of the
+    # site's partition, the Query of its integration setups (the one request this adds), the transaction
+    # that deletes the site; with a setup, one more transaction (the setup, its installation's counter,
+    # its event).
+    assert without == {"GetItem": 2, "BatchGetItem": 1, "Query": 2, "TransactWriteItems": 1}
+    assert dict(request_counter) == {**without, "TransactWriteItems": 2}
