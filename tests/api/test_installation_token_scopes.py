@@ -7,6 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from bindery.auth import Caller, InstallationGrant
+from bindery.domain.access.installations import require_installation_scope
+from bindery.errors import NotFound
+from bindery.installation_scopes import CONVERSATIONS_INGEST
 from tests.api.git_sync_support import SIMPLE, git_settings, run  # noqa: F401 - a fixture
 from tests.api.integration_support import install, publish, seeded_space
 from tests.api.test_installation_tokens import token_for
@@ -159,3 +163,27 @@ def test_git_sync_runs_on_selected_spaces_with_its_scope(api, world, label, tmp_
         listed = api.get(f"/spaces/{world['space']['id']}/git/runs", token=token).json()["items"]
         done = run(api, ada, f"/spaces/{world['space']['id']}/git/runs/{listed[0]['id']}")
         assert done["status"] == "succeeded"
+
+
+def test_conversations_ingest_is_a_capability_of_the_installations_organization_only(api):
+    """No route names `conversations:ingest` yet: the conversation routes check it with
+    `require_installation_scope` (docs/integrations.md, "Installation tokens")."""
+    dev, ada = api.org_admin("Dev", "Developer"), api.org_admin("Ada", "Acme")
+    olga = api.org_admin("Olga", "Other")
+    grants = {}
+    for label, scopes in (("ingest", [CONVERSATIONS_INGEST]), ("reader", ["space:content:read"])):
+        publish(api, dev, f"conv-{label}", scopes=scopes)
+        installation = install(api, ada, f"conv-{label}")
+        grants[label] = InstallationGrant(f"conv-{label}", installation["id"], frozenset(scopes))
+    ingest = Caller(user_id="installation:conv-ingest", installation=grants["ingest"])
+    require_installation_scope(ingest, ada.org_id, CONVERSATIONS_INGEST)
+    with pytest.raises(NotFound):
+        require_installation_scope(ingest, olga.org_id, CONVERSATIONS_INGEST)
+    with pytest.raises(NotFound):
+        require_installation_scope(Caller(user_id="installation:conv-reader", installation=grants["reader"]),
+                                   ada.org_id, CONVERSATIONS_INGEST)
+    require_installation_scope(Caller(user_id=ada.user_id), ada.org_id, CONVERSATIONS_INGEST)  # a user
+    assert api.delete(f"/integrations/conv-ingest/installations/{grants['ingest'].installation_id}",
+                      token=ada.token).status == 204
+    with pytest.raises(NotFound):  # uninstalled: the capability is gone at once
+        require_installation_scope(ingest, ada.org_id, CONVERSATIONS_INGEST)
