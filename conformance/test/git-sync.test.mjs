@@ -7,18 +7,15 @@
 // of times, each poll awaiting the server's answer: no fixed sleeps.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { useServer, expectOk, expectError } from '../lib/context.mjs';
 import { orgWithMembers } from '../lib/fixtures.mjs';
-import { REPO_ROOT, pythonPath } from '../lib/server.mjs';
-import { expectResponse } from '../lib/schema.mjs';
+import { finished, gitRepos } from '../lib/git.mjs';
 
 const ctx = useServer();
-const POLLS = 100;
 
 const FILES = {
     'README.md': '# Welcome\n\nImported from Git.\n',
@@ -26,41 +23,6 @@ const FILES = {
     'setup/README.md': '# Setup\n\nHow to set it up.\n',
     'setup/linux.md': '# Linux\n\n```bash\nmake install\n```\n',
 };
-
-/** Runs tests/git_repos.py (dulwich) with the repository's Python: `op` is bare | files | head. */
-function gitRepos(op, repoPath, files = {}) {
-    const script = [
-        'import json, sys',
-        'from pathlib import Path',
-        'from tests.git_repos import bare_repo, branch_files, branch_head',
-        'op, where, files = sys.argv[1], Path(sys.argv[2]), json.loads(sys.argv[3])',
-        'if op == "bare": print(json.dumps(bare_repo(where, {k: v.encode() for k, v in files.items()} or None)))',
-        'elif op == "files": print(json.dumps({k: v.decode("utf-8", "replace") for k, v in branch_files(where).items()}))',
-        'else:',
-        '    head = branch_head(where)',
-        '    print(json.dumps({"id": head.id.decode(), "parents": [p.decode() for p in head.parents], "message": head.message.decode()}))',
-    ].join('\n');
-    const env = { ...process.env, PYTHONPATH: [path.join(REPO_ROOT, 'layers', 'shared'), REPO_ROOT].join(path.delimiter) };
-    return new Promise((resolve, reject) => {
-        execFile(pythonPath(), ['-c', script, op, repoPath, JSON.stringify(files)], { cwd: REPO_ROOT, env, timeout: 60_000 },
-            (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(JSON.parse(stdout))));
-    });
-}
-
-/** The run a 204 named, polled until it is no longer pending or running (each poll awaits the server). */
-async function finished(response, token) {
-    assert.equal(response.status, 204);
-    const location = response.headers.get('location');
-    assert.match(location, /\/spaces\/[^/]+\/git\/runs\/[^/]+$/);
-    for (let i = 0; i < POLLS; i += 1) {
-        const reply = await fetch(`${ctx.url}${location.replace(/^.*\/v1(?=\/)/, '')}`, { headers: { Authorization: `Bearer ${token}` } });
-        assert.equal(reply.status, 200);
-        const run = await reply.json();
-        expectResponse('bindery:getGitRun', reply.status, run);
-        if (run.status !== 'pending' && run.status !== 'running') return run;
-    }
-    assert.fail(`the run at ${location} did not finish after ${POLLS} polls`);
-}
 
 describe('Git Sync', () => {
     let fx;
@@ -76,7 +38,7 @@ describe('Git Sync', () => {
 
     it('importGitRepository starts a run; its pages then read back with the client', async () => {
         const api = fx.owner.api.spaces;
-        const run = await finished(await api.importGitRepository(space.id, { url: source, ref: 'refs/heads/main' }), fx.owner.token);
+        const run = await finished(ctx, await api.importGitRepository(space.id, { url: source, ref: 'refs/heads/main' }), fx.owner.token);
         assert.equal(run.status, 'succeeded', run.error);
         const { pages } = await expectOk(api.listPages(space.id));
         assert.deepEqual(pages.map((p) => p.title), ['Welcome', 'Setup']);
@@ -97,7 +59,7 @@ describe('Git Sync', () => {
         const response = await fx.owner.api.spaces.exportToGitRepository(space.id, {
             url, ref: 'refs/heads/main', commitMessage: 'Docs from Bindery', repoProjectDirectory: 'docs',
         });
-        const run = await finished(response, fx.owner.token);
+        const run = await finished(ctx, response, fx.owner.token);
         assert.equal(run.status, 'succeeded', run.error);
         const head = await gitRepos('head', target);
         assert.equal(head.id, run.commit);
@@ -111,7 +73,7 @@ describe('Git Sync', () => {
     it('a failed import changes nothing and says why', async () => {
         const api = fx.owner.api.spaces;
         const before = await expectOk(api.getCurrentRevision(space.id));
-        const run = await finished(await api.importGitRepository(space.id, { url: source, ref: 'refs/heads/missing' }), fx.owner.token);
+        const run = await finished(ctx, await api.importGitRepository(space.id, { url: source, ref: 'refs/heads/missing' }), fx.owner.token);
         assert.equal(run.status, 'failed');
         assert.match(run.error, /refs\/heads\/missing does not exist/);
         assert.equal((await expectOk(api.getCurrentRevision(space.id))).id, before.id);

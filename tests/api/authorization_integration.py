@@ -16,9 +16,12 @@ def created(reply: Any) -> Any:
 
 
 VICTIM_INTEGRATION = "victim-integration"
-# Scopes of A's integration: `space:content:read` is what its installation token may read with;
-# `site:script:inject` puts its script on A's published site (and grants no endpoint).
-VICTIM_SCOPES = ["space:content:read", "site:script:inject"]
+# Scopes of A's integration: the read scopes are what its installation token may read with (A's space,
+# A's site, A's OpenAPI specs); `site:script:inject` puts its script on A's published site (and grants no
+# endpoint). The write scopes are left to test_installation_tokens.py and test_installation_token_scopes.py:
+# the matrix's world must read the same after the token called everything.
+VICTIM_SCOPES = ["space:content:read", "site:script:inject", "site:metadata:read", "site:adaptive:read",
+                 "openapi:read"]
 
 
 def victim_publish_body(org_id: str) -> dict[str, Any]:

@@ -16,7 +16,7 @@ A DELETE answers 204 also when there is nothing to delete, and content a caller 
 them (API.md, Common rules 2): a 204 to Mallory's DELETE counts as a refusal only when the same DELETE of
 an unknown id answers the same and Alice still reads the resource.
 
-A's installation token (`space:content:read`) also calls every operation: it reaches what its scopes
+A's installation token (its read scopes) also calls every operation: it reaches what its scopes
 name on its own space and installation, and nothing else (403 or 404).
 
 Holes found are listed in KNOWN_HOLES (expected to be fixed): the test keeps asserting the correct
@@ -179,12 +179,18 @@ def test_the_bodies_mallory_sends_are_valid_for_the_owner(api, world):
 
 
 # What A's installation token may call (docs/integrations.md, "Installation tokens"): with
-# `space:content:read`, GET of the space and of everything under its content and revisions; with any
-# scope, GET of its own installation and of its space and site setups. `site:script:inject` grants no
-# endpoint. Written from the document, not from bindery.installation_scopes, so that the two are checked
-# against each other.
+# `space:content:read`, GET of the space and of everything under its content and revisions; with
+# `site:metadata:read`, GET of its site (installed on it), its published profile, customizations and
+# structure (not its share links or integrations); with `site:adaptive:read`, its adaptive schema; with
+# `openapi:read`, A's OpenAPI specs; with any scope, GET of its own installation and of its space and
+# site setups. `site:script:inject` grants no endpoint. Written from the document, not from
+# bindery.installation_scopes, so that the two are checked against each other.
 TOKEN_SPACE = "/spaces/{spaceId}"
 TOKEN_INSTALLATION = "/integrations/{integrationName}/installations/{installationId}"
+TOKEN_SITE = "/orgs/{organizationId}/sites/{siteId}"
+TOKEN_SITE_READS = ("", "/published", "/customization", "/site-spaces",
+                    "/site-spaces/{siteSpaceId}/customization", "/sections", "/section-groups",
+                    "/adaptive-schema", "/adaptive-schema/template-conditions")
 # Valid bodies of the writes that name no id (with `{}` a 400 would answer before the token's scopes).
 NO_ID_BODIES = {("POST", "/orgs"): {"title": "Made by a token"}}
 
@@ -193,8 +199,9 @@ def token_may_call(operation: Operation) -> bool:
     if operation.method != "GET":
         return False
     path = operation.path
-    return path in (TOKEN_SPACE, TOKEN_INSTALLATION) or path.startswith((
-        TOKEN_SPACE + "/content", TOKEN_SPACE + "/revisions",
+    exact = (TOKEN_SPACE, TOKEN_INSTALLATION, *(TOKEN_SITE + rest for rest in TOKEN_SITE_READS))
+    return path in exact or path.startswith((
+        TOKEN_SPACE + "/content", TOKEN_SPACE + "/revisions", "/orgs/{organizationId}/openapi",
         TOKEN_INSTALLATION + "/spaces", TOKEN_INSTALLATION + "/sites"))
 
 

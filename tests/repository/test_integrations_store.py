@@ -39,11 +39,12 @@ def test_a_version_is_published_once_and_the_next_only_over_the_one_read() -> No
     _publish(_integration())
     with pytest.raises(TransactionConflict):
         _publish(_integration())  # the name is taken
-    second = _integration(version=2)
+    second = _integration(version=2, endpoint="https://hooks.example.com/bindery")
     _publish(second, seen=1)
     with pytest.raises(TransactionConflict):
         _publish(_integration(version=2), seen=1)  # a concurrent publish read version 1 too
-    assert integration_store.get_integration("analytics").version == 2
+    stored = integration_store.get_integration("analytics")
+    assert (stored.version, stored.endpoint) == (2, "https://hooks.example.com/bindery")
 
 
 def test_the_listing_filters_with_an_exact_count_and_pages() -> None:

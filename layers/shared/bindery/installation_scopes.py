@@ -4,12 +4,20 @@ An installation token authenticates as the installation, never as a user. Before
 `bindery.auth.current_caller` checks the route against this table: a route no scope of the token names
 is a 403, whatever the route would have answered. Behind the route, the domain's access checks decide
 *which* resources (`bindery.domain.access.installations`: the installation's organization's spaces
-that its `space_selection` covers), so a token needs both the scope and the selection.
+that its `space_selection` covers, and the sites its `site_selection` covers), so a token needs both the
+scope and the selection.
 
 Routes are Powertools' templates (`/spaces/{spaceId}/content/page/{pageId}`), matched by prefix where a
 scope covers a whole subtree. The role on a space comes from the scopes that name the route called
 (`scopes_naming`), so `space:metadata:write`'s admin role serves `PATCH /spaces/{spaceId}` and nothing
-that `space:content:write` names. Scopes not listed grant nothing on the existing endpoints yet.
+that `space:content:write` names. Organization-level scopes (sites, OpenAPI, conversations) give a role
+in the installation's own organization (`ORG_ROLES`), on the routes they name only.
+
+Scopes that name no route: `site:script:inject` and `site:script:cookies` put the integration's script
+on the published site (bindery.domain.integrations.site_scripts); `site:views:read`, `site:visitor:auth`
+and `page:feedback:read` would name site analytics, visitor authentication and page feedback routes,
+which Bindery does not serve; `conversations:ingest` is a capability the conversation routes check
+(`bindery.domain.access.installations.require_installation_scope`) and add their routes here.
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ class Allowed:
 
 SPACE = "/spaces/{spaceId}"
 CHANGE_REQUEST = f"{SPACE}/change-requests/{{changeRequestId}}"
+SITE = "/orgs/{organizationId}/sites/{siteId}"
+OPENAPI = "/orgs/{organizationId}/openapi"
 SCOPE_ROUTES: dict[str, tuple[Allowed, ...]] = {
     "space:metadata:read": (Allowed("GET", SPACE),),
     "space:content:read": (
@@ -48,6 +58,35 @@ SCOPE_ROUTES: dict[str, tuple[Allowed, ...]] = {
         Allowed("POST", f"{CHANGE_REQUEST}/update"),
         Allowed("POST", f"{CHANGE_REQUEST}/merge"),
     ),
+    # Start imports and exports of selected spaces, and read their runs and Git info.
+    "space:git:sync": (
+        Allowed("POST", f"{SPACE}/git/import"),
+        Allowed("POST", f"{SPACE}/git/export"),
+        Allowed("GET", f"{SPACE}/git", subtree=True),
+    ),
+    # A selected site's settings and structure (not its share links: they are secrets of the site).
+    "site:metadata:read": (
+        Allowed("GET", SITE),
+        Allowed("GET", f"{SITE}/published"),
+        Allowed("GET", f"{SITE}/customization"),
+        Allowed("GET", f"{SITE}/site-spaces"),
+        Allowed("GET", f"{SITE}/site-spaces/{{siteSpaceId}}/customization"),
+        Allowed("GET", f"{SITE}/sections"),
+        Allowed("GET", f"{SITE}/section-groups"),
+    ),
+    "site:adaptive:read": (
+        Allowed("GET", f"{SITE}/adaptive-schema", subtree=True),
+    ),
+    "site:adaptive:write": (Allowed("PUT", f"{SITE}/adaptive-schema"),),
+    # The installation's organization's OpenAPI specifications (no selection applies to them).
+    "openapi:read": (Allowed("GET", OPENAPI, subtree=True),),
+    "openapi:write": (
+        Allowed("POST", OPENAPI),
+        Allowed("PUT", f"{OPENAPI}/{{specSlug}}"),
+        Allowed("PATCH", f"{OPENAPI}/{{specSlug}}"),
+        Allowed("DELETE", f"{OPENAPI}/{{specSlug}}"),
+    ),
+    "conversations:ingest": (),
 }
 
 # Every token may read its own installation and its setups (the domain checks that they are its own).
@@ -58,7 +97,15 @@ OWN_ROUTES = (Allowed("GET", INSTALLATION), Allowed("GET", f"{INSTALLATION}/spac
 # The role a scope gives on a space the installation's selection covers (bindery.domain.access).
 # Merging needs `review`; a space's settings need `admin`.
 SPACE_ROLES = {"space:content:read": "read", "space:metadata:read": "read", "space:content:write": "review",
-               "space:metadata:write": "admin"}
+               "space:metadata:write": "admin", "space:git:sync": "edit"}
+
+# The role an organization-level scope gives in the installation's organization, on the routes it
+# names (bindery.domain.access.organization.org_access); sites also need the site selection. The
+# adaptive schema is an admin's setting; OpenAPI writes need `create`, as for members.
+ORG_ROLES = {"site:metadata:read": "read", "site:adaptive:read": "read", "site:adaptive:write": "admin",
+             "openapi:read": "read", "openapi:write": "create"}
+# Capabilities a route checks itself, named here so that there is one list of what scopes mean.
+CONVERSATIONS_INGEST = "conversations:ingest"
 
 
 def scopes_naming(scopes: frozenset[str], method: str, route: str) -> frozenset[str] | None:

@@ -45,6 +45,8 @@ def resolve_host(host: str) -> list[str]:
         infos = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
     except OSError as error:
         raise RefusedUrl(f"url: the host {host} cannot be resolved ({error.strerror or error})") from None
+    except UnicodeError:  # not a name IDNA can encode (an empty or too long label, a lone surrogate)
+        raise RefusedUrl(f"url: the host {host!a} is not a valid host name") from None
     return [str(info[4][0]) for info in infos]
 
 
@@ -140,3 +142,17 @@ def check_url(url: str, field: str = "url", *, resolver: Resolver = resolve_host
             raise RefusedUrl(f"{field}: {host} is a loopback, private or reserved address, which Bindery "
                              f"may not reach ({shown})")
     return url
+
+
+def check_endpoint(url: str, field: str, *, resolver: Resolver = resolve_host) -> str:
+    """`url` if Bindery may POST integration events to it: `check_url`'s rules (public addresses only,
+    no `file://`), and `https://` only unless private hosts are allowed (the local runner, whose
+    receivers are plain HTTP on loopback): an event is signed, not encrypted, and carries the content
+    changes of an organization."""
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        raise RefusedUrl(f"{field}: not a valid URL") from None
+    if not settings().allow_private_hosts and scheme != "https":
+        raise RefusedUrl(f"{field}: only https:// URLs are supported ({redact(url)})")
+    return check_url(url, field, resolver=resolver, files_allowed=False)

@@ -19,7 +19,7 @@ from typing import Any
 
 from bindery.clock import now_iso
 from bindery.content.tree import InvalidTree, Tree, validate, with_digests
-from bindery.domain.integrations.content_events import space_content_updated
+from bindery.domain.integrations.content_events import Setups, space_content_updated
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.search.indexing import request_index
@@ -88,12 +88,13 @@ def commit_revision(space_id: str, parent_revision_ids: list[str], tree: Mapping
     return revision.id
 
 
-def space_moved(space_id: str, revision_id: str) -> None:
+def space_moved(space_id: str, revision_id: str, *, setups: Setups | None = None) -> None:
     """What follows every move of a space to a new revision, wherever it is made (here, a merge, a Git
     Sync import): search and link checks of the revision (docs/search.md), and the
-    `space_content_updated` events of the space's integrations (docs/integrations.md)."""
+    `space_content_updated` events of the space's integrations (docs/integrations.md; `setups`: the
+    space's installations when the caller already read them)."""
     request_index(space_id, revision_id)
-    space_content_updated(space_id, revision_id)
+    space_content_updated(space_id, revision_id, setups=setups)
 
 
 def advance_space(space: Space, expected_revision: str, new_revision: str) -> Space:

@@ -29,6 +29,7 @@ from bindery.domain.access.content import ContentAccess, collection_access, spac
 from bindery.domain.access.organization import org_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.collections import CollectionView
+from bindery.domain.integrations.content_installs import content_gone
 from bindery.domain.spaces.records import SpaceView
 from bindery.errors import BinderyError, Conflict, Forbidden
 from bindery.positions import between
@@ -93,9 +94,12 @@ def _transfer(caller: Caller, access: ContentAccess, target_org: str) -> Item:
     if len(ops) > MAX_TREE_WRITES:
         raise _too_big(node.kind)
     Transaction(ops).commit()
-    for item in items:
-        if item["type"] == "space":
-            cr_store.move_to_org(item["id"], node.org_id, target_org)
+    spaces = [item["id"] for item in items if item["type"] == "space"]
+    for space_id in spaces:
+        cr_store.move_to_org(space_id, node.org_id, target_org)
+    # The source organization's integrations lose the spaces (their installations are that
+    # organization's): one Query per space, usually empty.
+    content_gone("space", spaces)
     moved = {name: value for name, value in root.items() if name != "parent"}
     moved.update({"orgId": target_org, "ancestors": [], "position": position, "updatedAt": now,
                   "grants": _kept_grants(root, target_org, found)})

@@ -34,8 +34,10 @@ from bindery.domain.access.content import (
 )
 from bindery.domain.access.roles import at_least
 from bindery.domain.collections import CollectionView
+from bindery.domain.integrations.content_events import space_event
 from bindery.domain.spaces.records import SpaceView
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
+from bindery.ids import new_id
 from bindery.positions import between
 from bindery.store import Item, Op, Transaction
 from bindery.store import tree as tree_store
@@ -183,6 +185,10 @@ def _move(caller: Caller, access: ContentAccess, body: MoveContent) -> tuple[Nod
                     updated_at=updated_at)
     if isinstance(moved, Space) and extra:
         moved.visibility = "private"
+        # The only change of a space's visibility Bindery makes: its integrations hear of it (one Query
+        # of the space's installations, on this rare move only).
+        space_event(moved.id, "space_visibility_updated", new_id(), previousVisibility="in-collection",
+                    visibility=moved.visibility)
     role = roles_in_chains(access.member, {moved.id: [moved, *destination.chain]})[moved.id]
     return moved, role
 

@@ -19,7 +19,7 @@ import errno
 import stat
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -257,11 +257,12 @@ def merged_files(existing: Mapping[str, FileValue], project_directory: str,
 
 
 def push_files(url: str, ref: str, *, project_directory: str, files: Mapping[str, bytes | StoredBlob],
-               message: str, author: bytes, repo: Repo) -> Pushed:
+               message: str, author: bytes, repo: Repo,
+               on_commit: Callable[[str], None] | None = None) -> Pushed:
     """Commit `files` under `project_directory` on the branch `ref` (its parent: the branch's head, if
     the branch exists) and push it, from `repo` (a `workspace()`, which may already hold some of the
     files' blobs: `store_blob`). The push is refused if the branch moved since it was read: the remote
-    is never rewound."""
+    is never rewound. `on_commit` hears the commit's id once it is made, before it is pushed."""
     target = branch_ref(ref)
     found = _fetch(url, [target], repo)
     parent = found.get(target)
@@ -280,6 +281,8 @@ def push_files(url: str, ref: str, *, project_directory: str, files: Mapping[str
     commit.encoding = b"UTF-8"
     commit.message = message.encode() + (b"" if message.endswith("\n") else b"\n")
     repo.object_store.add_object(commit)
+    if on_commit is not None:
+        on_commit(commit.id.decode())
 
     def update_refs(refs: dict[Ref, ObjectID]) -> dict[Ref, ObjectID]:
         if refs.get(target) != parent:

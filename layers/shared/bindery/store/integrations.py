@@ -54,6 +54,9 @@ class Integration:
     secrets: str | None = None
     dev_tunnel: str | None = None
     dev_all: bool = False
+    # Where events are delivered outside development mode (the publish body's `endpoint`, a Bindery
+    # extension: docs/integrations.md, "Delivered").
+    endpoint: str | None = None
 
     _FIELDS = (("owner_id", "ownerId"), ("version", "version"), ("title", "title"),
                ("created_at", "createdAt"), ("updated_at", "updatedAt"), ("script_digest", "scriptDigest"),
@@ -63,7 +66,7 @@ class Integration:
                ("configurations", "configurations"), ("external_links", "externalLinks"),
                ("content_security_policy", "contentSecurityPolicy"), ("icon", "icon"),
                ("preview_images", "previewImages"), ("secrets", "secrets"), ("dev_tunnel", "devTunnel"),
-               ("dev_all", "devAll"))
+               ("dev_all", "devAll"), ("endpoint", "endpoint"))
 
     @property
     def block_domains(self) -> list[str]:

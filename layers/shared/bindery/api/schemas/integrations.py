@@ -145,6 +145,12 @@ class PublishIntegration(Body):
                             Annotated[str, Field(max_length=10_000)]], Field(max_length=20)] | None = None
     contentSecurityPolicy: Annotated[Annotated[str, Field(max_length=10_000)] | dict[str, str],
                                      AfterValidator(_csp)] | None = None
+    # A Bindery extension (the official body has no such field): the HTTPS URL events are delivered to
+    # outside development mode; not sent: the previous version's; null: none (docs/integrations.md).
+    endpoint: Annotated[str | None, Field(
+        min_length=1, max_length=2048,
+        description="Bindery extension: the https:// URL events are delivered to outside development mode "
+                    "(public addresses only). Not sent: the previous version's; null: none.")] = None
 
 
 class InstallIntegration(Body):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bindery.auth import Caller
+from bindery.domain.access.installations import installation_member, installation_org_role
 from bindery.domain.access.roles import Role, at_least
 from bindery.errors import Forbidden, NotFound
 from bindery.store.members import Member
@@ -32,7 +33,15 @@ class OrgAccess:
 
 
 def org_access(org_id: str, caller: Caller) -> OrgAccess:
-    """The organization and the caller's membership, in one request; 404 unless the caller is a member."""
+    """The organization and the caller's membership, in one request; 404 unless the caller is a member.
+    An installation token is the member its organization-level scopes make it (bindery.installation_scopes
+    ORG_ROLES) in its installation's organization, and not a member anywhere else."""
+    if caller.installation is not None:
+        role = installation_org_role(caller, org_id)
+        found = get_org_and_member(org_id, caller.user_id)[0] if role else None
+        if found is None or role is None:
+            raise NotFound(NO_ORG)
+        return OrgAccess(org=found, member=installation_member(caller, org_id, role))
     org, member = get_org_and_member(org_id, caller.user_id)
     if org is None or member is None or member.disabled:
         raise NotFound(NO_ORG)

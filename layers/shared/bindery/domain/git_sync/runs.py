@@ -33,6 +33,7 @@ from aws_lambda_powertools import Logger
 from bindery import clock
 from bindery.content.tree import InvalidTree
 from bindery.domain.git_sync import import_changes
+from bindery.domain.git_sync.run_events import RunEvents
 from bindery.domain.revisions import commit_revision, space_moved
 from bindery.errors import BinderyError
 from bindery.gitsync import exporter, importer, transport
@@ -68,6 +69,7 @@ class RunFailed(Exception):
 class Claimed:
     run: GitRun
     claimed_at: str
+    events: RunEvents
 
 
 def perform(space_id: str, run_id: str, url: str, *, delivery: int) -> str | None:
@@ -79,7 +81,7 @@ def perform(space_id: str, run_id: str, url: str, *, delivery: int) -> str | Non
     if run is None or not git_runs.claim(space_id, run_id, claimed_at, stale):
         logger.info("nothing to do", extra={"run": run_id, "status": run.status if run else None})
         return None
-    claimed = Claimed(run, claimed_at)
+    claimed = Claimed(run, claimed_at, RunEvents(space_id, run_id))
     try:
         check_url(url, "url")  # again: the settings or the host's addresses may have changed
         if run.kind == "import":
@@ -106,6 +108,7 @@ def perform(space_id: str, run_id: str, url: str, *, delivery: int) -> str | Non
 
 
 def _fail(claimed: Claimed, message: str) -> str:
+    claimed.events.completed("failure")
     run = claimed.run
     # A conflict: another worker took the run over, and its outcome stands.
     with contextlib.suppress(TransactionConflict):
@@ -133,8 +136,9 @@ def _git_state(run: GitRun, now: str) -> dict[str, Any]:
 
 
 def _finish(claimed: Claimed, space_op: Op, *, revision: str, commit: str,
-            warnings: list[str] | None = None) -> None:
-    """The space's change and the run's success, all or nothing."""
+            warnings: list[str] | None = None) -> bool:
+    """The space's change and the run's success, all or nothing; False when another worker took the run
+    over (its outcome stands, and it records the run's events)."""
     run = claimed.run
     now = clock.now_iso()
     try:
@@ -143,8 +147,10 @@ def _finish(claimed: Claimed, space_op: Op, *, revision: str, commit: str,
                                                  warnings=warnings)).commit()
     except TransactionConflict as conflict:
         if conflict.failed(git_runs.RUN_CLAIM):
-            return  # the run was taken over by another worker: nothing of this attempt is visible
+            return False  # the run was taken over by another worker: nothing of this attempt is visible
         raise RunFailed(_why_not_advanced(run.space_id)) from None
+    claimed.events.completed("success")
+    return True
 
 
 def _why_not_advanced(space_id: str) -> str:
@@ -179,6 +185,7 @@ def _import(claimed: Claimed, url: str) -> None:
         git["url"] = run.git_info["commitUrl"].rstrip("/") + "/" + snapshot.commit
     new = commit_revision(space.id, [current.id], stored.tree, stored.documents,
                           reusable_documents=stored.reusable_documents, files=stored.files, git=git)
+    claimed.events.started(new, snapshot.commit)
     now = clock.now_iso()
     if run.standalone:
         # A revision for the caller to use (e.g. to compare or to merge); the space stays as it is.
@@ -186,9 +193,9 @@ def _import(claimed: Claimed, url: str) -> None:
     else:
         op = revision_store.advance_op(space.id, current.id, new, next_updated_at(space.updated_at),
                                        git_sync=_git_state(run, now))
-    _finish(claimed, op, revision=new, commit=snapshot.commit, warnings=imported.warnings)
-    if not run.standalone:
-        space_moved(space.id, new)
+    if _finish(claimed, op, revision=new, commit=snapshot.commit, warnings=imported.warnings) \
+            and not run.standalone:
+        space_moved(space.id, new, setups=claimed.events.setups)
 
 
 # --- export -----------------------------------------------------------------------------------------------
@@ -206,6 +213,7 @@ def _export(claimed: Claimed, url: str) -> None:
     revision = revision_store.get_revision(space.id, space.revision)
     if revision is None:
         raise RunFailed("The space's current revision cannot be read")
+    revision_id = revision.id
     tree = revision_store.load_tree(revision)
     documents = revision_store.revision_documents(space.id, tree)  # one BatchGetItem per 100
     with transport.workspace() as repo:  # file bytes go to disk one at a time, and are pushed from there
@@ -219,7 +227,8 @@ def _export(claimed: Claimed, url: str) -> None:
         exported = exporter.export_repository(tree, documents.pages, documents.contents, files)
         pushed = transport.push_files(url, run.ref, project_directory=run.project_directory,
                                       files=exported, message=run.commit_message or "Export from Bindery",
-                                      author=_author(run.created_by), repo=repo)
+                                      author=_author(run.created_by), repo=repo,
+                                      on_commit=lambda commit: claimed.events.started(revision_id, commit))
     # The push is done: the run succeeds whatever happens to the space meanwhile (a deleted space just
     # gets no `gitSync`).
     state_op = space_store.git_sync_op(space.id, _git_state(run, clock.now_iso()))
@@ -229,5 +238,6 @@ def _export(claimed: Claimed, url: str) -> None:
         Transaction(git_runs.finish_op(run.space_id, run.id, claimed.claimed_at, clock.now_iso(),
                                        status="succeeded", revision=revision.id,
                                        commit=pushed.commit)).commit()
+        claimed.events.completed("success")
 
 

@@ -204,3 +204,18 @@ def integrations_on(caller: Caller, kind: str, content_id: str, org_id: str | No
                 if not search or search.lower() in f"{name} {integrations[name].title}".lower()]
     shown = readable_views(caller, matching)  # one BatchGetItem for every owner, not one per integration
     return Listing(shown, None, len(shown))
+
+
+def content_gone(kind: str, content_ids: list[str]) -> None:
+    """Spaces purged or transferred to another organization, a site deleted: their setups go too, each
+    with its `…_installation_deleted` event and its installation's counter moved, so `spaces` stays
+    exact and no integration hears of content its organization no longer has. One Query per space or
+    site (usually empty), one transaction per setup."""
+    for content_id in content_ids:
+        for setup in install_store.installed_on(kind, content_id):
+            recorded = _event(setup, "deleted", previous={"configuration": setup.configuration})
+            try:
+                Transaction(install_store.uninstall_content_ops(setup), recorded.ops).commit()
+            except TransactionConflict:
+                continue  # uninstalled by someone else meanwhile
+            recorded.queue()

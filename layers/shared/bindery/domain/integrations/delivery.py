@@ -1,9 +1,11 @@
 """Delivering an integration event (IntegrationEventWorker): one signed HTTP POST per attempt.
 
 Where: the integration's development tunnel (`PUT …/dev`) while development mode is on, for the owner
-organization's installations only unless `all` was set. Bindery runs no integration code, so without a
-tunnel there is nowhere to deliver: the attempt says so in the trace and the event is `failed` (no
-retry: nothing would change by trying again).
+organization's installations only unless `all` was set; otherwise the `endpoint` it published (a
+Bindery extension of the publish body). Bindery runs no integration code, so without either there is
+nowhere to deliver: the attempt says so in the trace and the event is `failed` (no retry: nothing would
+change by trying again). The URL is checked again before each attempt (bindery.url_policy: DNS or the
+settings may have changed since it was given).
 
 How: the event's payload as JSON, signed (bindery.event_signatures) with the integration's secret named
 `SIGNING_SECRET` (one of its published, sealed `secrets`; none: `failed`, logged, no retry). A 2xx is
@@ -29,7 +31,7 @@ from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store
 from bindery.store.integration_events import Event
 from bindery.store.integrations import Integration
-from bindery.url_policy import check_url
+from bindery.url_policy import check_endpoint, check_url, redact
 
 SIGNING_SECRET = "SIGNING_SECRET"  # noqa: S105 - the name of the secret, not a secret
 
@@ -57,12 +59,14 @@ def _log(message: str, level: str = "info") -> dict[str, str]:
     return {"message": message, "timestamp": clock.now_iso(), "level": level}
 
 
-def _target(integration: Integration, event: Event) -> str | None:
-    if not integration.dev_tunnel:
-        return None
-    if not integration.dev_all and event.org_id != integration.owner_id:
-        return None
-    return integration.dev_tunnel
+def _target(integration: Integration, event: Event) -> tuple[str, str] | None:
+    """Where the event goes, and the field that named it: the tunnel while development mode covers the
+    event's organization, otherwise the published endpoint."""
+    if integration.dev_tunnel and (integration.dev_all or event.org_id == integration.owner_id):
+        return integration.dev_tunnel, "tunnelUrl"
+    if integration.endpoint:
+        return integration.endpoint, "endpoint"
+    return None
 
 
 def deliver(message: IntegrationEventMessage, *, attempt: int) -> str:
@@ -72,12 +76,13 @@ def deliver(message: IntegrationEventMessage, *, attempt: int) -> str:
     integration = integration_store.get_integration(message.integration)
     if integration is None:
         return "integration unpublished"
-    target = _target(integration, event)
-    if target is None:
-        said = _log("No endpoint: development mode is off for this installation's organization, and "
-                    "Bindery runs no integration code", "error")
+    found = _target(integration, event)
+    if found is None:
+        said = _log("No endpoint: the integration published none, development mode is off for this "
+                    "installation's organization, and Bindery runs no integration code", "error")
         event_store.record_attempt(event, [said], "failed")
         return "no endpoint"
+    target, field = found
     secret = secrets_of(integration).get(SIGNING_SECRET)
     if not secret:
         said = _log(f"Not sent: the integration has no {SIGNING_SECRET} secret to sign deliveries with",
@@ -85,9 +90,12 @@ def deliver(message: IntegrationEventMessage, *, attempt: int) -> str:
         event_store.record_attempt(event, [said], "failed")
         return "no signing secret"
     body = json.dumps(event.payload, separators=(",", ":"), sort_keys=True).encode()
-    start = _log(f"Attempt {attempt}: POST {target}", "debug")
+    start = _log(f"Attempt {attempt}: POST {redact(target)}", "debug")
     try:
-        check_url(target, "tunnelUrl", files_allowed=False)
+        if field == "endpoint":
+            check_endpoint(target, field)
+        else:
+            check_url(target, field, files_allowed=False)
         signed = headers(secret, int(clock.now().timestamp()), body)
         request = urllib.request.Request(target, data=body, method="POST",  # noqa: S310 - checked above
                                          headers={"Content-Type": "application/json", **signed})

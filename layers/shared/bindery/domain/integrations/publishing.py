@@ -36,6 +36,7 @@ from bindery.store import integrations as integration_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store.integrations import Integration, IntegrationFilter
+from bindery.url_policy import check_endpoint
 
 # Images are stored as sent and served with the type their first bytes show.
 _IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
@@ -88,6 +89,14 @@ def _publisher(caller: Caller, organization: str) -> OrgAccess:
         start = page.last_key
 
 
+def _endpoint(body: PublishIntegration, existing: Integration | None) -> str | None:
+    """The extension field `endpoint`: checked against SSRF (bindery.url_policy.check_endpoint) when
+    sent, removed by null, the previous version's when not sent (a publish from the official CLI)."""
+    if "endpoint" not in body.model_fields_set:
+        return existing.endpoint if existing else None
+    return check_endpoint(body.endpoint, "endpoint") if body.endpoint is not None else None
+
+
 def publish(caller: Caller, name: str, body: PublishIntegration) -> IntegrationView:
     if not NAME.fullmatch(name):
         raise BadRequest("integrationName: letters, digits, '-', '_' and '.' only, at most 100")
@@ -114,7 +123,8 @@ def publish(caller: Caller, name: str, body: PublishIntegration) -> IntegrationV
         icon=_stored_image(name, "icon", body.icon) if body.icon else None,
         preview_images=[_stored_image(name, f"previewImages.{index}", image)
                         for index, image in enumerate(body.previewImages or [])],
-        dev_tunnel=existing.dev_tunnel if existing else None, dev_all=existing.dev_all if existing else False)
+        dev_tunnel=existing.dev_tunnel if existing else None, dev_all=existing.dev_all if existing else False,
+        endpoint=_endpoint(body, existing))
     if body.secrets is not None:
         sealed = secret_box().seal(json.dumps(body.secrets, sort_keys=True).encode(), context=name)
         integration.secrets = base64.b64encode(sealed).decode()

@@ -8,6 +8,7 @@ from bindery.api.schemas.sites import CreateSite, UpdateSite
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import org_access
+from bindery.domain.integrations.content_installs import content_gone
 from bindery.domain.sites.records import NO_SITE_SPACE, commit_change, open_site, open_structure
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.errors import BadRequest
@@ -129,3 +130,4 @@ def delete_site(caller: Caller, org_id: str, site_id: str) -> None:
         return
     site_store.delete_partition_items(site.id)
     Transaction(site_store.delete_site_ops(site)).commit()
+    content_gone("site", [site.id])  # its integration setups, which live in the integrations' items

@@ -1,8 +1,10 @@
 """Finding a site for a caller, and the rules every site operation shares.
 
 Any member of the site's organization with a role (`read` or more) reads its sites; organization
-admins manage them. A caller who is not a member of the site's organization, or a site of another
-organization named under this one, gets 404 (the site does not exist for them).
+admins manage them. An installation token reaches the sites its installation's `site_selection` covers,
+with its site scopes' role (bindery.domain.access.installations). A caller who is not a member of the
+site's organization, or a site of another organization named under this one, gets 404 (the site does
+not exist for them).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 from bindery.auth import Caller
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
+from bindery.domain.access.installations import installation_covers_site
 from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.pagination import ItemT, Listing, next_page, open_page
@@ -49,7 +52,7 @@ def open_site(caller: Caller, org_id: str, site_id: str) -> SiteContext:
     access = org_access(org_id, caller)
     access.require("read", "read the organization's sites")
     site = site_store.get_site(site_id)
-    if site is None or site.org_id != org_id:
+    if site is None or site.org_id != org_id or not installation_covers_site(caller, site_id):
         raise NotFound(NO_SITE)
     return SiteContext(access, site)
 
@@ -59,7 +62,7 @@ def open_structure(caller: Caller, org_id: str, site_id: str) -> tuple[OrgAccess
     access = org_access(org_id, caller)
     access.require("read", "read the organization's sites")
     found = site_store.structure(site_id)
-    if found is None or found.site.org_id != org_id:
+    if found is None or found.site.org_id != org_id or not installation_covers_site(caller, site_id):
         raise NotFound(NO_SITE)
     return access, found
 
@@ -102,7 +105,11 @@ OPEN_TO_VISITORS = {"public", "unlisted"}
 def open_for_reader(caller: Caller, org_id: str, site_id: str, share_key: str | None) -> Reader:
     """The site's structure for a member with a role, or for a visitor of a published site: any
     authenticated caller when it is public or unlisted, a holder of an active share link's key when it is
-    `share-link`. Anyone else gets 404, so a site's existence does not leak."""
+    `share-link`. Anyone else gets 404, so a site's existence does not leak. An installation token reads
+    the sites of its selection as its scopes' member (`open_structure`)."""
+    if caller.installation is not None:
+        access, structure = open_structure(caller, org_id, site_id)
+        return Reader(access.org, access.member, structure)
     org, member = get_org_and_member(org_id, caller.user_id)
     if org is None:
         raise NotFound(NO_SITE)

@@ -3,13 +3,16 @@ removed the space item, everything the space owned goes too (store.space_purge s
 
 The purge is idempotent and restartable: it deletes page by page until nothing is left, so running it
 again — a redelivered stream record, a purge cut short half way — finishes what is left and otherwise
-costs one GetItem, one empty Query and one empty listing.
+costs one GetItem, two empty Queries (the space's items, its integration setups) and one empty
+listing. The space's integration setups are items of the integrations' partitions: they go with their
+`space_installation_deleted` events (bindery.domain.integrations.content_installs.content_gone).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bindery.domain.integrations.content_installs import content_gone
 from bindery.store import space_purge
 
 
@@ -27,6 +30,7 @@ def purge_space(space_id: str) -> Purge:
     items = 0
     while deleted := space_purge.delete_items_page(space_id):
         items += deleted
+    content_gone("space", [space_id])  # its integration setups, which live in the integrations' items
     # Objects after items: an item that names a missing object is never left behind for a reader.
     return Purge(space_id, items, space_purge.delete_objects(space_id))
 
