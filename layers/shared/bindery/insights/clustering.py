@@ -21,11 +21,13 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from bindery.insights.model import ExtractedIssue
 
 if TYPE_CHECKING:
+    import numpy as np
     from scipy.sparse import csr_matrix
 
 N_FEATURES = 2**20
@@ -77,8 +79,10 @@ def _terms_from(raw: Any) -> Terms:
         raise ValueError("terms must be a list of [column, weight] pairs")
     out: list[tuple[int, float]] = []
     for item in raw:
+        # A positive weight (NaN is not) under a column the vectorizer can produce.
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)
-                and isinstance(item[1], int | float) and 0 <= item[0] < N_FEATURES):
+                and isinstance(item[1], (int, float)) and 0 <= item[0] < N_FEATURES
+                and 0 < item[1] < float("inf")):
             raise ValueError("terms must be a list of [column, weight] pairs")
         out.append((item[0], float(item[1])))
     return tuple(sorted(out))
@@ -90,6 +94,10 @@ class Signature:
 
     terms: Terms
 
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        return _arrays(self.terms)
+
     def to_json(self) -> str:
         return json.dumps({"t": _terms_json(self.terms)}, separators=(",", ":"))
 
@@ -98,7 +106,8 @@ class Signature:
         value = json.loads(raw)
         if not isinstance(value, dict):
             raise ValueError("a signature is a JSON object")
-        return cls(_terms_from(value.get("t"))[:SIGNATURE_TERMS])
+        terms = _terms_from(value.get("t"))
+        return cls(terms if len(terms) <= SIGNATURE_TERMS else _top(terms, SIGNATURE_TERMS))
 
 
 @dataclass(frozen=True)
@@ -108,6 +117,11 @@ class ClusterProfile:
     size: int
     terms: Terms
 
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        # Built once per profile: a warm worker compares every new issue with the same profiles.
+        return _arrays(self.terms)
+
     def to_json(self) -> str:
         return json.dumps({"n": self.size, "t": _terms_json(self.terms)}, separators=(",", ":"))
 
@@ -116,7 +130,8 @@ class ClusterProfile:
         value = json.loads(raw)
         if not isinstance(value, dict) or not isinstance(value.get("n"), int) or value["n"] < 0:
             raise ValueError("a cluster profile is a JSON object with a size")
-        return cls(value["n"], _top(_terms_from(value.get("t")), TOP_TERMS))
+        terms = _terms_from(value.get("t"))
+        return cls(value["n"], terms if len(terms) <= TOP_TERMS else _top(terms, TOP_TERMS))
 
 
 def issue_text(issue: ExtractedIssue) -> str:
@@ -130,14 +145,23 @@ def signature(issue: ExtractedIssue) -> Signature:
     return Signature(_top(zip(row.indices.tolist(), row.data.tolist(), strict=True), SIGNATURE_TERMS))
 
 
-def _matrix(rows: Sequence[Terms]) -> csr_matrix:
+def _arrays(terms: Terms) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The terms as (columns, weights) arrays, the pieces of a sparse matrix row."""
+    import numpy as np
+
+    return (np.fromiter((column for column, _ in terms), dtype=np.int32, count=len(terms)),
+            np.fromiter((weight for _, weight in terms), dtype=np.float64, count=len(terms)))
+
+
+def _matrix(rows: Sequence[Signature | ClusterProfile]) -> csr_matrix:
+    import numpy as np
     from scipy.sparse import csr_matrix
 
-    data = [weight for terms in rows for _, weight in terms]
-    columns = [column for terms in rows for column, _ in terms]
-    pointers = [0]
-    for terms in rows:
-        pointers.append(pointers[-1] + len(terms))
+    pieces = [row.arrays for row in rows]
+    pointers = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(columns) for columns, _ in pieces], out=pointers[1:])
+    columns = np.concatenate([columns for columns, _ in pieces])
+    data = np.concatenate([weights for _, weights in pieces])
     return csr_matrix((data, columns, pointers), shape=(len(rows), N_FEATURES))
 
 
@@ -150,9 +174,9 @@ def similarities(sig: Signature, profiles: Mapping[str, ClusterProfile]) -> dict
     from sklearn.metrics.pairwise import cosine_similarity
 
     ids = list(profiles)
-    matrix = _matrix([profiles[i].terms for i in ids])
+    matrix = _matrix([profiles[i] for i in ids])
     weighting = TfidfTransformer(norm="l2").fit(matrix)
-    scores = cosine_similarity(weighting.transform(_matrix([sig.terms])), weighting.transform(matrix))[0]
+    scores = cosine_similarity(weighting.transform(_matrix([sig])), weighting.transform(matrix))[0]
     return {cluster: float(score) for cluster, score in zip(ids, scores.tolist(), strict=True)}
 
 
