@@ -1,0 +1,205 @@
+"""Incremental clustering of issues (docs/conversations.md, "Clustering").
+
+An issue's signature is its text (the title three times, then the summary) as a sparse vector of
+character 3- to 5-grams within words, stop words left out: scikit-learn's HashingVectorizer hashes them
+to columns, so no vocabulary has to be kept or agreed on between workers, and n-grams match "crash" with
+"crashes" and "log in" with "login". The vector is L2-normalised and kept to its SIGNATURE_TERMS heaviest
+columns. A cluster's profile is the sum of its members' signatures (its centroid's direction) kept to its
+TOP_TERMS heaviest columns, so a profile stays a few kilobytes however many issues join.
+
+A new issue joins the cluster whose profile is the most similar if that similarity reaches THRESHOLD,
+otherwise it starts a cluster. Similarity is the cosine (scikit-learn) after weighting every column by its
+inverse cluster frequency across the profiles compared (scikit-learn's TfidfTransformer fitted on them):
+n-grams every cluster has (the product's name, "version") count for little, the distinctive ones for
+much, and no global statistics need to be stored. So `nearest` is given every cluster of the organization,
+not a sample of them. THRESHOLD and the text weighting were chosen on the quality corpus
+(tests/insights/quality.py; the figures are in docs/conversations.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from bindery.insights.model import ExtractedIssue
+
+if TYPE_CHECKING:
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+N_FEATURES = 2**20
+SIGNATURE_TERMS = 200
+TOP_TERMS = 600  # ~11 KB of JSON: a profile fits a DynamoDB item with room to spare
+THRESHOLD = 0.4
+# Words every support conversation uses: they say a problem exists, not which one.
+SUPPORT_WORDS = frozenset({
+    "issue", "issues", "problem", "problems", "error", "errors", "help", "please", "thanks", "thank", "hi",
+    "hello", "trying", "try", "tried", "using", "use", "used", "want", "need", "way", "possible", "able",
+    "work", "works", "working", "worked", "doesn", "don", "didn", "isn", "won", "can", "cannot", "just",
+    "like", "know", "get", "gets", "getting", "got", "does", "did", "make", "thing", "question", "questions",
+    "anyone", "someone", "also", "still", "now", "new", "seems", "really", "ve", "ll", "im", "fine",
+})
+
+Terms = tuple[tuple[int, float], ...]  # (hashed column, weight), columns ascending
+
+
+_WORD = re.compile(r"(?u)\b\w\w+\b")
+
+
+def _content_words(text: str) -> str:
+    """The text's words lower-cased, without stop words (what the character n-grams are taken from)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return " ".join(word for word in _WORD.findall(text.lower())
+                    if word not in ENGLISH_STOP_WORDS and word not in SUPPORT_WORDS)
+
+
+def _vectorizer() -> Any:
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    return HashingVectorizer(n_features=N_FEATURES, alternate_sign=False, norm="l2", analyzer="char_wb",
+                             ngram_range=(3, 5), preprocessor=_content_words)
+
+
+def _top(weights: Iterable[tuple[int, float]], limit: int) -> Terms:
+    """The `limit` heaviest columns (ties: the lower column), in column order."""
+    kept = sorted(weights, key=lambda item: (-item[1], item[0]))[:limit]
+    return tuple(sorted((column, round(weight, 6)) for column, weight in kept if weight > 0))
+
+
+def _terms_json(terms: Terms) -> list[list[float]]:
+    return [[column, weight] for column, weight in terms]
+
+
+def _terms_from(raw: Any) -> Terms:
+    if not isinstance(raw, list):
+        raise ValueError("terms must be a list of [column, weight] pairs")
+    out: list[tuple[int, float]] = []
+    for item in raw:
+        # A positive weight (NaN is not) under a column the vectorizer can produce.
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)
+                and isinstance(item[1], (int, float)) and 0 <= item[0] < N_FEATURES
+                and 0 < item[1] < float("inf")):
+            raise ValueError("terms must be a list of [column, weight] pairs")
+        out.append((item[0], float(item[1])))
+    return tuple(sorted(out))
+
+
+@dataclass(frozen=True)
+class Signature:
+    """An issue's text as hashed term weights (at most SIGNATURE_TERMS of them)."""
+
+    terms: Terms
+
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        return _arrays(self.terms)
+
+    def to_json(self) -> str:
+        return json.dumps({"t": _terms_json(self.terms)}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, raw: str) -> Signature:
+        value = json.loads(raw)
+        if not isinstance(value, dict):
+            raise ValueError("a signature is a JSON object")
+        terms = _terms_from(value.get("t"))
+        return cls(terms if len(terms) <= SIGNATURE_TERMS else _top(terms, SIGNATURE_TERMS))
+
+
+@dataclass(frozen=True)
+class ClusterProfile:
+    """What a cluster's issues say, summed: `size` issues, their TOP_TERMS heaviest hashed terms."""
+
+    size: int
+    terms: Terms
+
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        # Built once per profile: a warm worker compares every new issue with the same profiles.
+        return _arrays(self.terms)
+
+    def to_json(self) -> str:
+        return json.dumps({"n": self.size, "t": _terms_json(self.terms)}, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, raw: str) -> ClusterProfile:
+        value = json.loads(raw)
+        if not isinstance(value, dict) or not isinstance(value.get("n"), int) or value["n"] < 0:
+            raise ValueError("a cluster profile is a JSON object with a size")
+        terms = _terms_from(value.get("t"))
+        return cls(value["n"], terms if len(terms) <= TOP_TERMS else _top(terms, TOP_TERMS))
+
+
+def issue_text(issue: ExtractedIssue) -> str:
+    # The title is the problem in brief: it counts three times against the summary's detail.
+    return f"{issue.title}\n{issue.title}\n{issue.title}\n{issue.summary}"
+
+
+def signature(issue: ExtractedIssue) -> Signature:
+    matrix = _vectorizer().transform([issue_text(issue)])
+    row = matrix.getrow(0)
+    return Signature(_top(zip(row.indices.tolist(), row.data.tolist(), strict=True), SIGNATURE_TERMS))
+
+
+def _arrays(terms: Terms) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The terms as (columns, weights) arrays, the pieces of a sparse matrix row."""
+    import numpy as np
+
+    return (np.fromiter((column for column, _ in terms), dtype=np.int32, count=len(terms)),
+            np.fromiter((weight for _, weight in terms), dtype=np.float64, count=len(terms)))
+
+
+def _matrix(rows: Sequence[Signature | ClusterProfile]) -> csr_matrix:
+    import numpy as np
+    from scipy.sparse import csr_matrix
+
+    pieces = [row.arrays for row in rows]
+    pointers = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(columns) for columns, _ in pieces], out=pointers[1:])
+    columns = np.concatenate([columns for columns, _ in pieces])
+    data = np.concatenate([weights for _, weights in pieces])
+    return csr_matrix((data, columns, pointers), shape=(len(rows), N_FEATURES))
+
+
+def similarities(sig: Signature, profiles: Mapping[str, ClusterProfile]) -> dict[str, float]:
+    """Cosine similarity of the signature to each profile, columns weighted by their inverse frequency
+    across the profiles."""
+    if not profiles:
+        return {}
+    from sklearn.feature_extraction.text import TfidfTransformer
+    from sklearn.metrics.pairwise import cosine_similarity
+
+    ids = list(profiles)
+    matrix = _matrix([profiles[i] for i in ids])
+    weighting = TfidfTransformer(norm="l2").fit(matrix)
+    scores = cosine_similarity(weighting.transform(_matrix([sig])), weighting.transform(matrix))[0]
+    return {cluster: float(score) for cluster, score in zip(ids, scores.tolist(), strict=True)}
+
+
+def nearest(sig: Signature, profiles: Mapping[str, ClusterProfile], *,
+            threshold: float = THRESHOLD) -> str | None:
+    """The id of the most similar cluster if it is at least `threshold` similar; on a tie, the smallest id."""
+    best: tuple[float, str] | None = None
+    for cluster, score in similarities(sig, profiles).items():
+        if score >= threshold and (best is None or (-score, cluster) < (-best[0], best[1])):
+            best = (score, cluster)
+    return None if best is None else best[1]
+
+
+def absorb(profile: ClusterProfile | None, sig: Signature) -> ClusterProfile:
+    """The profile once the issue of `sig` has joined (None: the profile of a new cluster)."""
+    weights = dict(profile.terms) if profile else {}
+    for column, weight in sig.terms:
+        weights[column] = weights.get(column, 0.0) + weight
+    return ClusterProfile((profile.size if profile else 0) + 1, _top(weights.items(), TOP_TERMS))
+
+
+# describe() lives beside the text it reads, and is part of the clustering interface.
+from bindery.insights.description import ClusterDescription, describe  # noqa: E402
+
+__all__ = ["ClusterDescription", "ClusterProfile", "Signature", "absorb", "describe", "nearest", "signature",
+           "similarities"]
