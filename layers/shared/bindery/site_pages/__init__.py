@@ -1,0 +1,1 @@
+"""Published docs sites as web pages (docs/published-sites.md)."""

@@ -1,0 +1,62 @@
+"""A stored document (the spec's `Document`: blocks, inlines, texts with leaves and marks) as safe HTML,
+the body of a published page (docs/published-sites.md, "Rendering documents").
+
+    rendered = render_document(document, links=resolver)
+    rendered.html       # markupsafe.Markup: block after block, every text escaped
+    rendered.headings   # the page's headings (level 1..3, anchor id, text), for a table of contents
+
+Safety does not depend on the document: every text and attribute value is escaped, no element or
+attribute is copied from it, and a URL reaches an `href`/`src` only when it is http(s), mailto, relative
+or a `#` anchor (`rendering.urls`). References to pages, files and spaces go through `links`, which knows
+the site's URLs; what it cannot reach (None) is shown as plain text. Unknown node types show their text
+and never fail. Pygments is imported only when a code block is rendered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from markupsafe import Markup
+
+from bindery.site_pages.rendering.context import RenderContext
+
+
+class LinkResolver(Protocol):
+    """The site's URLs for what a document refers to. None: not reachable, the text stays plain."""
+
+    def page_url(self, *, space_id: str | None, page_id: str, anchor: str | None) -> str | None: ...
+
+    def file_url(self, *, space_id: str | None, file_id: str) -> str | None: ...
+
+    def space_url(self, *, space_id: str) -> str | None: ...
+
+    def reusable_content(self, *, reusable_content_id: str) -> Mapping[str, Any] | None:
+        """The reusable content's document, rendered inline where it is included, or None."""
+        ...
+
+
+@dataclass(frozen=True)
+class Heading:
+    id: str  # the anchor (unique in the page): `#id` links to it
+    text: str
+    level: int  # 1..3 (heading-1 → <h2>: the page title is the page's <h1>)
+
+
+@dataclass(frozen=True)
+class RenderedDocument:
+    html: Markup
+    headings: tuple[Heading, ...]
+
+
+def render_document(document: Mapping[str, Any], *, links: LinkResolver, allow_embeds: bool = False,
+                    scope: Mapping[str, Any] | None = None) -> RenderedDocument:
+    """`document` as HTML. `allow_embeds`: embeds become sandboxed iframes (https only), otherwise links.
+    `scope`: what `if` blocks and expression inlines are evaluated in (`{"space": {"vars": …},
+    "page": {"vars": …}, "visitor": {"claims": …}}`); without it, as for an anonymous visitor of a space
+    without variables (a condition that cannot be decided hides its block)."""
+    context = RenderContext(links=links, allow_embeds=allow_embeds, scope=scope)
+    html = context.blocks(document.get("nodes")) + context.notes_html()
+    headings = tuple(Heading(id=anchor, text=text, level=level) for anchor, text, level in context.headings)
+    return RenderedDocument(html=html, headings=headings)

@@ -1,0 +1,59 @@
+"""Reading document nodes defensively: a stored document is JSON from clients, so any field may be
+missing or of another type, and rendering must still not fail."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+Node = Mapping[str, Any]
+
+
+def data_of(node: Node) -> Mapping[str, Any]:
+    data = node.get("data")
+    return data if isinstance(data, Mapping) else {}
+
+
+def children(node: Node) -> list[Node]:
+    """The node's `nodes` that are objects (anything else is ignored)."""
+    nodes = node.get("nodes")
+    return [child for child in nodes if isinstance(child, Mapping)] if isinstance(nodes, list) else []
+
+
+def fragment(node: Node, name: str) -> list[Node]:
+    """The nodes of the node's fragment `name` (the `fragment` field), or []."""
+    fragments = node.get("fragments")
+    for item in fragments if isinstance(fragments, list) else []:
+        if isinstance(item, Mapping) and item.get("fragment") == name:
+            return children(item)
+    return []
+
+
+def fragments(node: Node) -> list[Node]:
+    out = node.get("fragments")
+    return [item for item in out if isinstance(item, Mapping)] if isinstance(out, list) else []
+
+
+def leaves(node: Node) -> list[tuple[str, list[Node]]]:
+    """(text, marks) of each leaf of a text node."""
+    out: list[tuple[str, list[Node]]] = []
+    items = node.get("leaves")
+    for leaf in items if isinstance(items, list) else []:
+        if isinstance(leaf, Mapping) and isinstance(leaf.get("text"), str):
+            marks = leaf.get("marks")
+            out.append((leaf["text"], [m for m in marks if isinstance(m, Mapping)] if isinstance(marks, list)
+                        else []))
+    return out
+
+
+def text_of(node: Node, depth: int = 0) -> str:
+    """The text of a node and its children, bounded in depth."""
+    if node.get("object") == "text":
+        return "".join(text for text, _marks in leaves(node))
+    if depth > 60:
+        return ""
+    return "".join(text_of(child, depth + 1) for child in children(node))
+
+
+def string(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
