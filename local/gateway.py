@@ -156,6 +156,12 @@ class Gateway:
             return self._gateway_response("ACCESS_DENIED", 403), True
         return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}, True
 
+    def _no_route(self, api: str) -> Reply:
+        if api != V1_API:
+            # API Gateway's own answer on an API without gateway responses (the readers' pages).
+            return Reply(403, {"Content-Type": "application/json"}, MISSING_TOKEN)
+        return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+
     def dispatch(self, method: str, target: str, headers: dict[str, str] | None = None,
                  body: bytes | None = None) -> Reply:
         headers = dict(headers or {})
@@ -168,11 +174,8 @@ class Gateway:
         if body and len(body) > API_GATEWAY_MAX_BODY:
             return self._gateway_response("REQUEST_TOO_LARGE", 413)
         found = match(self.template.routes_of(api), method.upper(), path)
-        if found is None and api != V1_API:
-            # API Gateway's own answer on an API without gateway responses (the readers' pages).
-            return Reply(403, {"Content-Type": "application/json"}, MISSING_TOKEN)
         if found is None:
-            return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+            return self._no_route(api)
         route, params = found
         lower = {k.lower(): v for k, v in headers.items()}
         # Only the v1 API has the token authorizer (the readers' API has none at all).
@@ -189,7 +192,8 @@ class Gateway:
 
 
 def build_event(method: str, path: str, route: Route, params: dict[str, str], *, headers: dict[str, str],
-                query: str, body: bytes | None, authorizer: dict[str, Any], stage: str = STAGE) -> dict[str, Any]:
+                query: str, body: bytes | None, authorizer: dict[str, Any],
+                stage: str = STAGE) -> dict[str, Any]:
     """A REST API proxy event, shaped as API Gateway sends it."""
     multi_query = parse_qs(query, keep_blank_values=True)
     text: str | None = None

@@ -44,7 +44,8 @@ def _response(reply: Reply) -> dict[str, Any]:
     return response
 
 
-def _run(event: dict[str, Any], context: LambdaContext, invocation: observability.Invocation) -> dict[str, Any]:
+def _run(event: dict[str, Any], context: LambdaContext,
+         invocation: observability.Invocation) -> dict[str, Any]:
     reply = serve(_request(event))
     invocation.dimensions["route"] = "GET /{site}/{page}"
     invocation.log_fields["status"] = reply.status

@@ -118,15 +118,18 @@ class _View:
                  sorted((s.id, s.path, s.position, s.condition, s.title, s.group, s.default_site_space)
                         for s in structure.sections),
                  sorted((g.id, g.title, g.position, g.parent) for g in structure.groups),
-                 sorted((ss.id, ss.path, ss.position, ss.condition, ss.section) for ss in structure.site_spaces),
+                 sorted((ss.id, ss.path, ss.position, ss.condition, ss.section)
+                        for ss in structure.site_spaces),
                  sorted((s.id, s.title, s.revision) for s in self.site_map.spaces.values()),
                  self.visitor.claims, self.request.query.get("theme"), *parts]
         digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
         return f'"{digest[:32]}"'
 
     def cache_control(self) -> str:
-        shared = self.visitor.indexable and not self.visitor.signed and self.structure.site.visibility == "public"
-        return "public, max-age=60" if shared and not self.visitor.claims.get("unsigned") else "private, no-cache"
+        # Shared caches only for what every reader sees alike: a public site read without claims.
+        shared = (self.visitor.indexable and not self.visitor.signed
+                  and not self.visitor.claims.get("unsigned"))
+        return "public, max-age=60" if shared else "private, no-cache"
 
 
 def _serve_site(request: SiteRequest, address: SiteAddress, structure: Structure, visitor: Visitor) -> Reply:

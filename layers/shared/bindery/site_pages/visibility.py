@@ -23,7 +23,7 @@ from typing import Any
 from bindery.store.sites import Structure
 
 SHARE_QUERY = "shareKey"
-TOKEN_QUERY = "jwt_token"
+TOKEN_QUERY = "jwt_token"  # noqa: S105 - the query parameter's name (GitBook's), not a secret
 UNSIGNED_PREFIX = "visitor."
 MAX_UNSIGNED = 20  # claims a visitor may set themselves; more are ignored
 COOKIE_DAYS = 30

@@ -124,7 +124,8 @@ def published_site_to_wire(site: Site, org: Organization, *, sections: bool, str
 
 
 def publishing_auth_to_wire(auth: PublishingAuth) -> dict[str, Any]:
-    body: dict[str, Any] = {"object": "publishing-auth", "backend": auth.backend, "privateKey": auth.private_key}
+    body: dict[str, Any] = {"object": "publishing-auth", "backend": auth.backend,
+                            "privateKey": auth.private_key}
     if auth.fallback_url is not None:
         body["fallbackURL"] = auth.fallback_url
     if auth.integration is not None:

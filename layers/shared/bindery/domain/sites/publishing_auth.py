@@ -27,7 +27,8 @@ def _new_key() -> str:
 
 def _save(site_id: str, auth: PublishingAuth) -> PublishingAuth:
     saved = replace(auth, updated_at=now_iso())
-    commit_change(settings_store.site_check_op(site_id), settings_store.put_publishing_auth_op(site_id, saved))
+    commit_change(settings_store.site_check_op(site_id),
+                  settings_store.put_publishing_auth_op(site_id, saved))
     return saved
 
 
