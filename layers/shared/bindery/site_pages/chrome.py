@@ -87,7 +87,7 @@ def chrome(view: _View, tree: Tree, current_page: str | None, links: SiteLinks) 
         "announcement": {"message": str(announcement.get("message") or ""),
                          "style": announcement.get("style") if announcement.get("style") in
                          ("info", "warning", "danger", "success") else "info",
-                         "url": _link(announcement.get("link"), links)}
+                         "url": _link((announcement.get("link") or {}).get("to"), links)}
         if announcement.get("enabled") and announcement.get("message") else None,
         "home_url": view.site_map.url(""),
         "assets": f"{view.site_map.url('').rstrip('/')}/{INTERNAL}",
