@@ -12,7 +12,7 @@ import pytest
 
 from local.template import ROOT, load
 
-HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "emoji")
+HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "emoji", "pygments")
 API_FUNCTIONS = sorted(name for name, function in load().functions.items() if function.routes)
 
 

@@ -16,8 +16,12 @@ class Resolver:
     """Pages at /site/<id>, files at /files/<id>, spaces at /spaces/<id>; `unreachable` ids resolve to
     None; reusable contents from `reusable` (id → document); page titles from `titles` when given."""
 
-    def __init__(self, *, reusable: Mapping[str, Mapping[str, Any]] | None = None,
-                 unreachable: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        *,
+        reusable: Mapping[str, Mapping[str, Any]] | None = None,
+        unreachable: frozenset[str] = frozenset(),
+    ) -> None:
         self.reusable = dict(reusable or {})
         self.unreachable = unreachable
 
@@ -57,7 +61,17 @@ def parse(html: str) -> Any:
 
 
 def from_markdown(text: str, **options: Any) -> Any:
-    return tree(markdown_to_document(text, resolve_link=_resolve_link).document, **options)
+    return tree(markdown_document(text), **options)
+
+
+def markdown_document(text: str) -> dict[str, Any]:
+    """The document the Markdown converter reads `text` as (pages `x.md`, files under .gitbook/assets)."""
+    return markdown_to_document(text, resolve_link=_resolve_link, resolve_file=_resolve_file).document
+
+
+def _resolve_file(src: str) -> dict[str, Any] | None:
+    prefix = ".gitbook/assets/"
+    return {"kind": "file", "file": src.removeprefix(prefix)} if src.startswith(prefix) else None
 
 
 def _resolve_link(url: str) -> dict[str, Any] | None:
@@ -70,8 +84,9 @@ def _resolve_link(url: str) -> dict[str, Any] | None:
     path, _, anchor = url.partition("#")
     if path.endswith(".md") and "://" not in path:
         page = path[:-3]
-        return {"kind": "anchor", "page": page, "anchor": anchor} if anchor else {"kind": "page",
-                                                                                    "page": page}
+        return (
+            {"kind": "anchor", "page": page, "anchor": anchor} if anchor else {"kind": "page", "page": page}
+        )
     return None
 
 

@@ -14,6 +14,7 @@ and never fail. Pygments is imported only when a code block is rendered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -21,6 +22,8 @@ from typing import Any, Protocol
 from markupsafe import Markup
 
 from bindery.site_pages.rendering.context import RenderContext
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class LinkResolver(Protocol):
@@ -57,6 +60,15 @@ def render_document(document: Mapping[str, Any], *, links: LinkResolver, allow_e
     "page": {"vars": …}, "visitor": {"claims": …}}`); without it, as for an anonymous visitor of a space
     without variables (a condition that cannot be decided hides its block)."""
     context = RenderContext(links=links, allow_embeds=allow_embeds, scope=scope)
-    html = context.blocks(document.get("nodes")) + context.notes_html()
-    headings = tuple(Heading(id=anchor, text=text, level=level) for anchor, text, level in context.headings)
+    # Replacing a character keeps markup markup: the renderer escaped every text already.
+    nodes = document.get("nodes") if isinstance(document, Mapping) else None
+    html = Markup(_encodable(context.blocks(nodes) + context.notes_html()))  # noqa: S704
+    headings = tuple(Heading(id=_encodable(anchor), text=_encodable(text), level=level)
+                     for anchor, text, level in context.headings)
     return RenderedDocument(html=html, headings=headings)
+
+
+def _encodable(value: str) -> str:
+    """`value` as UTF-8 can carry it: a lone surrogate (JSON allows `\\ud800`) would make the response
+    fail to encode, so it becomes U+FFFD."""
+    return _SURROGATE.sub("\N{REPLACEMENT CHARACTER}", value)

@@ -10,7 +10,23 @@ from markupsafe import Markup
 
 from bindery.site_pages.rendering.code import render_code
 from bindery.site_pages.rendering.context import attributes
-from bindery.site_pages.rendering.nodes import Node, children, data_of, fragment, fragments, string, text_of
+from bindery.site_pages.rendering.layout import (
+    render_columns,
+    render_expandable,
+    render_if,
+    render_stepper,
+    render_tabs,
+)
+from bindery.site_pages.rendering.media import render_drawing, render_file, render_image, render_images
+from bindery.site_pages.rendering.nodes import Node, children, data_of, fragments, string, text_of
+from bindery.site_pages.rendering.references import (
+    render_content_ref,
+    render_embed,
+    render_integration,
+    render_openapi,
+    render_reusable_content,
+)
+from bindery.site_pages.rendering.tables import render_table
 
 if TYPE_CHECKING:
     from bindery.site_pages.rendering.context import RenderContext
@@ -79,13 +95,6 @@ def _math(context: RenderContext, node: Node) -> Markup:
         string(data_of(node).get("formula")) or "")
 
 
-def _expandable(context: RenderContext, node: Node) -> Markup:
-    titles = fragment(node, "expandable-title")
-    title = Markup(" ").join(context.inlines(item.get("nodes")) for item in titles)
-    return Markup('<details class="bd-expandable"><summary>{}</summary><div class="bd-expandable-body">{}'
-                  "</div></details>").format(title, context.blocks(fragment(node, "expandable-body")))
-
-
 def _unknown(context: RenderContext, node: Node) -> Markup:
     """A block type this renderer does not know: its text, so nothing the author wrote is lost."""
     nodes = children(node)
@@ -100,8 +109,13 @@ BLOCKS: dict[str, Callable[[RenderContext, Node], Markup]] = {
     "paragraph": _paragraph, "heading-1": _heading, "heading-2": _heading, "heading-3": _heading,
     "list-unordered": _list, "list-ordered": _list, "list-tasks": _list, "list-item": _list_item,
     "blockquote": _blockquote, "hint": _hint, "divider": _divider, "math": _math,
-    "expandable": _expandable, "code": render_code,
-    "code-line": lambda context, node: render_code(context, {"nodes": [node]}),
+    "code": render_code, "code-line": lambda context, node: render_code(context, {"nodes": [node]}),
+    "expandable": render_expandable, "tabs": render_tabs, "stepper": render_stepper,
+    "columns": render_columns, "if": render_if,
+    "images": render_images, "image": render_image, "drawing": render_drawing, "file": render_file,
+    "embed": render_embed, "content-ref": render_content_ref, "reusable-content": render_reusable_content,
+    "swagger": render_openapi, "openapi-operation": render_openapi, "openapi-schemas": render_openapi,
+    "openapi-webhook": render_openapi, "integration": render_integration, "table": render_table,
 }
 
 

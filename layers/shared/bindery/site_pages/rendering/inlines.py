@@ -95,9 +95,12 @@ def _button(context: RenderContext, node: Node) -> Markup:
 def _emoji(context: RenderContext, node: Node) -> Markup:
     code = string(data_of(node).get("code")) or ""
     try:
-        character = "".join(chr(int(part, 16)) for part in code.split("-"))
-    except (ValueError, OverflowError):
+        points = [int(part, 16) for part in code.split("-")]
+    except ValueError:
         return Markup("")
+    if not points or not all(0x20 < point <= 0x10FFFF and not 0xD800 <= point <= 0xDFFF for point in points):
+        return Markup("")  # not a character (a control, a surrogate, past Unicode)
+    character = "".join(map(chr, points))
     return Markup('<span class="bd-emoji" role="img">{}</span>').format(character)
 
 

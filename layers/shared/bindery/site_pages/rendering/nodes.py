@@ -46,13 +46,17 @@ def leaves(node: Node) -> list[tuple[str, list[Node]]]:
     return out
 
 
-def text_of(node: Node, depth: int = 0) -> str:
-    """The text of a node and its children, bounded in depth."""
-    if node.get("object") == "text":
-        return "".join(text for text, _marks in leaves(node))
-    if depth > 60:
-        return ""
-    return "".join(text_of(child, depth + 1) for child in children(node))
+def text_of(node: Node) -> str:
+    """The text of a node and its children, in order (iterative: documents may nest without bound)."""
+    parts: list[str] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if current.get("object") == "text":
+            parts.extend(text for text, _marks in leaves(current))
+        else:
+            pending.extend(reversed(children(current)))
+    return "".join(parts)
 
 
 def string(value: Any) -> str | None:
