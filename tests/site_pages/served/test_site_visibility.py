@@ -142,6 +142,17 @@ def test_site_space_conditions_read_unsigned_claims_from_the_query_and_then_a_co
     assert pro.headers["Cache-Control"] == "private, no-cache"  # the page is this visitor's
 
 
+def test_if_blocks_in_pages_are_decided_by_the_visitors_claims(world: World):
+    anonymous = world.get("/reference/options")
+    assert "Every option." in anonymous.body.decode()
+    assert "Pro settings." not in anonymous.body.decode()
+    pro = world.get("/reference/options?visitor.pro=true")
+    assert "Pro settings." in pro.body.decode()
+    assert pro.headers["ETag"] != anonymous.headers["ETag"]  # a cached copy is per claims
+    cookie = cookie_of(pro, f"bindery-unsigned-{world.site_id}")
+    assert "Pro settings." in world.text("/reference/options", headers={"Cookie": cookie})
+
+
 def test_an_organization_hostname_is_unique(world: World):
     other = world.api.org_admin("Bob", "Other")
     taken = world.api.patch(f"/orgs/{other.org_id}", token=other.token, body={"hostname": "acme"})
