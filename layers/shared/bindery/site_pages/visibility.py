@@ -26,6 +26,7 @@ SHARE_QUERY = "shareKey"
 TOKEN_QUERY = "jwt_token"  # noqa: S105 - the query parameter's name (GitBook's), not a secret
 UNSIGNED_PREFIX = "visitor."
 MAX_UNSIGNED = 20  # claims a visitor may set themselves; more are ignored
+MAX_CLAIM_NAME, MAX_CLAIM_VALUE = 64, 256  # longer ones are ignored: the cookie must stay small
 COOKIE_DAYS = 30
 
 
@@ -138,7 +139,8 @@ class _Reading:
 
     def unsigned_claims(self) -> dict[str, Any]:
         given = {name[len(UNSIGNED_PREFIX):]: value for name, value in self.query.items()
-                 if name.startswith(UNSIGNED_PREFIX) and len(name) > len(UNSIGNED_PREFIX)}
+                 if name.startswith(UNSIGNED_PREFIX)
+                 and 0 < len(name) - len(UNSIGNED_PREFIX) <= MAX_CLAIM_NAME and len(value) <= MAX_CLAIM_VALUE}
         if given:
             kept = dict(list(given.items())[:MAX_UNSIGNED])
             self.remember("unsigned", json.dumps(kept, separators=(",", ":")))
