@@ -8,7 +8,8 @@ import pytest
 from tests.site_pages.served.conftest import World
 
 ODD_PATHS = ["/%00", "/%ff%fe", "/..%2f..%2fetc", "/" + "a/" * 200, "/é/ü", "/~site", "/~site/",
-             "/~site/x/y/z", "/~site/files", "/~site/page", "/~site/search", "/api/~site/files/%00", "/install/~site/page/x"]
+             "/~site/x/y/z", "/~site/files", "/~site/page", "/~site/search", "/api/~site/files/%00",
+             "/install/~site/page/x"]
 
 
 @pytest.mark.parametrize("path", ODD_PATHS)
