@@ -47,7 +47,7 @@ def _response(reply: Reply) -> dict[str, Any]:
 def _run(event: dict[str, Any], context: LambdaContext,
          invocation: observability.Invocation) -> dict[str, Any]:
     reply = serve(_request(event))
-    invocation.dimensions["route"] = "GET /{site}/{page}"
+    invocation.dimensions["route"] = "GET /{proxy+}"  # the template route: paths are unbounded
     invocation.log_fields["status"] = reply.status
     return _response(reply)
 
