@@ -50,6 +50,8 @@ def test_an_unlisted_site_says_noindex(world: World):
     assert '<meta name="robots" content="noindex">' in reply.body.decode()
     assert reply.headers["X-Robots-Tag"] == "noindex"
     assert reply.headers["Cache-Control"] == "private, no-cache"
+    moved = world.get("/reference")  # a redirect is cached as the pages are
+    assert (moved.status, moved.headers["Cache-Control"]) == (301, "private, no-cache")
 
 
 def test_a_share_link_site_opens_with_an_active_key_and_then_its_cookie(world: World):

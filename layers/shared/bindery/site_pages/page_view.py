@@ -173,7 +173,8 @@ def _page(view: _View) -> Reply:
     tree = revision_store.load_tree(view.revision)
     found = find(tree, view.place.page_path)
     if found.redirect is not None:
-        return _redirect(page_url(view.place.variant, found.redirect), 301, "public, max-age=300")
+        # Cached as the page would be: a shared cache never keeps a non-public site's answers.
+        return _redirect(page_url(view.place.variant, found.redirect), 301, view.cache_control())
     if found.page is None:
         return _page_not_found(view)
     page = found.page
