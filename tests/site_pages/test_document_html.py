@@ -168,3 +168,13 @@ def test_unknown_types_show_their_text_and_never_fail():
     )
     body = tree(doc)
     assert body.text_content() == "kept textinline textinnerstray"
+
+
+def test_rendering_is_deterministic_so_anchors_are_stable():
+    doc = from_markdown_document(
+        "## Setup\n\n## Setup\n\n{% tabs %}\n{% tab title=\"A\" %}\nx\n{% endtab %}\n{% endtabs %}\n\n"
+        "Note<a data-footnote-ref href=\"#user-content-fn-1\">here</a>.\n\n[^1]: The note.\n"
+    )
+    first, second = render(doc), render(doc)
+    assert first == second
+    assert [h.id for h in first.headings] == ["setup", "setup-1"]

@@ -179,6 +179,49 @@ def test_content_refs_link_to_pages_anchors_files_spaces_and_urls():
     ]
 
 
+class _OpaqueUrls(Resolver):
+    """URLs that name ids, not names (as a site's internal routes do), with the optional lookups."""
+
+    def page_url(self, *, space_id: str | None, page_id: str, anchor: str | None) -> str | None:
+        return f"/~site/page/{page_id}"
+
+    def file_url(self, *, space_id: str | None, file_id: str) -> str | None:
+        return f"/~site/files/{file_id}"
+
+    def file_name(self, *, space_id: str | None, file_id: str) -> str | None:
+        return {"f1": "Report 2026.pdf"}.get(file_id)
+
+    def page_title(self, *, space_id: str | None, page_id: str) -> str | None:
+        return {"p1": "Install <guide>"}.get(page_id)
+
+
+def test_titles_and_file_names_come_from_the_resolver_when_it_offers_them():
+    files = block(
+        "table",
+        definition={"c": {"id": "c", "title": "Files", "type": "files"}},
+        records={"r": {"orderIndex": "a", "values": {"c": ["f1", "f2"]}}},
+        view={"type": "grid"},
+    )
+    doc = document(
+        block("file", ref={"kind": "file", "file": "f1"}),
+        block("file", ref={"kind": "file", "file": "f2"}),
+        block("content-ref", ref={"kind": "page", "page": "p1"}),
+        block("content-ref", ref={"kind": "anchor", "page": "p1", "anchor": "step-2"}),
+        block("content-ref", ref={"kind": "page", "page": "p2"}),
+        files,
+    )
+    links = tree(doc, links=_OpaqueUrls()).findall(".//a")
+    assert [(a.get("href"), a.text_content()) for a in links] == [
+        ("/~site/files/f1", "Report 2026.pdf"),
+        ("/~site/files/f2", "f2"),
+        ("/~site/page/p1", "Install <guide>"),
+        ("/~site/page/p1", "Install <guide> \N{SINGLE RIGHT-POINTING ANGLE QUOTATION MARK} step-2"),
+        ("/~site/page/p2", "p2"),
+        ("/~site/files/f1", "Report 2026.pdf"),
+        ("/~site/files/f2", "f2"),
+    ]
+
+
 def test_reusable_content_is_rendered_in_place_and_cycles_stop():
     shared = markdown_document("## Shared heading\n\nShared **text**.\n")
     looping = document(
@@ -266,9 +309,10 @@ def test_if_blocks_show_their_content_only_when_the_condition_holds(scope, shown
     assert [p.text for p in body.findall("p")] == shown
 
 
-def test_math_blocks_are_text_in_code():
-    body = from_markdown("$$\nx < y^2\n$$\n")
+def test_math_blocks_are_text_in_code_and_dividers_rules():
+    body = from_markdown("$$\nx < y^2\n$$\n\n***\n")
     assert body.find("pre/code").text == "x < y^2"
+    assert [element.tag for element in body] == ["pre", "hr"]
 
 
 # --- tables ---------------------------------------------------------------------------------------
@@ -300,6 +344,7 @@ def test_rich_tables_render_each_column_type_in_record_order():
     }
     records = {
         "second": {"orderIndex": "b", "values": {"t": "frag2", "n": 2.5, "c": False}},
+        "third": {"orderIndex": "c", "values": {"t": "no such <fragment>", "n": 1234567.0}},
         "first": {
             "orderIndex": "a",
             "values": {
@@ -325,7 +370,7 @@ def test_rich_tables_render_each_column_type_in_record_order():
     ]
     rows = tree(document(table)).findall(".//tbody/tr")
     assert [th.text for th in tree(document(table)).findall(".//th")] == ["Text", "N", "C", "S", "R", "F"]
-    first, second = rows
+    first, second, third = rows
     assert [td.text_content() for td in first] == [
         "row one",
         "3",
@@ -338,6 +383,7 @@ def test_rich_tables_render_each_column_type_in_record_order():
     assert first[5].find(".//a").get("href") == "/files/x.pdf"
     assert [td.text_content() for td in second][:2] == ["row two", "2.5"]
     assert second[2].find("input").get("checked") is None
+    assert [td.text_content() for td in third][:2] == ["no such <fragment>", "1234567"]
 
 
 def test_card_tables_have_covers_targets_and_text():

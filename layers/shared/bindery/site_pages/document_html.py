@@ -39,6 +39,12 @@ class LinkResolver(Protocol):
         """The reusable content's document, rendered inline where it is included, or None."""
         ...
 
+    # Optional, looked up when present (a resolver without them still works):
+    #   page_title(*, space_id: str | None, page_id: str) -> str | None: what mentions and content-ref
+    #       cards call a page (else the last segment of its URL);
+    #   file_name(*, space_id: str | None, file_id: str) -> str | None: what file links say (else the
+    #       last segment of the file's URL).
+
 
 @dataclass(frozen=True)
 class Heading:

@@ -105,6 +105,13 @@ class RenderContext:
             return safe_url(self.links.space_url(space_id=space))
         return None
 
+    def named(self, capability: str, **keys: str | None) -> str | None:
+        """What the resolver's optional `page_title(space_id=, page_id=)` or `file_name(space_id=,
+        file_id=)` says, or None (a resolver without it, or without an answer)."""
+        lookup = getattr(self.links, capability, None)
+        value = lookup(**keys) if callable(lookup) else None
+        return value if isinstance(value, str) and value.strip() else None
+
     def link(self, url: str | None, content: Markup, *, css: str | None = None,
              title: str | None = None) -> Markup:
         """`<a>` around `content` when `url` is set (external ones with `rel="noopener noreferrer"`);

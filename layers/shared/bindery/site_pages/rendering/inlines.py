@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
+from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup, escape
 
@@ -62,21 +63,37 @@ def _link(context: RenderContext, node: Node) -> Markup:
 
 
 def ref_title(context: RenderContext, ref: Any, url: str | None) -> str:
-    """What to call a reference without text of its own (a mention, a content-ref card): the page's title
-    when the resolver offers `page_title`, else the anchor, the URL or the id."""
+    """What to call a reference without text of its own (a mention, a content-ref card): a page's title
+    or a file's name when the resolver offers them (`page_title`, `file_name`), else the anchor, the URL,
+    the last segment of the page's URL, or the id."""
     if not isinstance(ref, Mapping):
         return ""
-    titles: Callable[..., Any] | None = getattr(context.links, "page_title", None)
-    if titles is not None and isinstance(ref.get("page"), str):
-        space = ref.get("space") if isinstance(ref.get("space"), str) else None
-        title = titles(space_id=space, page_id=ref["page"])
-        if isinstance(title, str) and title:
-            anchor = ref.get("anchor")
-            return f"{title} {_SECTION_SEPARATOR} {anchor}" if isinstance(anchor, str) else title
-    for field in ("anchor", "url", "page", "file", "space", "reusableContent", "user", "collection"):
+    space = ref.get("space") if isinstance(ref.get("space"), str) else None
+    anchor = ref.get("anchor") if isinstance(ref.get("anchor"), str) else None
+    if isinstance(ref.get("page"), str):
+        title = context.named("page_title", space_id=space, page_id=ref["page"])
+        if title is None and url is not None:
+            title = last_segment(url) or None
+        if title is not None:
+            return f"{title} {_SECTION_SEPARATOR} {anchor}" if anchor else title
+    if isinstance(ref.get("file"), str):
+        return file_label(context, space, ref["file"], url)
+    for field in ("anchor", "url", "page", "space", "reusableContent", "user", "collection"):
         if isinstance(ref.get(field), str):
             return str(ref[field]) if field != "url" or url is None else url
     return ""
+
+
+def last_segment(url: str) -> str:
+    """The last segment of a URL's path, decoded (`/docs/install%20guide#x` gives `install guide`)."""
+    return unquote(urlsplit(url).path.rstrip("/").rpartition("/")[2])
+
+
+def file_label(context: RenderContext, space: str | None, file_id: str, url: str | None) -> str:
+    """What a link to a file says: its name from the resolver, else the last segment of its URL, else
+    its id."""
+    return context.named("file_name", space_id=space, file_id=file_id) or (
+        last_segment(url) if url else "") or file_id
 
 
 def _mention(context: RenderContext, node: Node) -> Markup:

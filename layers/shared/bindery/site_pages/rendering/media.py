@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlsplit
 
 from markupsafe import Markup
 
 from bindery.site_pages.rendering.context import attributes
+from bindery.site_pages.rendering.inlines import ref_title
 from bindery.site_pages.rendering.nodes import Node, children, data_of, fragment, string
 
 if TYPE_CHECKING:
@@ -83,18 +83,10 @@ def render_drawing(context: RenderContext, node: Node) -> Markup:
         image_tags(context, {"ref": data_of(node).get("ref"), "alt": ""}))
 
 
-def file_name(url: str, fallback: str) -> str:
-    """What a file link says: the last segment of its URL's path, decoded, else `fallback`."""
-    name = unquote(urlsplit(url).path.rstrip("/").rpartition("/")[2])
-    return name or fallback
-
-
 def render_file(context: RenderContext, node: Node) -> Markup:
     ref = data_of(node).get("ref")
     url = context.ref_url(ref)
-    fallback = str(ref.get("file") or "") if isinstance(ref, Mapping) else ""
     caption = context.blocks(fragment(node, "caption"))
-    name = file_name(url, fallback) if url else fallback
-    label = Markup('<span class="bd-file-name">{}</span>').format(name)
+    label = Markup('<span class="bd-file-name">{}</span>').format(ref_title(context, ref, url))
     link = context.link(url, label, css="bd-file-link")
     return Markup('<div class="bd-file">{}{}</div>').format(link, caption)

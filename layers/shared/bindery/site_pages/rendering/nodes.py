@@ -29,6 +29,10 @@ def fragment(node: Node, name: str) -> list[Node]:
     return []
 
 
+def has_fragment(node: Node, name: str) -> bool:
+    return any(item.get("fragment") == name for item in fragments(node))
+
+
 def fragments(node: Node) -> list[Node]:
     out = node.get("fragments")
     return [item for item in out if isinstance(item, Mapping)] if isinstance(out, list) else []

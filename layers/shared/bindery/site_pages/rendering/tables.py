@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 from markupsafe import Markup, escape
 
 from bindery.site_pages.rendering.context import attributes
-from bindery.site_pages.rendering.inlines import COLORS, ref_title
-from bindery.site_pages.rendering.media import file_name, image_tags
-from bindery.site_pages.rendering.nodes import Node, data_of, fragment, string, text_of
+from bindery.site_pages.rendering.inlines import COLORS, file_label, ref_title
+from bindery.site_pages.rendering.media import image_tags
+from bindery.site_pages.rendering.nodes import Node, data_of, fragment, has_fragment, string, text_of
 
 if TYPE_CHECKING:
     from bindery.site_pages.rendering.context import RenderContext
@@ -32,14 +32,17 @@ def _number(value: Any) -> bool:
 
 
 def _text(context: RenderContext, node: Node, definition: Mapping[str, Any], value: Any) -> Markup:
-    if isinstance(value, str):
+    """A text cell: the fragment its value names; a value naming no fragment is shown as text."""
+    if isinstance(value, str) and has_fragment(node, value):
         return context.blocks(fragment(node, value))
     return _plain(context, node, definition, value)
 
 
 def _plain(context: RenderContext, node: Node, definition: Mapping[str, Any], value: Any) -> Markup:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return escape(str(int(value)))  # 3.0 as 3, as the spec's JSON numbers read
     if _number(value) or isinstance(value, str):
-        return escape(f"{value:g}" if isinstance(value, float) else str(value))
+        return escape(str(value))
     return Markup("")
 
 
@@ -76,7 +79,8 @@ def _files(context: RenderContext, node: Node, definition: Mapping[str, Any], va
     for file_id in value if isinstance(value, list) else []:
         if isinstance(file_id, str):
             url = context.ref_url({"kind": "file", "file": file_id})
-            out += Markup("<div>{}</div>").format(context.link(url, escape(file_name(url or "", file_id))))
+            label = escape(file_label(context, None, file_id, url))
+            out += Markup("<div>{}</div>").format(context.link(url, label))
     return out
 
 

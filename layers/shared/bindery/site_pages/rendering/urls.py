@@ -40,5 +40,7 @@ def is_external(url: str) -> bool:
 def https_url(url: object) -> str | None:
     """The URL when it is https (what an allowed embed may frame), else None."""
     cleaned = safe_url(url)
-    scheme = _SCHEME.match(cleaned or "")
+    if cleaned is None:
+        return None
+    scheme = _SCHEME.match(cleaned)
     return cleaned if scheme is not None and scheme.group(1).lower() == "https" else None
