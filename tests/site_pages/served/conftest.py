@@ -25,7 +25,9 @@ from tests.git_repos import bare_repo
 
 GUIDE = {
     ".gitbook.yaml": b"root: ./\nredirects:\n  old/start: install/README.md\n",
-    "README.md": b"# Welcome\n\nFluent pages for a < b & c.\n\n## First steps\n\nStart here.\n",
+    "README.md": b"# Welcome\n\nFluent pages for a < b & c.\n\n## First steps\n\nStart here.\n\n"
+                 b"{% content-ref url=\"install/linux.md\" %}\n[linux.md](install/linux.md)\n"
+                 b"{% endcontent-ref %}\n",
     "SUMMARY.md": b"# Summary\n\n* [Welcome](README.md)\n* [Install](install/README.md)\n"
                   b"  * [On Linux](install/linux.md)\n* [Secret](secret.md)\n\n## Reference\n\n"
                   b"* [Options](options.md)\n",

@@ -20,6 +20,12 @@ def test_the_site_root_shows_the_first_page_with_the_page_tree_and_the_current_p
     assert 'rel="next" href="/sites/acme/docs/install"' in page
 
 
+def test_a_content_ref_card_links_the_page_by_its_title(world: World):
+    page = world.text("")
+    card = page[page.index('href="/sites/acme/docs/install/linux"', page.index("<article")):]
+    assert card.split("</a>", 1)[0].endswith('<span class="bd-content-ref-title">On Linux</span>')
+
+
 def test_a_nested_page_by_its_path_with_previous_and_next(world: World):
     page = world.text("/install/linux")
     assert "<h1>On Linux</h1>" in page

@@ -46,6 +46,19 @@ class SiteLinks:
         suffix = f"#{quote(anchor, safe='-_.')}" if anchor else ""
         return internal(variant.url, "page", page_id) + suffix
 
+    def page_title(self, *, space_id: str | None, page_id: str) -> str | None:
+        """A page of the space shown by its title (another space's tree is not read for a title)."""
+        if self._variant(space_id) is not self.variant:
+            return None
+        located = self.tree.page(page_id)
+        return str(located.entry.get("title") or "") or None if located else None
+
+    def file_name(self, *, space_id: str | None, file_id: str) -> str | None:
+        if self._variant(space_id) is not self.variant:
+            return None
+        entry = self.tree.file(file_id)
+        return str(entry.get("name") or "") or None if entry else None
+
     def file_url(self, *, space_id: str | None, file_id: str) -> str | None:
         variant = self._variant(space_id)
         return internal(variant.url, "files", file_id) if variant is not None else None
