@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bindery import admin
-from tests.api.test_site_sections import add_section
+from tests.api.test_site_sections import add_group, add_section
 from tests.site_pages.served.conftest import World
 
 
@@ -90,8 +90,10 @@ def test_a_custom_hostname_serves_the_site_at_its_root(world: World):
 
 def test_sections_are_routed_by_their_path(world: World):
     add_section(world.api, world.ada, world.site_id, spaceId=world.guide, title="Product")
-    add_section(world.api, world.ada, world.site_id, spaceId=world.api_space, title="Reference API")
+    reference = add_section(world.api, world.ada, world.site_id, spaceId=world.api_space, title="Reference API")
+    add_group(world.api, world.ada, world.site_id, title="More", sections=[reference["id"]])
     home = world.text("")
+    assert re.search(r'<span class="section-group">More:\s*<a href="/sites/acme/docs/reference-api">', home)
     assert re.search(r'<a href="/sites/acme/docs" aria-current="true" class="current">Product</a>', home)
     assert '<a href="/sites/acme/docs/reference-api">Reference API</a>' in home
     assert "<h1>API</h1>" in world.text("/reference-api")
