@@ -90,7 +90,8 @@ def test_a_custom_hostname_serves_the_site_at_its_root(world: World):
 
 def test_sections_are_routed_by_their_path(world: World):
     add_section(world.api, world.ada, world.site_id, spaceId=world.guide, title="Product")
-    reference = add_section(world.api, world.ada, world.site_id, spaceId=world.api_space, title="Reference API")
+    reference = add_section(world.api, world.ada, world.site_id, spaceId=world.api_space,
+                            title="Reference API")
     add_group(world.api, world.ada, world.site_id, title="More", sections=[reference["id"]])
     home = world.text("")
     assert re.search(r'<span class="section-group">More:\s*<a href="/sites/acme/docs/reference-api">', home)
