@@ -6,7 +6,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt layers/insights/requirements.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test test-moto test-dynamodb-local conformance mutation fuzz lint openapi check-openapi check-wheels clean
+.PHONY: run test test-moto test-dynamodb-local test-browser conformance mutation fuzz lint openapi check-openapi check-wheels clean
 
 $(STAMP): requirements-dev.txt layers/shared/requirements.txt layers/insights/requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,13 +16,20 @@ $(STAMP): requirements-dev.txt layers/shared/requirements.txt layers/insights/re
 run: $(STAMP)
 	$(PY) -m local.server
 
-test: test-moto test-dynamodb-local conformance fuzz
+test: test-moto test-dynamodb-local test-browser conformance fuzz
 
 test-moto: $(STAMP)
 	$(PY) -m pytest
 
 test-dynamodb-local: $(STAMP)
 	BINDERY_TEST_ENGINE=dynamodb-local $(PY) -m pytest -m "repository or concurrent"
+
+# Published sites in a real browser (tests/browser): Debian's Chromium, installed with apt when missing,
+# driven by Playwright (requirements-dev.txt) against a throwaway `make run` server.
+test-browser: $(STAMP)
+	command -v chromium >/dev/null || { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -qq && \
+		$$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq chromium; }
+	$(PY) -m pytest -m browser tests/browser
 
 conformance: $(STAMP)
 	cd conformance && npm ci --silent --no-audit --no-fund && PYTHON=../$(PY) npm test

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from local.template import Function, Route, Template, load
+from local.template import V1_API, Function, Route, Template, load
 
 API_GATEWAY_MAX_BODY = 10 * 1024 * 1024
 # Lambda's synchronous payload limit is 6 MB for the whole event; the body is what a caller controls.
 LAMBDA_MAX_PAYLOAD = 6 * 1024 * 1024
 STAGE = "v1"
+MISSING_TOKEN = b'{"message":"Missing Authentication Token"}'
 
 
 @dataclass
@@ -155,36 +156,44 @@ class Gateway:
             return self._gateway_response("ACCESS_DENIED", 403), True
         return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}, True
 
+    def _no_route(self, api: str) -> Reply:
+        if api != V1_API:
+            # API Gateway's own answer on an API without gateway responses (the readers' pages).
+            return Reply(403, {"Content-Type": "application/json"}, MISSING_TOKEN)
+        return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+
     def dispatch(self, method: str, target: str, headers: dict[str, str] | None = None,
                  body: bytes | None = None) -> Reply:
         headers = dict(headers or {})
         url = urlsplit(target)
-        path = url.path
-        prefix = f"/{STAGE}"
-        if not (path == prefix or path.startswith(prefix + "/")):
+        stage = url.path.split("/", 2)[1] if url.path.startswith("/") else ""
+        api = self.template.api_of_stage(stage)
+        if api is None:
             return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
-        path = path[len(prefix):] or "/"
+        path = url.path[len(stage) + 1:] or "/"
         if body and len(body) > API_GATEWAY_MAX_BODY:
             return self._gateway_response("REQUEST_TOO_LARGE", 413)
-        found = match(self.template.routes, method.upper(), path)
+        found = match(self.template.routes_of(api), method.upper(), path)
         if found is None:
-            return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+            return self._no_route(api)
         route, params = found
         lower = {k.lower(): v for k, v in headers.items()}
-        authorizer = {} if route.public else self._authorize(lower.get("authorization"))
+        # Only the v1 API has the token authorizer (the readers' API has none at all).
+        authorizer = {} if route.public or api != V1_API else self._authorize(lower.get("authorization"))
         if isinstance(authorizer, Reply):
             return authorizer
         if body and len(body) > LAMBDA_MAX_PAYLOAD:
             return self._gateway_response("REQUEST_TOO_LARGE", 413)
         event = build_event(method.upper(), path, route, params, headers=headers, query=url.query, body=body,
-                            authorizer=authorizer)
+                            authorizer=authorizer, stage=stage)
         function = self.template.functions[route.function]
         result = self._handler(function)(event, _Context(function.name))
         return _reply(result)
 
 
 def build_event(method: str, path: str, route: Route, params: dict[str, str], *, headers: dict[str, str],
-                query: str, body: bytes | None, authorizer: dict[str, Any]) -> dict[str, Any]:
+                query: str, body: bytes | None, authorizer: dict[str, Any],
+                stage: str = STAGE) -> dict[str, Any]:
     """A REST API proxy event, shaped as API Gateway sends it."""
     multi_query = parse_qs(query, keep_blank_values=True)
     text: str | None = None
@@ -207,8 +216,8 @@ def build_event(method: str, path: str, route: Route, params: dict[str, str], *,
         "requestContext": {
             "resourcePath": route.path,
             "httpMethod": method,
-            "path": f"/{STAGE}{path}",
-            "stage": STAGE,
+            "path": f"/{stage}{path}",
+            "stage": stage,
             "requestId": str(uuid.uuid4()),
             "accountId": "000000000000",
             "apiId": "local",

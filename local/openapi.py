@@ -22,7 +22,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from local.template import ROOT, Function, Template, load
+from local.template import ROOT, V1_API, Function, Template, load
 
 DOCUMENT = ROOT / "docs" / "openapi.json"
 SHARED_LAYER = ROOT / "layers" / "shared"
@@ -51,7 +51,8 @@ _DUMMY_ENV = {
 def api_functions(template: Template | None = None) -> list[Function]:
     """The functions API Gateway routes to, in template order."""
     template = template or load()
-    return [function for function in template.functions.values() if function.routes]
+    return [function for function in template.functions.values()
+            if any(route.api == V1_API for route in function.routes)]
 
 
 def _version() -> str:

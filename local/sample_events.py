@@ -38,7 +38,7 @@ from bindery.messages import (
 from local.gateway import STAGE, build_event
 from local.queue_delivery import event_sources, sqs_event
 from local.stream_records import removal_record, stream_subscriptions
-from local.template import ROOT, Function, Route, load
+from local.template import ROOT, V1_API, Function, Route, load
 
 EVENTS = ROOT / "events"
 SAMPLE_USER = "sample-user-id"
@@ -104,6 +104,13 @@ def _api_event(route: Route, method: str, user: str, values: dict[str, str]) -> 
         else:
             parts.append(segment)
     path = "/" + "/".join(parts)
+    if route.api != V1_API:
+        # The readers' API (published sites' pages): a browser's request, no token, no authorizer.
+        headers = {"Accept": "text/html", "Host": "127.0.0.1:3000"}
+        event = build_event(method, path, route, params, headers=headers, query="", body=None,
+                            authorizer={}, stage=load().stages[route.api])
+        event["requestContext"]["requestId"] = REQUEST_ID
+        return event
     headers = {"Accept": "application/json", "Authorization": f"Bearer {SAMPLE_TOKEN}",
                "Host": "127.0.0.1:3000"}
     # What the TOKEN authorizer's policy puts in the request context (see local/gateway.py).

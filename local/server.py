@@ -335,6 +335,7 @@ def main() -> None:
     data_dir.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("BINDERY_PUBLIC_URL", url)
     os.environ.setdefault("BINDERY_APP_URL", f"http://127.0.0.1:{port}/app")  # links, not served here
+    os.environ.setdefault("BINDERY_SITES_URL", f"http://127.0.0.1:{port}/sites")  # published sites' pages
     if not os.environ.get("BINDERY_CURSOR_SECRET"):
         os.environ["BINDERY_CURSOR_SECRET"] = _cursor_secret(data_dir)
     # Git Sync may use repositories on this machine here (file://, localhost); deployed stacks may not.
@@ -361,6 +362,7 @@ def main() -> None:
         described = f"{size}, processes {Handler.environments.pids()}" if Handler.environments else \
             "none (requests run in this process, one at a time)"
         print(f"Execution environments: {described}")
+        print(f"Published sites at {os.environ['BINDERY_SITES_URL']}/{{organization}}/{{site}}")
         print(f"Bindery API listening on {url}", flush=True)
         httpd.serve_forever()
     except SystemExit as stop:

@@ -11,6 +11,7 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+V1_API = "Api"
 TEMPLATE = ROOT / "template.yaml"
 
 
@@ -38,6 +39,8 @@ class Route:
     method: str  # upper case, or ANY
     # `Auth: {Authorizer: NONE}` on the event: API Gateway runs no authorizer for this route.
     public: bool = False
+    # The REST API the event names (`RestApiId`): the v1 API, or the readers' `SitesWebApi`.
+    api: str = "Api"
 
     @property
     def segments(self) -> list[str]:
@@ -63,10 +66,20 @@ class Template:
     raw: dict[str, Any]
     # How long API Gateway caches the authorizer's answer for a token (ReauthorizeEvery; 300 s when unset).
     authorizer_ttl: int = 300
+    # Each REST API's stage (logical id -> StageName): `Api` is v1, the JSON API; others serve pages.
+    stages: dict[str, str] = field(default_factory=lambda: {V1_API: "v1"})
 
     @property
     def routes(self) -> list[Route]:
-        return [route for function in self.functions.values() for route in function.routes]
+        """The v1 API's routes (the JSON API the OpenAPI document describes)."""
+        return self.routes_of(V1_API)
+
+    def routes_of(self, api: str) -> list[Route]:
+        return [route for function in self.functions.values() for route in function.routes
+                if route.api == api]
+
+    def api_of_stage(self, stage: str) -> str | None:
+        return next((api for api, name in self.stages.items() if name == stage), None)
 
 
 def _variables(props: dict[str, Any]) -> dict[str, Any]:
@@ -90,6 +103,7 @@ def load(path: Path = TEMPLATE) -> Template:
     authorizer_name: str | None = None
     authorizer_ttl = 300
     gateway_responses: dict[str, dict[str, Any]] = {}
+    stages: dict[str, str] = {}
     table: dict[str, Any] = {}
     global_environment = _variables((raw.get("Globals") or {}).get("Function") or {})
     for name, resource in resources.items():
@@ -101,9 +115,13 @@ def load(path: Path = TEMPLATE) -> Template:
                 if event["Type"] == "Api":
                     ev = event["Properties"]
                     public = (ev.get("Auth") or {}).get("Authorizer") == "NONE"
-                    function.routes.append(Route(name, ev["Path"], ev["Method"].upper(), public))
+                    api = str((ev.get("RestApiId") or {}).get("Ref", V1_API))
+                    function.routes.append(Route(name, ev["Path"], ev["Method"].upper(), public, api))
             functions[name] = function
         elif kind == "AWS::Serverless::Api":
+            stages[name] = str(props["StageName"])
+            if name != V1_API:
+                continue  # the readers' APIs have no authorizer and no JSON gateway responses
             auth = props.get("Auth", {})
             default = auth.get("DefaultAuthorizer")
             if default:
@@ -114,7 +132,7 @@ def load(path: Path = TEMPLATE) -> Template:
             gateway_responses = props.get("GatewayResponses", {})
         elif kind == "AWS::DynamoDB::Table":
             table = props
-    return Template(functions, authorizer_name, gateway_responses, table, raw, authorizer_ttl)
+    return Template(functions, authorizer_name, gateway_responses, table, raw, authorizer_ttl, stages)
 
 
 def create_table_kwargs(table_name: str) -> dict[str, Any]:

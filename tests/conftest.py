@@ -50,6 +50,12 @@ ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The browser suite needs Chromium and starts its own server: only `-m browser` (make test-browser).
+    if "browser" not in (config.option.markexpr or ""):
+        browsing = [item for item in items if item.get_closest_marker("browser")]
+        if browsing:
+            config.hook.pytest_deselected(items=browsing)
+            items[:] = [item for item in items if not item.get_closest_marker("browser")]
     if ENGINE == "dynamodb-local":
         return
     racing = [item for item in items if item.get_closest_marker("concurrent")]

@@ -44,3 +44,16 @@ def test_the_event_fan_out_to_1000_installations_costs_a_request_per_25_events(a
     assert found["fanned"].requests == {**update, "BatchWriteItem": 41}
     assert found["fanned"].queue_requests == {"SendMessage": 1, "SendMessageBatch": 100}
     assert found["baseline"].queue_requests == {"SendMessage": 1}
+
+
+def test_a_published_page_view_reads_the_structure_the_tree_and_one_document(api):
+    from bench import site_pages_bench
+
+    views = site_pages_bench.measure(api, pages=60, repeat=0)
+    # Addressed by organization hostname and basename: one GetItem of each guard. Then one Query of the
+    # site's partition (its structure, settings and keys), one BatchGetItem of the spaces it shows (their
+    # current revisions), and — cold only — the revision, its tree and the page's document (GetItem
+    # each); they never change, so a warm environment has them cached.
+    assert views["page view, cold"].requests == {"GetItem": 5, "Query": 1, "BatchGetItem": 1}
+    assert views["page view, warm"].requests == {"GetItem": 2, "Query": 1, "BatchGetItem": 1}
+    assert views[site_pages_bench.BASELINE].requests == {"GetItem": 2, "BatchGetItem": 1}

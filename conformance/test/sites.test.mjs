@@ -1,5 +1,6 @@
 // Sites: GET/POST /orgs/{id}/sites, GET/PATCH/DELETE …/sites/{siteId}, POST …/publish,
-// GET/POST …/site-spaces, PATCH/DELETE …/site-spaces/{siteSpaceId}.
+// GET/POST …/site-spaces, PATCH/DELETE …/site-spaces/{siteSpaceId}, GET/PATCH …/publishing/auth and
+// POST …/publishing/auth/regenerate.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectOk, expectError, expectUnauthorized } from '../lib/context.mjs';
@@ -66,6 +67,22 @@ describe('sites', () => {
         const left = await expectOk(api.listSiteSpaces(fx.org.id, site.id));
         assert.deepEqual(left.items.map((s) => [s.id, s.default]), [[second.id, true]]);
         assert.equal(left.count, 1);
+    });
+
+    it('publishing auth: the key of visitor tokens, its fallback URL, regenerated', async () => {
+        const api = fx.owner.api.orgs;
+        const site = await expectOk(api.createSite(fx.org.id, { title: 'Members only', visibility: 'visitor-auth' }), 201);
+        const first = await expectOk(api.getSitePublishingAuthById(fx.org.id, site.id));
+        assert.equal(first.object, 'publishing-auth');
+        assert.equal(first.backend, 'custom');
+        assert.deepEqual(await expectOk(api.getSitePublishingAuthById(fx.org.id, site.id)), first);
+        const changed = await expectOk(api.updateSitePublishingAuthById(fx.org.id, site.id, {
+            backend: 'custom', fallbackURL: 'https://example.com/login',
+        }));
+        assert.equal(changed.fallbackURL, 'https://example.com/login');
+        const regenerated = await expectOk(api.regenerateSitePublishingAuthById(fx.org.id, site.id));
+        assert.notEqual(regenerated.privateKey, first.privateKey);
+        await expectError(fx.members[0].api.orgs.getSitePublishingAuthById(fx.org.id, site.id), 403);
     });
 
     it('members read, admins manage, strangers see nothing', async () => {

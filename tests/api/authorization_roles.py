@@ -97,13 +97,13 @@ anyone  GET     SITE/published SITE/sections SITE/site-spaces
 read    GET     ORG/sites SITE SITE/customization SITE/adaptive-schema
 read    GET     SITE/adaptive-schema/template-conditions
 read    GET     SITE/section-groups SITE/site-spaces/{siteSpaceId}/customization
-admin   GET     SITE/share-links
+admin   GET     SITE/share-links SITE/publishing/auth
 admin   POST    ORG/sites SITE/publish SITE/unpublish SITE/sections SITE/sections/{siteSectionId}/move
 admin   POST    SITE/section-groups SITE/section-groups/{siteSectionGroupId}/sections SITE/share-links
-admin   POST    SITE/site-spaces SITE/site-spaces/{siteSpaceId}/move
+admin   POST    SITE/site-spaces SITE/site-spaces/{siteSpaceId}/move SITE/publishing/auth/regenerate
 admin   PATCH   SITE SITE/sections/{siteSectionId} SITE/section-groups/{siteSectionGroupId}
 admin   PATCH   SITE/share-links/{shareLinkId} SITE/site-spaces/{siteSpaceId}
-admin   PATCH   SITE/site-spaces/{siteSpaceId}/customization
+admin   PATCH   SITE/site-spaces/{siteSpaceId}/customization SITE/publishing/auth
 admin   PUT     SITE/customization SITE/adaptive-schema
 admin   DELETE  SITE SITE/sections/{siteSectionId} SITE/section-groups/{siteSectionGroupId}
 admin   DELETE  SITE/section-groups/{siteSectionGroupId}/sections/{siteSectionId}

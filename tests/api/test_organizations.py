@@ -354,11 +354,11 @@ def test_patch_org_keeps_counters_moved_while_it_ran(api, monkeypatch):
     bob = api.user("Bob", "bob@acme.test")
     write = org_store.update_org
 
-    def member_joins_first(org, previous_domains):
+    def member_joins_first(org, previous_domains, previous_hostname=None):
         bob_user = user_store.get_user(bob.user_id)
         joining = Member.joining(ada.org_id, bob_user, "read", "2026-01-01T00:00:00.000Z")
         Transaction(add_member_ops(joining)).commit()
-        write(org, previous_domains)
+        write(org, previous_domains, previous_hostname)
 
     monkeypatch.setattr(org_store, "update_org", member_joins_first)
     reply = api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"title": "Renamed", "logo": None})

@@ -122,7 +122,9 @@ def test_sample_events_drive_their_function(api, name):
     if event.get("type") == "TOKEN":
         function = template.functions[template.authorizer]
     else:
-        found = match(template.routes, event["httpMethod"], event["path"])
+        api = template.api_of_stage(event["requestContext"]["stage"])
+        assert api is not None
+        found = match(template.routes_of(api), event["httpMethod"], event["path"])
         assert found is not None
         assert found[0].path == event["resource"]
         function = template.functions[found[0].function]

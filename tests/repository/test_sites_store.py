@@ -91,3 +91,55 @@ def test_deleting_a_site_leaves_nothing_of_it():
     assert table.Query(partition=site_keys.partition("s1")).run().items == []
     assert table.get(site_keys.basename_guard("o1", "docs")) is None
     assert site_store.space_site_spaces("space-1") == []
+
+
+def test_a_custom_hostname_names_one_site_and_is_released_with_it():
+    first, second = _site("s1"), _site("s2")
+    _create(first)
+    _create(second)
+    table.transact(site_store.hostname_ops(first, "Docs.Acme.test"))
+    assert site_store.site_id_for_hostname("docs.acme.test") == "s1"
+    assert site_store.get_site("s1").hostname == "docs.acme.test"
+    with pytest.raises(TransactionConflict) as taken:
+        table.transact(site_store.hostname_ops(second, "docs.acme.test"))
+    assert taken.value.failed("hostname")
+    table.transact(site_store.hostname_ops(site_store.get_site("s1"), "docs.acme.test"))  # again: kept
+    table.transact(site_store.hostname_ops(site_store.get_site("s1"), "help.acme.test"))  # moved
+    assert site_store.site_id_for_hostname("docs.acme.test") is None
+    table.transact(site_store.hostname_ops(second, "docs.acme.test"))
+    assert site_store.site_id_for_hostname("docs.acme.test") == "s2"
+    Transaction(site_store.delete_site_ops(site_store.get_site("s1"))).commit()
+    assert site_store.site_id_for_hostname("help.acme.test") is None
+
+
+def test_a_site_reads_its_publishing_auth_with_its_structure():
+    from bindery.store import site_settings
+    from bindery.store.site_settings import PublishingAuth
+
+    _create(_site())
+    assert site_store.structure("s1").publishing_auth is None
+    auth = PublishingAuth(private_key="k" * 43, fallback_url="https://acme.test/login", updated_at=AT)
+    Transaction(site_settings.site_check_op("s1"), site_settings.put_publishing_auth_op("s1", auth)).commit()
+    assert site_store.structure("s1").publishing_auth == auth
+
+
+def test_an_organization_hostname_is_held_by_one_organization():
+    from bindery.store import orgs as org_store
+    from bindery.store.orgs import Organization
+
+    acme, other = (Organization(id=org_id, title=org_id, created_at=AT) for org_id in ("o1", "o2"))
+    for org in (acme, other):
+        table.transact([table.put_op(org.to_item())])
+    acme.hostname = "acme"
+    org_store.update_org(acme, [], None)
+    assert org_store.org_id_for_hostname("acme") == "o1"
+    org_store.update_org(acme, [], "acme")  # unchanged: nothing to claim again
+    other.hostname = "acme"
+    with pytest.raises(TransactionConflict) as taken:
+        org_store.update_org(other, [], None)
+    assert taken.value.failed("hostname")
+    acme.hostname = "acme-2"
+    org_store.update_org(acme, [], "acme")
+    assert (org_store.org_id_for_hostname("acme"), org_store.org_id_for_hostname("acme-2")) == (None, "o1")
+    org_store.update_org(other, [], None)
+    assert org_store.org_id_for_hostname("acme") == "o2"

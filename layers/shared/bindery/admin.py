@@ -3,6 +3,7 @@
     python -m bindery.admin create-user --name "Ada" --email ada@example.com [--token T]
     python -m bindery.admin create-token --user USER_ID
     python -m bindery.admin create-org --owner USER_ID --title "Acme"
+    python -m bindery.admin set-site-hostname --site SITE_ID [--hostname docs.example.com]
 
 It talks to the table named by BINDERY_TABLE (and BINDERY_DYNAMODB_ENDPOINT off AWS), so it works against
 the local runner's engine and against a deployed stack alike.
@@ -19,6 +20,7 @@ from bindery.auth import hash_token
 from bindery.clock import now_iso
 from bindery.ids import new_id, new_token
 from bindery.store import orgs as org_store
+from bindery.store import sites as site_store
 from bindery.store import table
 from bindery.store import users as user_store
 from bindery.store.members import Member
@@ -56,6 +58,18 @@ def create_org(owner_id: str, title: str) -> str:
     return org.id
 
 
+def set_site_hostname(site_id: str, hostname: str | None) -> None:
+    """Serve a site at a custom hostname (None: at none). Custom hostnames are an operator's business (the
+    official API's are internal), as is pointing the hostname's DNS at the readers' API."""
+    site = site_store.get_site(site_id)
+    if site is None:
+        raise SystemExit(f"no site {site_id}")
+    try:
+        table.transact(site_store.hostname_ops(site, hostname))
+    except table.TransactionConflict:
+        raise SystemExit(f"hostname {hostname!r} is taken by another site") from None
+
+
 def bootstrap(token: str | None = None) -> Issued | None:
     """On a table never bootstrapped: an admin user, an organization and a token. None when done before."""
     if table.get(keys.bootstrap_marker()) is not None:
@@ -82,6 +96,9 @@ def main(argv: list[str] | None = None) -> None:
     org = commands.add_parser("create-org", help="create an organization with USER as its admin")
     org.add_argument("--owner", required=True)
     org.add_argument("--title", required=True)
+    host = commands.add_parser("set-site-hostname", help="serve a site at a custom hostname (or at none)")
+    host.add_argument("--site", required=True)
+    host.add_argument("--hostname", help="omit to remove the site's custom hostname")
     args = parser.parse_args(argv)
     if args.command == "create-user":
         issued = create_user(args.name, args.email, token=args.token, email_verified=not args.unverified)
@@ -90,6 +107,9 @@ def main(argv: list[str] | None = None) -> None:
         if user_store.get_user(args.user) is None:
             raise SystemExit(f"no user {args.user}")
         print(json.dumps({"userId": args.user, "token": create_token(args.user)}))
+    elif args.command == "set-site-hostname":
+        set_site_hostname(args.site, args.hostname)
+        print(json.dumps({"siteId": args.site, "hostname": args.hostname}))
     else:
         print(json.dumps({"organizationId": create_org(args.owner, args.title)}))
 

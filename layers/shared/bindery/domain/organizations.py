@@ -94,6 +94,7 @@ def update_org(access: OrgAccess, body: UpdateOrganization) -> OrgView:
     access.require("admin", "update the organization")
     org = access.org
     previous_domains = list(org.email_domains)
+    previous_hostname = org.hostname
     sent = body.model_fields_set
     data = body.model_dump(mode="json")
     if body.mergeRules is not None:
@@ -116,7 +117,12 @@ def update_org(access: OrgAccess, body: UpdateOrganization) -> OrgView:
         if data["emailDomains"] is None:
             raise BadRequest("emailDomains: may not be null")
         org.email_domains = sorted({d.lower() for d in data["emailDomains"]})
-    org_store.update_org(org, previous_domains)
+    try:
+        org_store.update_org(org, previous_domains, previous_hostname)
+    except TransactionConflict as conflict:
+        if conflict.failed("hostname"):
+            raise BadRequest(f"hostname: {org.hostname!r} is taken by another organization") from None
+        raise
     return OrgView(org, access.role)
 
 

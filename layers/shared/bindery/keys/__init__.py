@@ -38,6 +38,11 @@ def org_partition(org_id: str) -> str:
     return f"ORG#{org_id}"
 
 
+def org_hostname(hostname: str) -> Key:
+    """Uniqueness guard and lookup of an organization's hostname (its published sites' addresses)."""
+    return _key(f"ORGHOSTNAME#{hostname.lower()}", "ORGHOSTNAME")
+
+
 def email_domain(domain: str, org_id: str) -> Key:
     return _key(f"EMAILDOMAIN#{domain.lower()}", f"ORG#{org_id}")
 

@@ -85,3 +85,14 @@ def site_space_customization(site_id: str, site_space_id: str) -> Key:
 def share_link(site_id: str, share_link_id: str) -> Key:
     """A share link of the site: its key lets non-members read the published site (docs/sites.md)."""
     return {"PK": partition(site_id), "SK": f"SHARELINK#{share_link_id}"}
+
+
+def publishing_auth(site_id: str) -> Key:
+    """The site's publishing-auth settings: the key visitor tokens are signed with (read with the
+    structure, so a page view of a `visitor-auth` site costs nothing more)."""
+    return {"PK": partition(site_id), "SK": "PUBLISHINGAUTH"}
+
+
+def hostname_guard(hostname: str) -> Key:
+    """A custom hostname, unique among all sites: the item names the site served there."""
+    return {"PK": f"SITEHOSTNAME#{hostname.lower()}", "SK": "SITEHOSTNAME"}

@@ -138,18 +138,32 @@ def create_org(org: Organization, founder: Member) -> None:
     ])
 
 
-def update_org(org: Organization, previous_domains: list[str]) -> None:
-    """Write the organization's settings (never its counters) and bring the email-domain index in line
-    with them, atomically."""
+def update_org(org: Organization, previous_domains: list[str], previous_hostname: str | None = None) -> None:
+    """Write the organization's settings (never its counters) and bring the email-domain index and the
+    hostname guard in line with them, atomically (a hostname another organization holds fails the
+    transaction on the operation named `hostname`)."""
     expression, names, values = org.settings_update()
     ops: list[table.Op] = [table.update_op(keys.org(org.id), expression, values, "attribute_exists(PK)",
                                            names, name="org-settings")]
+    if (org.hostname or None) != (previous_hostname or None):
+        if previous_hostname:
+            ops.append(table.delete_op(keys.org_hostname(previous_hostname), name="release-hostname"))
+        if org.hostname:
+            ops.append(table.put_op({**keys.org_hostname(org.hostname), "orgId": org.id},
+                                    "attribute_not_exists(PK) OR orgId = :me", name="hostname",
+                                    ExpressionAttributeValues={":me": org.id}))
     for domain in set(previous_domains) - set(org.email_domains):
         ops.append(table.delete_op(keys.email_domain(domain, org.id)))
     for domain in set(org.email_domains) - set(previous_domains):
         ops.append(table.put_op({**keys.email_domain(domain, org.id), "type": "email-domain",
                                  "orgId": org.id, "domain": domain.lower()}))
     table.transact(ops)
+
+
+def org_id_for_hostname(hostname: str) -> str | None:
+    """The organization holding the hostname (one GetItem of its guard)."""
+    item = table.get(keys.org_hostname(hostname), consistent=False)
+    return str(item["orgId"]) if item else None
 
 
 def org_ids_for_email_domain(domain: str, limit: int = 100) -> list[str]:

@@ -94,3 +94,34 @@ def update_share_link_op(link: ShareLink, sets: dict[str, Any]) -> table.Op:
 
 def delete_share_link_op(link: ShareLink) -> table.Op:
     return table.delete_op(site_keys.share_link(link.site_id, link.id), name="share-link")
+
+
+@dataclass(frozen=True)
+class PublishingAuth:
+    """A site's publishing-auth settings (the spec's SitePublishingAuth): visitor tokens of a
+    `visitor-auth` site are JWTs signed (HS256) with `private_key`."""
+
+    private_key: str
+    backend: str = "custom"  # custom | integration
+    fallback_url: str | None = None
+    integration: str | None = None
+    updated_at: str = ""
+
+    def to_item(self, site_id: str) -> Item:
+        item: Item = {**site_keys.publishing_auth(site_id), "type": "site-publishing-auth",
+                      "privateKey": self.private_key, "backend": self.backend, "updatedAt": self.updated_at}
+        if self.fallback_url is not None:
+            item["fallbackURL"] = self.fallback_url
+        if self.integration is not None:
+            item["integration"] = self.integration
+        return item
+
+    @classmethod
+    def from_item(cls, item: Item) -> PublishingAuth:
+        return cls(private_key=item["privateKey"], backend=item.get("backend", "custom"),
+                   fallback_url=item.get("fallbackURL"), integration=item.get("integration"),
+                   updated_at=item.get("updatedAt", ""))
+
+
+def put_publishing_auth_op(site_id: str, auth: PublishingAuth) -> table.Op:
+    return table.put_op(auth.to_item(site_id), name="publishing-auth")

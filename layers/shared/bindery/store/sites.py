@@ -13,7 +13,7 @@ from typing import Any
 from bindery.keys import sites as site_keys
 from bindery.store import table
 from bindery.store.site_sections import Section, SectionGroup
-from bindery.store.site_settings import ShareLink, customization_of
+from bindery.store.site_settings import PublishingAuth, ShareLink, customization_of
 from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
@@ -109,6 +109,7 @@ class Structure:
     customization: dict[str, Any] | None = None  # the site's, when it was ever set
     overrides: dict[str, dict[str, Any]] = field(default_factory=dict)  # by site space
     share_links: list[ShareLink] = field(default_factory=list)
+    publishing_auth: PublishingAuth | None = None  # set once an admin first read or changed it
 
     def ordered(self) -> list[SiteSpace]:
         return sorted(self.site_spaces, key=lambda ss: (ss.position, ss.id))
@@ -170,6 +171,7 @@ def structure(site_id: str) -> Structure | None:
     customization: dict[str, Any] | None = None
     overrides: dict[str, dict[str, Any]] = {}
     share_links: list[ShareLink] = []
+    auth: PublishingAuth | None = None
     start: dict[str, Any] | None = None
     while True:
         page = table.Query(partition=site_keys.partition(site_id), limit=1000, start_key=start).run()
@@ -188,13 +190,44 @@ def structure(site_id: str) -> Structure | None:
                 overrides[item["siteSpaceId"]] = customization_of(item)
             elif item.get("type") == "site-share-link":
                 share_links.append(ShareLink.from_item(item))
+            elif item.get("type") == "site-publishing-auth":
+                auth = PublishingAuth.from_item(item)
         if not page.last_key:
             break
         start = page.last_key
     if site is None:
         return None
     return Structure(site, site_spaces, sections, groups, customization, overrides,
-                     sorted(share_links, key=lambda link: link.id))
+                     sorted(share_links, key=lambda link: link.id), auth)
+
+
+def site_id_for_hostname(hostname: str) -> str | None:
+    """The site served at a custom hostname (one GetItem of its guard)."""
+    item = table.get(site_keys.hostname_guard(hostname), consistent=False)
+    return str(item["siteId"]) if item else None
+
+
+def site_id_for_basename(org_id: str, basename: str) -> str | None:
+    """The organization's site with that basename (one GetItem of its guard)."""
+    item = table.get(site_keys.basename_guard(org_id, basename), consistent=False)
+    return str(item["siteId"]) if item else None
+
+
+def hostname_ops(site: Site, hostname: str | None) -> list[table.Op]:
+    """Serve the site at `hostname` (None: at no custom hostname): the site's attribute and the
+    hostname's guard, claimed only while no other site holds it."""
+    ops: list[table.Op] = []
+    if site.hostname and site.hostname != (hostname or "").lower():
+        ops.append(table.delete_op(site_keys.hostname_guard(site.hostname), name="release-hostname"))
+    if hostname:
+        ops.append(table.put_op({**site_keys.hostname_guard(hostname), "siteId": site.id},
+                                "attribute_not_exists(PK) OR siteId = :me", name="hostname",
+                                ExpressionAttributeValues={":me": site.id}))
+        ops.append(table.update_op(site_keys.site(site.id), "SET hostname = :h", {":h": hostname.lower()},
+                                   EXISTS, name="site"))
+    else:
+        ops.append(table.update_op(site_keys.site(site.id), "REMOVE hostname", None, EXISTS, name="site"))
+    return ops
 
 
 def org_sites_page(org_id: str, limit: int, start_key: dict[str, Any] | None, narrow: Any = None
@@ -307,4 +340,6 @@ def delete_site_ops(site: Site) -> list[table.Op]:
     ops = [table.delete_op(site_keys.site(site.id), name="site")]
     if site.basename:
         ops.append(release_basename_op(site.org_id, site.basename))
+    if site.hostname:
+        ops.append(table.delete_op(site_keys.hostname_guard(site.hostname), name="release-hostname"))
     return ops

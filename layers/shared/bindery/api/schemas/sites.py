@@ -102,3 +102,11 @@ class UpdateAdaptiveSchema(Body):
     """The schema's own shape is checked against the spec's (bindery.domain.sites.adaptive)."""
 
     jsonSchema: StoredJson
+
+
+class UpdatePublishingAuth(Body):
+    """The spec's SitePublishingAuthUpdate: `backend` required; `fallbackURL` null unsets it, omitted keeps
+    it."""
+
+    backend: Literal["custom", "integration"]
+    fallbackURL: Annotated[str, Field(max_length=2048, pattern=r"^https?://\S+$")] | None = None

@@ -9,6 +9,7 @@ from bindery.api.wire.urls import api_url, app_url
 from bindery.config import settings
 from bindery.store.orgs import Organization
 from bindery.store.site_sections import Section, SectionGroup
+from bindery.store.site_settings import PublishingAuth
 from bindery.store.sites import Site, SiteSpace
 from bindery.store.spaces import Space
 
@@ -120,3 +121,13 @@ def published_site_to_wire(site: Site, org: Organization, *, sections: bool, str
     return {"object": "published-content-site", "site": site_to_wire(site, org),
             "structure": {"type": "sections" if sections else "siteSpaces", "structure": structure},
             "customizations": {"site": settings, "siteSpaces": site_space_settings}, "scripts": scripts}
+
+
+def publishing_auth_to_wire(auth: PublishingAuth) -> dict[str, Any]:
+    body: dict[str, Any] = {"object": "publishing-auth", "backend": auth.backend,
+                            "privateKey": auth.private_key}
+    if auth.fallback_url is not None:
+        body["fallbackURL"] = auth.fallback_url
+    if auth.integration is not None:
+        body["integration"] = auth.integration
+    return body

@@ -96,3 +96,11 @@ class PublishedContentSite(WireModel):
     structure: SectionsStructure | SiteSpacesStructure
     customizations: PublishedCustomizations
     scripts: list[SiteIntegrationScript]
+
+
+class SitePublishingAuth(WireModel):
+    object: Literal["publishing-auth"]
+    backend: Literal["custom", "integration"]
+    privateKey: str
+    fallbackURL: Omitted[str] = None
+    integration: Omitted[str] = None

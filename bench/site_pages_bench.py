@@ -1,0 +1,191 @@
+"""A published page, viewed cold and warm (moto, in process), against the same page read as JSON
+through the API (`GET /spaces/{spaceId}/content/page/{pageId}`) in the same run.
+
+    python -m bench.site_pages_bench [--pages 300] [--repeat 20]
+
+The site shows one space of `--pages` pages (a tree of groups of 25) whose page under test holds every
+kind of block the Markdown converter writes; the site is public, addressed by organization hostname and
+basename. Cold: the process's caches of revisions, trees and documents are emptied before each view
+(a new execution environment). Warm: the view repeated. Reported: DynamoDB requests of one view, by
+operation, and median milliseconds, each as a ratio to the warm JSON read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+for _entry in (ROOT, ROOT / "layers" / "shared"):
+    if str(_entry) not in sys.path:
+        sys.path.insert(0, str(_entry))
+
+from bench.timing import median_ms  # noqa: E402
+from bindery import aws  # noqa: E402
+from bindery.aws import counting_requests  # noqa: E402
+from bindery.config import settings  # noqa: E402
+from bindery.store import revisions as revision_store  # noqa: E402
+from tests.client import ApiClient  # noqa: E402
+
+PAGE = """A page with every kind of block.
+
+## Install
+
+Run `fluentd --setup` first, then:
+
+```ruby
+<match **>
+  @type stdout
+</match>
+```
+
+{% hint style="info" %}
+Buffers are flushed every 60 seconds.
+{% endhint %}
+
+| option | default |
+| --- | --- |
+| flush_interval | 60s |
+| chunk_limit | 8MB |
+
+{% tabs %}
+{% tab title="Linux" %}
+Use the package.
+{% endtab %}
+{% tab title="macOS" %}
+Use brew.
+{% endtab %}
+{% endtabs %}
+
+<details>
+<summary>More</summary>
+
+Hidden details.
+
+</details>
+
+### Links
+
+See [the site](https://example.com) and the [next page](page-2.md).
+"""
+
+
+BASELINE = "JSON page read, warm (baseline)"
+
+
+@dataclass
+class View:
+    name: str
+    requests: dict[str, int]  # DynamoDB requests of one view, by operation
+    median_ms: float
+
+
+@dataclass(frozen=True)
+class Seeded:
+    path: str  # the published page's path on the readers' API
+    json_path: str  # the same page on the v1 API
+    token: str  # the site's admin's API token
+
+
+def seed(api: ApiClient, pages: int) -> Seeded:
+    """A site of one space of `pages` pages, published; the page under test is `p1`."""
+    from bindery.content.markdown import markdown_to_document
+    from bindery.domain.revisions import advance_space, commit_revision
+    from bindery.store import spaces as space_store
+
+    who = api.org_admin("Bench", "Bench")
+    api.patch(f"/orgs/{who.org_id}", token=who.token, body={"hostname": "bench"})
+    space_id = api.post(f"/orgs/{who.org_id}/spaces", token=who.token, body={"title": "Guide"}).json()["id"]
+    groups = [{"id": f"g{g}", "type": "group", "title": f"Part {g}", "slug": f"part-{g}",
+               "pages": [{"id": f"p{n}", "type": "document", "title": f"Page {n}", "slug": f"page-{n}",
+                          "pages": []} for n in range(g * 25, min(pages, (g + 1) * 25))]}
+              for g in range((pages + 24) // 25)]
+    tree = {"pages": groups, "files": [], "reusableContents": [], "variables": {}}
+    document = markdown_to_document(PAGE).document
+    space = space_store.get_space(space_id)
+    assert space is not None
+    revision = commit_revision(space_id, [space.revision] if space.revision else [], tree, {"p1": document})
+    advance_space(space, space.revision or "", revision)
+    site = api.post(f"/orgs/{who.org_id}/sites", token=who.token,
+                    body={"title": "Bench Docs", "spaces": [space_id]}).json()
+    api.patch(f"/orgs/{who.org_id}/sites/{site['id']}", token=who.token, body={"basename": "docs"})
+    api.post(f"/orgs/{who.org_id}/sites/{site['id']}/publish", token=who.token)
+    return Seeded("/sites/bench/docs/part-0/page-1", f"/v1/spaces/{space_id}/content/page/p1", who.token)
+
+
+def _viewing(api: ApiClient, path: str, *, cold: bool) -> Any:
+    headers = {"Host": "127.0.0.1:3000"}
+
+    def view() -> None:
+        if cold:
+            revision_store.clear_cache()
+        reply = api.gateway.dispatch("GET", path, headers)
+        if reply.status != 200:
+            raise RuntimeError(f"{path}: {reply.status} {reply.body[:200]!r}")
+
+    return view
+
+
+def measure(api: ApiClient, pages: int, repeat: int) -> dict[str, View]:
+    seeded = seed(api, pages)
+
+    def json_read() -> None:
+        reply = api.gateway.dispatch("GET", seeded.json_path, {"Authorization": f"Bearer {seeded.token}"})
+        if reply.status != 200:
+            raise RuntimeError(f"{seeded.json_path}: {reply.status}")
+
+    calls = {"page view, cold": _viewing(api, seeded.path, cold=True),
+             "page view, warm": _viewing(api, seeded.path, cold=False),
+             BASELINE: json_read}
+    views: dict[str, View] = {}
+    for name, call in calls.items():
+        call()  # warm-up: imports, templates, and (warm) the caches
+        with counting_requests() as requests:
+            call()
+        views[name] = View(name, dict(requests), median_ms(call, repeat) if repeat else 0.0)
+    return views
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.site_pages_bench",
+                                     description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--pages", type=int, default=300)
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args(argv)
+    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
+                       "AWS_SESSION_TOKEN": "bench", "AWS_DEFAULT_REGION": "us-east-1",
+                       "AWS_REGION": "us-east-1", "BINDERY_TABLE": "bindery-bench",
+                       "BINDERY_BUCKET": "bindery-bench-blobs", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
+                       "POWERTOOLS_METRICS_DISABLED": "true"})
+    for name in ("AWS_PROFILE", "BINDERY_DYNAMODB_ENDPOINT", "BINDERY_S3_ENDPOINT",
+                 "BINDERY_SEARCH_INDEX_QUEUE_URL", "BINDERY_CLOCK_OFFSET_SECONDS"):
+        os.environ.pop(name, None)
+    os.environ.setdefault("BINDERY_CURSOR_SECRET", "bench-cursor-secret-0123456789abcdef")
+    from moto import mock_aws
+
+    from bench.run import create_table
+
+    with mock_aws():
+        aws.reset()
+        settings.cache_clear()
+        try:
+            create_table()
+            aws.s3_client().create_bucket(Bucket=settings().blob_bucket)
+            views = measure(ApiClient(), args.pages, args.repeat)
+        finally:
+            aws.reset()
+            settings.cache_clear()
+    baseline = views[BASELINE]
+    for view in views.values():
+        total = sum(view.requests.values())
+        ratio = view.median_ms / baseline.median_ms if baseline.median_ms else 0.0
+        print(f"{view.name:34} {total:3} requests {view.requests}  {view.median_ms:8.2f} ms  x{ratio:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

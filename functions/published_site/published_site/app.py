@@ -1,0 +1,55 @@
+"""Published-site function: readers' web pages of published sites, on the readers' API (stage `sites`,
+no authorizer; docs/published-sites.md). Not a JSON API: every answer is a page, a redirect or a
+stylesheet, so there is no Powertools resolver here, only the shared logs, trace and metrics."""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote
+
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from bindery import observability
+from bindery.site_pages.page_view import Reply, SiteRequest, serve
+
+SERVICE = "published-site"
+
+
+def _request(event: dict[str, Any]) -> SiteRequest:
+    headers = {str(k).lower(): str(v) for k, v in (event.get("headers") or {}).items()}
+    context = event.get("requestContext") or {}
+    stage = str(context.get("stage") or "")
+    # On the API's own domain the stage is the path's first segment; behind a custom domain it is not.
+    prefix = f"/{stage}" if stage and str(context.get("path") or "").startswith(f"/{stage}/") else ""
+    path = str(event.get("path") or "/")
+    segments = tuple(unquote(part) for part in path.split("/") if part)
+    query = {str(k): str(v) for k, v in (event.get("queryStringParameters") or {}).items()}
+    return SiteRequest(host=headers.get("host", ""), stage_prefix=prefix, segments=segments, query=query,
+                       cookie_header=headers.get("cookie"), if_none_match=headers.get("if-none-match"),
+                       secure=headers.get("x-forwarded-proto") == "https")
+
+
+def _response(reply: Reply) -> dict[str, Any]:
+    headers = {"Content-Type": reply.content_type, "X-Content-Type-Options": "nosniff",
+               "Referrer-Policy": "strict-origin-when-cross-origin",
+               # Pages carry no script at all, and nothing may frame them.
+               "Content-Security-Policy": "default-src 'none'; img-src * data:; style-src 'self' "
+                                          "'unsafe-inline'; frame-src https:; form-action 'self'; "
+                                          "frame-ancestors 'none'; base-uri 'none'",
+               **reply.headers}
+    response: dict[str, Any] = {"statusCode": reply.status, "headers": headers, "body": reply.body,
+                                "isBase64Encoded": False}
+    if reply.cookies:
+        response["multiValueHeaders"] = {"Set-Cookie": list(reply.cookies)}
+    return response
+
+
+def _run(event: dict[str, Any], context: LambdaContext,
+         invocation: observability.Invocation) -> dict[str, Any]:
+    reply = serve(_request(event))
+    invocation.dimensions["route"] = "GET /{proxy+}"  # the template route: paths are unbounded
+    invocation.log_fields["status"] = reply.status
+    return _response(reply)
+
+
+lambda_handler = observability.observed(SERVICE, _run, correlation_id_path="requestContext.requestId")

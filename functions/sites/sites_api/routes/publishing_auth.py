@@ -1,0 +1,36 @@
+"""SITE/publishing/auth: the key that signs a `visitor-auth` site's visitor tokens (the spec's
+site-publishing-auth operations; docs/published-sites.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from aws_lambda_powertools.event_handler.api_gateway import Router
+from aws_lambda_powertools.event_handler.openapi.params import Body
+
+from bindery.api.route_params import Who
+from bindery.api.schemas.sites import UpdatePublishingAuth
+from bindery.api.wire.models.site_settings import SitePublishingAuth
+from bindery.api.wire.sites import publishing_auth_to_wire
+from bindery.domain.sites import publishing_auth as domain
+
+router = Router()
+
+
+@router.get("")
+def get_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:  # noqa: N803
+    found = domain.get_publishing_auth(who, organizationId, siteId)
+    return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
+
+
+@router.patch("")
+def update_publishing_auth(organizationId: str, siteId: str, who: Who,  # noqa: N803
+                           body: Annotated[UpdatePublishingAuth, Body()]) -> SitePublishingAuth:
+    found = domain.update_publishing_auth(who, organizationId, siteId, body)
+    return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
+
+
+@router.post("/regenerate")
+def regenerate_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:  # noqa: N803
+    found = domain.regenerate_publishing_auth(who, organizationId, siteId)
+    return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))

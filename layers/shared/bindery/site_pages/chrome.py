@@ -1,0 +1,106 @@
+"""What every page of a site shows around its content: title, logo, primary colour and theme, the
+announcement, the sections, the site spaces beside the current one, the page tree, the search box and
+the footer — from the site space's customization (docs/published-sites.md, "Customization").
+
+Settings are checked before they reach the page: a colour must be a hex colour (it lands in a `<style>`
+element, where HTML escaping is no defence), a URL must be http(s).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from bindery.content.tree import Tree
+from bindery.site_pages.links import INTERNAL, SiteLinks, internal, page_url
+from bindery.site_pages.page_tree import navigation
+from bindery.site_pages.site_map import GroupLink, SectionLink
+
+if TYPE_CHECKING:
+    from bindery.site_pages.page_view import _View
+
+COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
+DEFAULT_COLOR = "#346DDB"
+THEMES = ("light", "dark")
+
+
+def _color(value: Any) -> str:
+    return value if isinstance(value, str) and COLOR.match(value) else DEFAULT_COLOR
+
+
+def _url(value: Any) -> str | None:
+    return value if isinstance(value, str) and re.match(r"^https?://[^\s\"'<>]+$", value) else None
+
+
+def _link(to: Any, links: SiteLinks) -> str | None:
+    """A customization's ContentRef: a URL, or a page of the space shown."""
+    if not isinstance(to, Mapping):
+        return None
+    if to.get("kind") == "url":
+        return _url(to.get("url"))
+    if to.get("kind") == "page" and isinstance(to.get("page"), str):
+        return links.page_url(space_id=to.get("space"), page_id=to["page"], anchor=to.get("anchor"))
+    return None
+
+
+def _sections(entries: list[SectionLink | GroupLink], current: SectionLink | None) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for entry in entries:
+        if isinstance(entry, GroupLink):
+            out.append({"title": entry.title, "children": _sections(entry.children, current)})
+        else:
+            out.append({"title": entry.section.title, "url": entry.url,
+                        "current": current is not None and entry.section.id == current.section.id})
+    return out
+
+
+def _theme(view: _View) -> str:
+    asked = view.request.query.get("theme")
+    themes = view.settings.get("themes") or {}
+    if asked in THEMES and themes.get("toggeable", True):
+        return str(asked)
+    return str(themes.get("default")) if themes.get("default") in THEMES else "light"
+
+
+def chrome(view: _View, tree: Tree, current_page: str | None, links: SiteLinks) -> dict[str, Any]:
+    settings = view.settings
+    variant = view.place.variant
+    theme = _theme(view)
+    primary = (settings.get("styling") or {}).get("primaryColor") or {}
+    logo = ((settings.get("header") or {}).get("logo") or {}).get(theme)
+    announcement = settings.get("announcement") or {}
+    footer = settings.get("footer") or {}
+
+    def link_url(entry: Mapping[str, Any]) -> tuple[str | None, bool]:
+        target = entry.get("target")
+        url = _link(target, links)
+        return url, bool(isinstance(target, Mapping) and target.get("kind") == "url")
+
+    return {
+        "theme": theme,
+        "indexable": view.visitor.indexable,
+        "site_title": settings.get("title") or view.structure.site.title,
+        "primary_light": _color(primary.get("light")),
+        "primary_dark": _color(primary.get("dark")),
+        "logo": _url(logo),
+        "announcement": {"message": str(announcement.get("message") or ""),
+                         "style": announcement.get("style") if announcement.get("style") in
+                         ("info", "warning", "danger", "success") else "info",
+                         "url": _link((announcement.get("link") or {}).get("to"), links)}
+        if announcement.get("enabled") and announcement.get("message") else None,
+        "home_url": view.site_map.url(""),
+        "assets": f"{view.site_map.url('').rstrip('/')}/{INTERNAL}",
+        "search_url": internal(variant.url, "search"),
+        "query": None,
+        "sections": _sections(view.site_map.top, view.place.section),
+        "variants": [{"title": v.title, "url": v.url, "current": v.site_space.id == variant.site_space.id}
+                     for v in view.place.variants],
+        "tree": navigation(tree, current_page, lambda path: page_url(variant, path), link_url),
+        "footer_groups": [
+            {"title": str(group.get("title") or ""),
+             "links": [{"title": str(link.get("title") or ""), "url": url}
+                       for link in group.get("links") or [] if (url := _link(link.get("to"), links))]}
+            for group in footer.get("groups") or [] if isinstance(group, Mapping)],
+        "copyright": footer.get("copyright"),
+    }

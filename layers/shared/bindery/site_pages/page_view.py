@@ -1,0 +1,239 @@
+"""One request to a published site, answered (docs/published-sites.md): the site its address names,
+whether this visitor may read it, where the path leads, and the page — or a redirect, a search results
+page, a file, a 304, a 401 or a 404.
+
+A page view reads the address's guard(s) (GetItem each), the site's structure (one Query), the spaces it
+shows (one BatchGetItem: their current revisions), then the revision, its tree and the page's document:
+immutable, so cached in the process after their first read (store.revisions, store.blobs).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from bindery.domain.sites.customization import site_space_settings
+from bindery.domain.sites.views import readable
+from bindery.site_pages import html
+from bindery.site_pages.addresses import SiteAddress, locate
+from bindery.site_pages.chrome import chrome
+from bindery.site_pages.links import INTERNAL, SiteLinks, page_url
+from bindery.site_pages.page_tree import find, neighbours
+from bindery.site_pages.site_map import Place, SiteMap
+from bindery.site_pages.site_search import search_revision
+from bindery.site_pages.visibility import SiteHidden, Visitor, VisitorRefused, visitor_of
+from bindery.store import blobs
+from bindery.store import revisions as revision_store
+from bindery.store import sites as site_store
+from bindery.store.revisions import Revision
+from bindery.store.sites import Structure
+
+# Changes whenever the markup of a page changes for the same content, so cached copies are not reused.
+RENDER_VERSION = "1"
+HTML = "text/html; charset=utf-8"
+
+
+@dataclass(frozen=True)
+class SiteRequest:
+    host: str
+    stage_prefix: str  # the path the readers' API is served under ("/sites"; "" on a custom domain)
+    segments: tuple[str, ...]
+    query: Mapping[str, str]
+    cookie_header: str | None = None
+    if_none_match: str | None = None
+    secure: bool = False
+
+
+@dataclass
+class Reply:
+    status: int
+    body: str = ""
+    content_type: str = HTML
+    headers: dict[str, str] = field(default_factory=dict)
+    cookies: list[str] = field(default_factory=list)
+
+
+def _bare(status: int, heading: str, message: str) -> Reply:
+    return Reply(status, html.render("bare.html", heading=heading, message=message),
+                 headers={"Cache-Control": "no-store"})
+
+
+def _not_found() -> Reply:
+    return _bare(404, "Page not found", "There is no page at this address.")
+
+
+def _redirect(location: str, status: int = 302, cache: str = "no-store") -> Reply:
+    return Reply(status, "", headers={"Location": location, "Cache-Control": cache})
+
+
+def serve(request: SiteRequest) -> Reply:
+    segments = request.segments
+    if len(segments) >= 2 and segments[-2] == INTERNAL and segments[-1] in html.STATIC:
+        # The stylesheets are the same for every site: no read at all.
+        return Reply(200, html.static(segments[-1]), "text/css; charset=utf-8",
+                     {"Cache-Control": "public, max-age=3600"})
+    address = locate(request.host, request.stage_prefix, list(segments))
+    structure = site_store.structure(address.site_id) if address else None
+    if address is None or structure is None or (address.org_id and structure.site.org_id != address.org_id):
+        return _not_found()
+    try:
+        visitor = visitor_of(structure, query=request.query, cookie_header=request.cookie_header,
+                             base=address.base, secure=request.secure)
+    except SiteHidden:
+        return _not_found()
+    except VisitorRefused as refused:
+        if refused.fallback_url:
+            return _redirect(refused.fallback_url)
+        return _bare(401, "Sign-in required", "This site is only for signed-in readers: open it from the "
+                     "link your sign-in gave you.")
+    reply = _serve_site(request, address, structure, visitor)
+    reply.cookies += visitor.cookies
+    if not visitor.indexable:
+        reply.headers["X-Robots-Tag"] = "noindex"
+    return reply
+
+
+@dataclass
+class _View:
+    request: SiteRequest
+    structure: Structure
+    visitor: Visitor
+    site_map: SiteMap
+    place: Place
+    revision: Revision
+    settings: dict[str, Any]
+
+    @property
+    def links(self) -> SiteLinks:
+        return SiteLinks(self.site_map, self.place.variant, revision_store.load_tree(self.revision))
+
+    def etag(self, *parts: Any) -> str:
+        """Everything a page shows beyond its revision: the site's structure and settings, the spaces'
+        revisions and titles, and the visitor's claims when they decide what is shown."""
+        structure = self.structure
+        facts = [RENDER_VERSION, structure.site.updated_at, self.revision.id, self.settings,
+                 sorted((s.id, s.path, s.position, s.condition, s.title, s.group, s.default_site_space)
+                        for s in structure.sections),
+                 sorted((g.id, g.title, g.position, g.parent) for g in structure.groups),
+                 sorted((ss.id, ss.path, ss.position, ss.condition, ss.section)
+                        for ss in structure.site_spaces),
+                 sorted((s.id, s.title, s.revision) for s in self.site_map.spaces.values()),
+                 self.visitor.claims, self.request.query.get("theme"), *parts]
+        digest = hashlib.sha256(json.dumps(facts, sort_keys=True, default=str).encode()).hexdigest()
+        return f'"{digest[:32]}"'
+
+    def cache_control(self) -> str:
+        # Shared caches only for what every reader sees alike: a public site read without claims.
+        shared = (self.visitor.indexable and not self.visitor.signed
+                  and not self.visitor.claims.get("unsigned"))
+        return "public, max-age=60" if shared else "private, no-cache"
+
+
+def _serve_site(request: SiteRequest, address: SiteAddress, structure: Structure, visitor: Visitor) -> Reply:
+    spaces = {space_id: space for space_id, (space, _) in
+              readable(None, structure, structure.site_spaces).items() if space.revision}
+    site_map = SiteMap(structure, spaces, address.base, visitor.scope)
+    rest = address.rest
+    internal_route = rest[rest.index(INTERNAL) + 1:] if INTERNAL in rest else None
+    place = site_map.place(rest[:rest.index(INTERNAL)] if internal_route is not None else rest)
+    if place is None:
+        return _not_found()
+    space = place.variant.space
+    revision = revision_store.get_revision(space.id, space.revision)
+    if revision is None:
+        return _not_found()
+    view = _View(request, structure, visitor, site_map, place,
+                 revision, site_space_settings(structure, place.variant.site_space.id))
+    if internal_route is not None:
+        return _internal(view, internal_route)
+    return _page(view)
+
+
+def _internal(view: _View, route: tuple[str, ...]) -> Reply:
+    tree = revision_store.load_tree(view.revision)
+    if route == ("search",):
+        return _search(view)
+    if len(route) == 2 and route[0] == "page":
+        path = tree.path_of(route[1])
+        return _redirect(page_url(view.place.variant, path)) if path is not None else _page_not_found(view)
+    if len(route) == 2 and route[0] == "files":
+        entry = tree.file(route[1])
+        if entry is None or not entry.get("digest"):
+            return _page_not_found(view)
+        # A fresh presigned URL each time: the page linking here stays cacheable for longer than one.
+        return _redirect(blobs.file_url(view.revision.space_id, entry["digest"], name=entry["name"],
+                                        content_type=entry["contentType"]), cache="private, max-age=300")
+    return _page_not_found(view)
+
+
+def _page(view: _View) -> Reply:
+    tree = revision_store.load_tree(view.revision)
+    found = find(tree, view.place.page_path)
+    if found.redirect is not None:
+        # Cached as the page would be: a shared cache never keeps a non-public site's answers.
+        return _redirect(page_url(view.place.variant, found.redirect), 301, view.cache_control())
+    if found.page is None:
+        return _page_not_found(view)
+    page = found.page
+    etag = view.etag(page["id"])
+    headers = {"ETag": etag, "Cache-Control": view.cache_control(), "Vary": "Cookie"}
+    if view.request.if_none_match and etag in [tag.strip() for tag in view.request.if_none_match.split(",")]:
+        return Reply(304, "", headers=headers)
+    from bindery.site_pages.document_html import render_document  # Pygments and friends, on first page
+
+    document = blobs.get_value(view.revision.space_id, page["documentId"]) if page.get("documentId") else {}
+    scope = {**view.visitor.scope, "space": {"vars": dict(tree.variables)},
+             "page": {"vars": dict(page.get("variables") or {})}}
+    links = view.links
+    rendered = render_document(document, links=links, allow_embeds=_embeds_allowed(view.structure),
+                               scope=scope)
+    previous, following = neighbours(tree, page["id"])
+    context = chrome(view, tree, page["id"], links)
+    body = html.render(
+        "page.html", **context, page_title=page.get("title") or "", description=page.get("description"),
+        body=rendered.html, headings=rendered.headings,
+        previous=_neighbour(view, tree, previous), next=_neighbour(view, tree, following))
+    if page.get("noRobotsIndex") or page.get("noIndex"):
+        body = body.replace("<head>", '<head>\n<meta name="robots" content="noindex">', 1)
+        headers["X-Robots-Tag"] = "noindex"
+    return Reply(200, body, headers=headers)
+
+
+def _neighbour(view: _View, tree: Any, entry: Mapping[str, Any] | None) -> dict[str, str] | None:
+    if entry is None or not view.settings.get("pagination", {}).get("enabled", True):
+        return None
+    return {"title": str(entry.get("title") or ""),
+            "url": page_url(view.place.variant, tree.path_of(entry["id"]) or "")}
+
+
+def _embeds_allowed(structure: Structure) -> bool:
+    """Embeds become (sandboxed) frames only on a site whose admin saved a customization with advanced
+    customization on; a site never customized shows them as links."""
+    saved = structure.customization or {}
+    return bool((saved.get("advancedCustomization") or {}).get("enabled"))
+
+
+def _page_not_found(view: _View) -> Reply:
+    tree = revision_store.load_tree(view.revision)
+    context = chrome(view, tree, None, view.links)
+    body = html.render("message.html", **context, heading="Page not found",
+                       message="There is no page at this address.")
+    return Reply(404, body, headers={"Cache-Control": "no-store"})
+
+
+def _search(view: _View) -> Reply:
+    tree = revision_store.load_tree(view.revision)
+    query = view.request.query.get("q", "")
+    found = search_revision(view.revision, query)
+    variant = view.place.variant
+    hits = [{"title": hit.title, "url": page_url(variant, hit.path),
+             "sections": [{"title": s.title, "body": s.body, "url": page_url(variant, hit.path, s.anchor)}
+                          for s in hit.sections if s.title or s.body]}
+            for hit in found.hits]
+    context = chrome(view, tree, None, view.links)
+    body = html.render("search.html", **{**context, "query": query}, hits=hits, count=found.count)
+    return Reply(200, body, headers={"Cache-Control": "private, no-cache"})
+
