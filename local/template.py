@@ -10,6 +10,8 @@ from typing import Any
 
 import yaml
 
+from local import dockerfile
+
 ROOT = Path(__file__).resolve().parent.parent
 V1_API = "Api"
 TEMPLATE = ROOT / "template.yaml"
@@ -55,6 +57,9 @@ class Function:
     routes: list[Route] = field(default_factory=list)
     # Globals.Function's variables with the function's own on top, as SAM merges them (values unresolved).
     environment: dict[str, Any] = field(default_factory=dict)
+    # A `PackageType: Image` function's Dockerfile: its base image (runtime, architecture) and the
+    # requirements it installs, which stand for the layers a zip function attaches. None for zip functions.
+    image: dockerfile.Dockerfile | None = None
 
 
 @dataclass
@@ -86,6 +91,26 @@ def _variables(props: dict[str, Any]) -> dict[str, Any]:
     return dict((props.get("Environment") or {}).get("Variables") or {})
 
 
+def _code_and_handler(name: str, resource: dict[str, Any], base: Path,
+                      ) -> tuple[Path, str, dockerfile.Dockerfile | None]:
+    """A function's code directory and handler. A zip function names them (CodeUri, Handler); an image
+    function has neither: its code is the directory of the Dockerfile its Metadata names (relative to
+    DockerContext, as `sam build` reads it) and its handler is `ImageConfig.Command[0]`, else the
+    Dockerfile's CMD."""
+    props = resource.get("Properties") or {}
+    if props.get("PackageType") != "Image":
+        return base / props["CodeUri"], props["Handler"], None
+    metadata = resource.get("Metadata") or {}
+    if "Dockerfile" not in metadata or "DockerContext" not in metadata:
+        # sam build builds nothing without DockerContext (aws/aws-sam-cli#7017): refuse it here already.
+        raise ValueError(f"{name}: an Image function needs Metadata.Dockerfile and Metadata.DockerContext")
+    image = dockerfile.read(base / metadata["DockerContext"] / metadata["Dockerfile"])
+    command = list((props.get("ImageConfig") or {}).get("Command") or image.command)
+    if not command:
+        raise ValueError(f"{name}: no ImageConfig.Command and no CMD in {image.path}")
+    return image.path.parent, str(command[0]), image
+
+
 def _function_of(arn: dict[str, Any]) -> str:
     """The function an ARN names: `!GetAtt Fn.Arn`, or `!Ref FnAlias<name>` (the alias SAM creates for
     AutoPublishAlias)."""
@@ -97,6 +122,7 @@ def _function_of(arn: dict[str, Any]) -> str:
 
 @lru_cache(maxsize=4)
 def load(path: Path = TEMPLATE) -> Template:
+    """The template at `path`; relative paths in it (CodeUri, DockerContext) are relative to its directory."""
     raw = yaml.load(path.read_text(), Loader=_CfnLoader)  # noqa: S506 - a SafeLoader subclass
     resources: dict[str, Any] = raw["Resources"]
     functions: dict[str, Function] = {}
@@ -109,8 +135,9 @@ def load(path: Path = TEMPLATE) -> Template:
     for name, resource in resources.items():
         kind, props = resource["Type"], resource.get("Properties", {})
         if kind == "AWS::Serverless::Function":
-            function = Function(name, ROOT / props["CodeUri"], props["Handler"],
-                                environment={**global_environment, **_variables(props)})
+            code, handler, image = _code_and_handler(name, resource, path.parent)
+            function = Function(name, code, handler, environment={**global_environment, **_variables(props)},
+                                image=image)
             for event in (props.get("Events") or {}).values():
                 if event["Type"] == "Api":
                     ev = event["Properties"]

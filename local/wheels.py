@@ -1,6 +1,7 @@
 """Are the layer's dependencies installable on the Lambda runtime template.yaml declares?
 
-`sam build` installs layers/shared/requirements.txt for the runtime and architecture of the functions;
+`sam build` installs layers/shared/requirements.txt for the runtime and architecture of the functions
+(and a container image's Dockerfile the requirements files it copies in, for its base image's);
 a dependency without a wheel for that platform (or one built for a newer glibc than the runtime's
 Amazon Linux has) fails the build or, worse, the first import on Lambda. This check resolves the
 requirements with their transitive dependencies through `pip download --only-binary=:all:` for the
@@ -25,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from local import dockerfile
 from local.template import ROOT, load
 
 CACHE = ROOT / ".bindery" / "cache" / "wheels"
@@ -167,20 +169,38 @@ def _layer_problems(layer: tuple[str, dict[str, Any], dict[str, Any]], runtime: 
     return problems
 
 
+def _image_problems(image: dockerfile.Dockerfile, pairs: set[tuple[str, str]], requirements: list[Path],
+                    context: Path) -> list[str]:
+    """Adds a container image's runtime/architecture and the requirements it installs (what `sam build`
+    would otherwise put in layers); what keeps it from being checked."""
+    if image.runtime is None or image.architecture is None:
+        shown = image.path.relative_to(ROOT) if image.path.is_relative_to(ROOT) else image.path
+        return [f"{shown}: FROM {image.base_image} is not an AWS Lambda Python base image"]
+    pairs.add((image.runtime, image.architecture))
+    requirements += [context / each for each in image.requirements if context / each not in requirements]
+    return []
+
+
 def targets_and_requirements(raw: dict[str, Any]) -> tuple[list[Target], list[Path], list[str]]:
-    """The runtime/architecture pairs of the functions, the requirements files of the layers and
-    functions, and what in the template contradicts itself (a layer built for another runtime)."""
+    """The runtime/architecture pairs of the functions, the requirements files of the layers, functions
+    and container images, and what in the template contradicts itself (a layer built for another
+    runtime). Every `functions/*/Dockerfile` is checked, whether or not the template names it yet."""
     defaults = (raw.get("Globals") or {}).get("Function") or {}
     pairs: set[tuple[str, str]] = set()
     requirements: list[Path] = []
     layers: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     problems: list[str] = []
+    images: dict[Path, Path] = dict.fromkeys(sorted(ROOT.glob("functions/*/Dockerfile")), ROOT)
     for name, resource in raw["Resources"].items():
         props = resource.get("Properties") or {}
-        if resource["Type"] == "AWS::Serverless::Function":
+        if resource["Type"] == "AWS::Serverless::Function" and props.get("PackageType") == "Image":
+            metadata = resource.get("Metadata") or {}
+            context = ROOT / str(metadata.get("DockerContext", "."))
+            images[context / str(metadata.get("Dockerfile", "Dockerfile"))] = context
+        elif resource["Type"] == "AWS::Serverless::Function":
             runtime = props.get("Runtime", defaults.get("Runtime"))
             if not isinstance(runtime, str):
-                problems.append(f"{name}: no Runtime (container images are not checked)")
+                problems.append(f"{name}: no Runtime")
                 continue
             for arch in props.get("Architectures", defaults.get("Architectures", ["x86_64"])):
                 pairs.add((runtime, arch))
@@ -192,6 +212,8 @@ def targets_and_requirements(raw: dict[str, Any]) -> tuple[list[Target], list[Pa
             content = ROOT / str(props.get("ContentUri", ""))
             if (content / "requirements.txt").is_file():
                 requirements.append(content / "requirements.txt")
+    for path, context in images.items():
+        problems += _image_problems(dockerfile.read(path), pairs, requirements, context)
     for runtime, arch in sorted(pairs):
         for layer in layers:
             problems += _layer_problems(layer, runtime, arch)

@@ -13,7 +13,7 @@ import pytest
 from local.template import ROOT, load
 
 HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "emoji", "pygments",
-         "numpy", "scipy", "sklearn", "yake")  # the last four: the InsightsLayer, the conversations worker's
+         "numpy", "scipy", "sklearn", "yake")  # the last four: the conversations worker image's
 API_FUNCTIONS = sorted(name for name, function in load().functions.items() if function.routes)
 
 

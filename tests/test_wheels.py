@@ -85,7 +85,7 @@ def test_the_template_targets_one_consistent_platform():
     assert problems == []
     assert targets == [AL2023_ARM]
     assert wheels.ROOT / "layers" / "shared" / "requirements.txt" in requirements
-    # the insights layer (scikit-learn, scipy, numpy, yake) is checked for the same platform
+    # the conversations worker image's (scikit-learn, scipy, numpy, yake) for the same platform
     assert wheels.ROOT / "layers" / "insights" / "requirements.txt" in requirements
 
 

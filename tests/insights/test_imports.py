@@ -1,5 +1,5 @@
-"""Importing the insights engine costs an API function nothing: its libraries (the InsightsLayer, which
-only the conversations worker has) load when extraction or clustering runs, not on import."""
+"""Importing the insights engine costs an API function nothing: its libraries (in the conversations worker's
+container image only) load when extraction or clustering runs, not on import."""
 
 from __future__ import annotations
 
