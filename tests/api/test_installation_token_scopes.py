@@ -26,9 +26,10 @@ SCOPE_SETS = {
     "openapi-read": ["openapi:read"],
     "openapi-write": ["openapi:write"],
     "git": ["space:git:sync"],
-    # Scopes that name no route (the script is put on the published site; Bindery serves no analytics,
-    # visitor authentication or feedback routes; conversations check the capability themselves).
-    "routeless": ["site:script:inject", "site:script:cookies", "site:views:read", "site:visitor:auth",
+    "visitor-auth": ["site:visitor:auth"],
+    # Scopes that name no route (the script is put on the published site; Bindery serves no analytics
+    # or feedback routes; conversations check the capability themselves).
+    "routeless": ["site:script:inject", "site:script:cookies", "site:views:read",
                   "page:feedback:read", "conversations:ingest"],
 }
 
@@ -119,6 +120,24 @@ def test_site_writes_only_the_adaptive_schema_with_its_scope(api, world, label):
         assert list(properties) == (["tier"] if writer and reachable else ["plan"])
     ada = world["ada"]
     assert api.get(f"/orgs/{ada.org_id}/sites", token=token).status == 403  # no listing: selection only
+
+
+@pytest.mark.parametrize("label", list(SCOPE_SETS))
+def test_the_visitor_auth_scope_reads_the_signing_key_of_selected_sites_only(api, world, label):
+    name, installation_id = world["installs"][label]
+    token = token_for(api, world["dev"], name, installation_id)
+    scoped = label == "visitor-auth"
+    for key, reachable in (("selected", True), ("unselected", False), ("elsewhere", False)):
+        who, site = world[key]
+        path = f"/orgs/{who.org_id}/sites/{site['id']}/publishing/auth"
+        reply = api.get(path, token=token)
+        assert reply.status == (403 if not scoped else 200 if reachable else 404), (label, key, reply.body)
+        if reply.status == 200:
+            # The very key the site's admin sees: the one that verifies the visitors' tokens.
+            assert reply.json()["privateKey"] == api.get(path, token=who.token).json()["privateKey"]
+        for method, rest in (("PATCH", ""), ("POST", "/regenerate")):
+            body = {"backend": "custom"} if method == "PATCH" else None
+            assert api.call(method, path + rest, token=token, body=body).status == 403, (label, method)
 
 
 @pytest.mark.parametrize("label", list(SCOPE_SETS))

@@ -14,9 +14,8 @@ that `space:content:write` names. Organization-level scopes (sites, OpenAPI, con
 in the installation's own organization (`ORG_ROLES`), on the routes they name only.
 
 Scopes that name no route: `site:script:inject` and `site:script:cookies` put the integration's script
-on the published site (bindery.domain.integrations.site_scripts); `site:views:read`, `site:visitor:auth`
-and `page:feedback:read` would name site analytics, visitor authentication and page feedback routes,
-which Bindery does not serve; `conversations:ingest` is a capability the conversation routes check
+on the published site (bindery.domain.integrations.site_scripts); `site:views:read` and
+`page:feedback:read` would name site analytics and page feedback routes, which Bindery does not serve; `conversations:ingest` is a capability the conversation routes check
 (`bindery.domain.access.installations.require_installation_scope`) and add their routes here.
 """
 
@@ -78,6 +77,9 @@ SCOPE_ROUTES: dict[str, tuple[Allowed, ...]] = {
         Allowed("GET", f"{SITE}/adaptive-schema", subtree=True),
     ),
     "site:adaptive:write": (Allowed("PUT", f"{SITE}/adaptive-schema"),),
+    # An integration that authenticates a site's visitors signs their tokens with the site's key: it
+    # reads the key, it never changes the site's visibility, backend or key.
+    "site:visitor:auth": (Allowed("GET", f"{SITE}/publishing/auth"),),
     # The installation's organization's OpenAPI specifications (no selection applies to them).
     "openapi:read": (Allowed("GET", OPENAPI, subtree=True),),
     "openapi:write": (
@@ -101,8 +103,10 @@ SPACE_ROLES = {"space:content:read": "read", "space:metadata:read": "read", "spa
 
 # The role an organization-level scope gives in the installation's organization, on the routes it
 # names (bindery.domain.access.organization.org_access); sites also need the site selection. The
-# adaptive schema is an admin's setting; OpenAPI writes need `create`, as for members.
+# adaptive schema and the publishing-auth key are an admin's settings; OpenAPI writes need `create`, as
+# for members.
 ORG_ROLES = {"site:metadata:read": "read", "site:adaptive:read": "read", "site:adaptive:write": "admin",
+             "site:visitor:auth": "admin",
              "openapi:read": "read", "openapi:write": "create"}
 # Capabilities a route checks itself, named here so that there is one list of what scopes mean.
 CONVERSATIONS_INGEST = "conversations:ingest"
