@@ -15,7 +15,8 @@ in the installation's own organization (`ORG_ROLES`), on the routes they name on
 
 Scopes that name no route: `site:script:inject` and `site:script:cookies` put the integration's script
 on the published site (bindery.domain.integrations.site_scripts); `site:views:read` and
-`page:feedback:read` would name site analytics and page feedback routes, which Bindery does not serve; `conversations:ingest` is a capability the conversation routes check
+`page:feedback:read` would name site analytics and page feedback routes, which Bindery does not
+serve; `conversations:ingest` is a capability the conversation routes check
 (`bindery.domain.access.installations.require_installation_scope`) and add their routes here.
 """
 
