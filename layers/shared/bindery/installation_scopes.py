@@ -48,6 +48,8 @@ SCOPE_ROUTES: dict[str, tuple[Allowed, ...]] = {
         Allowed("POST", f"{CHANGE_REQUEST}/update"),
         Allowed("POST", f"{CHANGE_REQUEST}/merge"),
     ),
+    # Ingest the organization's conversations (its source is the installation: docs/conversations.md).
+    "conversations:ingest": (Allowed("POST", "/orgs/{organizationId}/conversations"),),
 }
 
 # Every token may read its own installation and its setups (the domain checks that they are its own).
