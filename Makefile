@@ -4,11 +4,11 @@ SHELL := /bin/bash
 PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt | sha1sum | cut -c1-12)
+STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt layers/insights/requirements.txt | sha1sum | cut -c1-12)
 
 .PHONY: run test test-moto test-dynamodb-local conformance mutation fuzz lint openapi check-openapi check-wheels clean
 
-$(STAMP): requirements-dev.txt layers/shared/requirements.txt
+$(STAMP): requirements-dev.txt layers/shared/requirements.txt layers/insights/requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	rm -f $(VENV)/.installed-* && touch $@

@@ -85,6 +85,8 @@ def test_the_template_targets_one_consistent_platform():
     assert problems == []
     assert targets == [AL2023_ARM]
     assert wheels.ROOT / "layers" / "shared" / "requirements.txt" in requirements
+    # the insights layer (scikit-learn, scipy, numpy, yake) is checked for the same platform
+    assert wheels.ROOT / "layers" / "insights" / "requirements.txt" in requirements
 
 
 def test_a_layer_built_for_another_runtime_is_reported():
