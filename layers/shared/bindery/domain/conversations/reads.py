@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from bindery.auth import Caller
 from bindery.domain.access.organization import require_org_role
+from bindery.domain.access.roles import Role
 from bindery.errors import NotFound
 from bindery.ids import plausible
 from bindery.pagination import Listing, next_page, open_page
@@ -23,7 +24,7 @@ from bindery.store.conversation_issues import Issue
 from bindery.store.conversations import Conversation
 from bindery.store.issue_clusters import Cluster
 
-VIEW = "read"
+VIEW: Role = "read"
 NO_CONVERSATION = "No matching conversation"
 NO_ISSUE = "No matching conversation issue"
 NO_CLUSTER = "No matching conversations issues cluster"
