@@ -150,3 +150,28 @@ def test_unknown_conversations_are_404s(api, sqs_queues):
     other = api.org_admin("Eve", "Other")
     conversation_id = listed(api, ada)["items"][0]["id"]
     error(api.get(f"/orgs/{other.org_id}/conversations/{conversation_id}", token=other.token), 404)
+
+
+def test_an_installation_with_the_ingest_scope_ingests_as_its_own_source(api, sqs_queues):
+    from tests.api.integration_support import install, publish
+    from tests.api.test_installation_tokens import token_for
+
+    dev = api.org_admin("Dev", "Developer")
+    ada = api.org_admin()
+    olga = api.org_admin("Olga", "Other")
+    publish(api, dev, "helpdesk", scopes=["conversations:ingest"])
+    publish(api, dev, "reader", scopes=["space:content:read"])
+    installation = install(api, ada, "helpdesk")
+    token = token_for(api, dev, "helpdesk", installation["id"])
+    reply = api.post(conversations_path(ada), token=token, body=conversation())
+    assert reply.status == 204, reply.body
+    (item,) = listed(api, ada)["items"]
+    assert item["source"] == f"integration:helpdesk:{installation['id']}"
+    # Its own source only, in its own organization only, and nothing but ingesting.
+    claimed = api.post(conversations_path(ada), token=token, body=conversation(source="email"))
+    assert "source" in error(claimed, 400)
+    error(api.post(conversations_path(olga), token=token, body=conversation()), 404)
+    error(api.get(conversations_path(ada), token=token), 403)
+    other = token_for(api, dev, "reader", install(api, ada, "reader")["id"])
+    error(api.post(conversations_path(ada), token=other, body=conversation()), 403)
+    assert listed(api, ada)["count"] == 1

@@ -12,6 +12,7 @@ from bindery.messages import ConversationMessage
 from bindery.store import conversations as conversation_store
 from tests.api.test_conversations import conversations_path, ingest, listed, queued
 from tests.api.test_members import error, join, pages
+from tests.api.test_spaces import new_space
 
 LOGIN = ("Cannot log in", "I cannot log in to my account since this morning. The login page says my password "
          "is wrong but I reset the password twice.")
@@ -222,3 +223,42 @@ def test_a_reader_reads_but_a_guest_does_not(api, world):
     error(api.get(conversations_path(guest), token=guest.token), 403)
     stored = conversation_store.get_counters(ada.org_id)
     assert stored.conversations == 3
+
+
+def test_change_requests_naming_a_cluster_are_its_tasks_by_status(api, world):
+    ada = world
+    (cluster, *_) = clusters(api, ada)["items"]
+    space_id = new_space(api, ada, title="Handbook")["id"]
+    made = []
+    for subject in ("Fix login", "Document login", "Login FAQ"):
+        reply = api.post(f"/spaces/{space_id}/change-requests", token=ada.token,
+                         body={"subject": subject, "conversationsIssuesCluster": cluster["id"]})
+        assert reply.status in (200, 201), reply.body
+        assert reply.json()["conversationsIssuesCluster"] == cluster["id"]
+        made.append(reply.json())
+    stats = clusters(api, ada)
+    started = api.get(f"/orgs/{ada.org_id}/conversations-clusters/{cluster['id']}", token=ada.token).json()
+    assert started["stats"] == {**cluster["stats"], "tasksTotal": 3, "tasksStarted": 3}
+    assert {c["id"] for c in clusters(api, ada, status="analysing")["items"]} == {cluster["id"]}
+    assert stats["count"] == clusters(api, ada, status="pending")["count"] + 1
+    path = f"/spaces/{space_id}/change-requests"
+    assert api.patch(f"{path}/{made[0]['id']}", token=ada.token, body={"status": "draft"}).status == 200
+    assert api.patch(f"{path}/{made[1]['id']}", token=ada.token, body={"status": "archived"}).status == 200
+    assert api.post(f"{path}/{made[2]['id']}/merge", token=ada.token).status == 200
+    after = api.get(f"/orgs/{ada.org_id}/conversations-clusters/{cluster['id']}", token=ada.token).json()
+    assert after["stats"] == {**cluster["stats"], "tasksTotal": 3, "tasksBacklog": 1, "tasksStarted": 0,
+                              "tasksCompleted": 1, "tasksCancelled": 1}
+    listing = api.get(path, token=ada.token, query={"conversationsIssuesCluster": cluster["id"],
+                                                     "status": "draft"}).json()
+    assert [item["id"] for item in listing["items"]] == [made[0]["id"]]
+
+
+def test_a_change_request_names_only_a_cluster_of_its_organization(api, world):
+    ada = world
+    eve = api.org_admin("Eve", "Other")
+    space_id = new_space(api, eve, title="Theirs")["id"]
+    cluster_id = clusters(api, ada)["items"][0]["id"]
+    reply = api.post(f"/spaces/{space_id}/change-requests", token=eve.token,
+                     body={"conversationsIssuesCluster": cluster_id})
+    assert "conversationsIssuesCluster" in error(reply, 400)
+    assert clusters(api, ada)["items"][0]["stats"]["tasksTotal"] == 0

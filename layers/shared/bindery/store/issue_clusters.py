@@ -85,6 +85,12 @@ def get_cluster(cluster_id: str) -> Cluster | None:
     return Cluster.from_item(item) if item and int(item.get("issues", 0)) > 0 else None
 
 
+def cluster_in_org(cluster_id: str, org_id: str) -> bool:
+    """Whether the organization has this cluster (with issues): one GetItem."""
+    cluster = get_cluster(cluster_id)
+    return cluster is not None and cluster.org_id == org_id
+
+
 def get_clusters(cluster_ids: set[str]) -> dict[str, Cluster]:
     """The clusters (emptied ones too), by id: one BatchGetItem per 100."""
     ids = sorted(cluster_ids)
