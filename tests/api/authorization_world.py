@@ -111,7 +111,8 @@ def ok(reply: Any, *statuses: int) -> Any:
 
 
 VICTIM_CONVERSATION = {"id": "victim-ticket", "subject": "Victim export fails", "parts": [
-    {"type": "message", "role": "user", "body": "The PDF export of the victim handbook fails with an error."}]}
+    {"type": "message", "role": "user",
+     "body": "The PDF export of the victim handbook fails with an error."}]}
 
 
 def build_world(api: ApiClient, tmp_path: Path, deliver_queued: Callable[[], int]) -> World:
