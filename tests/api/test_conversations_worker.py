@@ -7,7 +7,7 @@ import pytest
 
 from bindery import aws, clock
 from bindery.api.wire.conversations import pulse_weeks
-from bindery.domain.conversations.processing import iso_week, process
+from bindery.domain.conversations.processing import ProfileCache, iso_week, process
 from bindery.messages import ConversationMessage
 from bindery.store import conversations as conversation_store
 from tests.api.test_conversations import conversations_path, ingest, listed, queued
@@ -262,3 +262,30 @@ def test_a_change_request_names_only_a_cluster_of_its_organization(api, world):
                      body={"conversationsIssuesCluster": cluster_id})
     assert "conversationsIssuesCluster" in error(reply, 400)
     assert clusters(api, ada)["items"][0]["stats"]["tasksTotal"] == 0
+
+
+def test_workers_racing_on_one_organization_start_over_and_stay_exact(api, sqs_queues):
+    """A worker whose clusters another worker changed between its read and its write loses the
+    transaction, reads again (its cache of the profiles is stale) and assigns against the new clusters."""
+    ada = api.org_admin()
+    ingest(api, ada, [thread("login-1", LOGIN), thread("login-2", LOGIN_AGAIN)])
+    first, second = (ConversationMessage.model_validate(m) for m in queued(sqs_queues))
+    other = ProfileCache()
+
+    class Interrupted(ProfileCache):
+        loads = 0
+
+        def load(self, org_id, state):
+            found = super().load(org_id, state)
+            Interrupted.loads += 1
+            if Interrupted.loads == 1:
+                assert process(second, other) == "processed"  # lands between this read and its write
+            return found
+
+    assert process(first, Interrupted()) == "processed"
+    assert Interrupted.loads == 2
+    found = issues(api, ada)
+    assert len({i["issue"]["cluster"] for i in found["items"]}) == 1  # the same problem, one cluster
+    (cluster,) = clusters(api, ada)["items"]
+    assert cluster["stats"]["issues"] == found["count"] == 2
+    assert cluster["stats"]["conversations"] == 2

@@ -14,7 +14,7 @@ from bindery.store import conversations as conversation_store
 from bindery.store import issue_clusters as cluster_store
 from bindery.store.conversation_issues import Issue
 from bindery.store.conversations import Conversation
-from bindery.store.issue_clusters import Cluster, ClusterChange, Profile
+from bindery.store.issue_clusters import Cluster, ClusterChange, ClusteringState, Profile
 
 pytestmark = pytest.mark.repository
 
@@ -66,12 +66,13 @@ def test_a_replacement_and_a_result_hold_only_for_the_revision_read() -> None:
 
 
 def test_the_clustering_version_lets_one_writer_through() -> None:
-    assert cluster_store.clustering_version("o1") == 0
-    Transaction(cluster_store.state_op("o1", 0)).commit()
+    first = cluster_store.clustering_state("o1")
+    assert first == ClusteringState(0, "")
+    Transaction(cluster_store.state_op("o1", first, "s1")).commit()
     with pytest.raises(TransactionConflict):
-        Transaction(cluster_store.state_op("o1", 0)).commit()
-    Transaction(cluster_store.state_op("o1", 1)).commit()
-    assert cluster_store.clustering_version("o1") == 2
+        Transaction(cluster_store.state_op("o1", first, "s2")).commit()
+    Transaction(cluster_store.state_op("o1", cluster_store.clustering_state("o1"), "s3")).commit()
+    assert cluster_store.clustering_state("o1") == ClusteringState(2, "s3")
 
 
 def test_cluster_counters_move_with_free_form_names_and_an_emptied_cluster_leaves_the_listing() -> None:

@@ -115,9 +115,18 @@ def org_clusters(org_id: str) -> list[Cluster]:
             return clusters
 
 
-def clustering_version(org_id: str) -> int:
+@dataclass(frozen=True)
+class ClusteringState:
+    """Where an organization's clustering is: `version` orders the worker's writes, `stamp` (a new id
+    with each) names the exact state, so a worker's cache of the profiles is valid while it is the same."""
+
+    version: int = 0
+    stamp: str = ""
+
+
+def clustering_state(org_id: str) -> ClusteringState:
     item = table.get(conv_keys.clustering_state(org_id))
-    return int(item["version"]) if item else 0
+    return ClusteringState(int(item["version"]), str(item.get("stamp", ""))) if item else ClusteringState()
 
 
 def profiles(org_id: str) -> dict[str, Profile]:
@@ -135,14 +144,14 @@ def profiles(org_id: str) -> dict[str, Profile]:
 
 
 # --- the worker's writes ----------------------------------------------------------------------------------
-def state_op(org_id: str, seen: int) -> table.Op:
-    """Move the organization's clustering on from the version read (fails if another worker did)."""
-    condition = "attribute_not_exists(PK)" if seen == 0 else "version = :seen"
-    values: dict[str, Any] = {":next": seen + 1}
-    if seen:
-        values[":seen"] = seen
-    return table.update_op(conv_keys.clustering_state(org_id), "SET version = :next", values, condition,
-                           name="clustering-state")
+def state_op(org_id: str, seen: ClusteringState, stamp: str) -> table.Op:
+    """Move the organization's clustering on from the state read (fails if another worker did)."""
+    condition = "attribute_not_exists(PK)" if seen.version == 0 else "version = :seen"
+    values: dict[str, Any] = {":next": seen.version + 1, ":stamp": stamp}
+    if seen.version:
+        values[":seen"] = seen.version
+    return table.update_op(conv_keys.clustering_state(org_id), "SET version = :next, stamp = :stamp", values,
+                           condition, name="clustering-state")
 
 
 def _counter_names(change: ClusterChange) -> dict[str, int]:

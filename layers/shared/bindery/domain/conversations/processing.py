@@ -29,7 +29,7 @@ from bindery.store import conversations as conversation_store
 from bindery.store import issue_clusters as cluster_store
 from bindery.store.conversation_issues import Issue
 from bindery.store.conversations import Conversation
-from bindery.store.issue_clusters import Cluster, ClusterChange, Profile
+from bindery.store.issue_clusters import Cluster, ClusterChange, ClusteringState, Profile
 
 MAX_ISSUES = 8  # per conversation: one transaction holds everything a revision changes (≤ 100 writes)
 ATTEMPTS = 5  # rounds lost to other workers of the same organization before SQS delivers it again
@@ -65,6 +65,9 @@ class _Plan:
     after: dict[str, int] = field(default_factory=dict)  # and new
     created: set[str] = field(default_factory=set)
     absorbed: set[str] = field(default_factory=set)
+    written: dict[str, Profile] = field(default_factory=dict)  # the profiles put
+    deleted: set[str] = field(default_factory=set)  # and deleted
+    stamp: str = field(default_factory=new_id)  # the clustering state this plan writes
 
     def move(self, cluster_id: str, week: str, delta: int) -> None:
         moved = self.changes.setdefault(cluster_id, ClusterChange(cluster_id))
@@ -106,6 +109,7 @@ class _Plan:
             if found is not None and found.issues + moved.issues <= 0:
                 self.ops.append(cluster_store.change_op(found, moved, emptied=True))
                 self.ops.append(cluster_store.profile_delete_op(org_id, cluster_id))
+                self.deleted.add(cluster_id)
                 continue
             described = describe([ExtractedIssue(title=s["title"], summary=s["summary"]) for s in kept])
             cluster = found or Cluster(id=cluster_id, org_id=org_id, label="", summary="", icon="",
@@ -116,17 +120,51 @@ class _Plan:
                             else cluster_store.create_op(cluster, moved))
             old = self.stored.get(cluster_id)
             if cluster_id in self.absorbed or old is None or kept != old.samples:
-                self.ops.append(cluster_store.profile_put_op(org_id, Profile(
-                    cluster_id, profiles[cluster_id].to_json(), kept)))
+                profile = Profile(cluster_id, profiles[cluster_id].to_json(), kept)
+                self.ops.append(cluster_store.profile_put_op(org_id, profile))
+                self.written[cluster_id] = profile
 
 
-def _plan(conversation: Conversation, extracted: list[tuple[str, str]], version: int,
-          stored: dict[str, Profile], now: str) -> _Plan:
-    from bindery.insights.clustering import ClusterProfile, absorb, nearest, signature
+class ProfileCache:
+    """A worker process's copy of its organizations' cluster profiles, valid while the organization's
+    clustering state has the stamp it was read or written at (bindery.store.issue_clusters): a warm
+    worker reads the profiles again only after another worker changed them, instead of with every
+    message. Bounded: the organizations used last."""
+
+    LIMIT = 16
+
+    def __init__(self) -> None:
+        self._known: dict[str, tuple[str, dict[str, Profile], dict[str, Any]]] = {}
+
+    def load(self, org_id: str, state: ClusteringState) -> tuple[dict[str, Profile], dict[str, Any]]:
+        """The stored profiles and the engine's parsed ones (copies: the caller may change them)."""
+        known = self._known.get(org_id)
+        if known is None or not state.stamp or known[0] != state.stamp:
+            from bindery.insights.clustering import ClusterProfile
+
+            stored = cluster_store.profiles(org_id)
+            parsed = {cid: ClusterProfile.from_json(p.profile) for cid, p in stored.items()}
+            known = (state.stamp, stored, parsed)
+            self.keep(org_id, *known)
+        return dict(known[1]), dict(known[2])
+
+    def keep(self, org_id: str, stamp: str, stored: dict[str, Profile], parsed: dict[str, Any]) -> None:
+        self._known.pop(org_id, None)
+        if len(self._known) >= self.LIMIT:
+            self._known.pop(next(iter(self._known)))
+        self._known[org_id] = (stamp, stored, parsed)
+
+
+CACHE = ProfileCache()
+
+
+def _plan(conversation: Conversation, extracted: list[tuple[str, str]], state: ClusteringState,
+          known: tuple[dict[str, Profile], dict[str, Any]], now: str) -> tuple[_Plan, dict[str, Any]]:
+    from bindery.insights.clustering import absorb, nearest, signature
     from bindery.insights.model import ExtractedIssue
 
+    stored, profiles = known
     plan = _Plan(conversation, stored, now, samples={cid: list(p.samples) for cid, p in stored.items()})
-    profiles = {cid: ClusterProfile.from_json(p.profile) for cid, p in stored.items()}
     plan.remove_old()
     for title, summary in extracted:
         sig = signature(ExtractedIssue(title=title, summary=summary))
@@ -142,12 +180,12 @@ def _plan(conversation: Conversation, extracted: list[tuple[str, str]], version:
     issues_delta = len(plan.entries) - len(conversation.issues)
     if issues_delta:
         plan.ops.append(conversation_store.counters_op(conversation.org_id, issues=issues_delta))
-    plan.ops.append(cluster_store.state_op(conversation.org_id, version))
+    plan.ops.append(cluster_store.state_op(conversation.org_id, state, plan.stamp))
     plan.ops.append(conversation_store.processed_op(conversation, plan.entries, now))
-    return plan
+    return plan, profiles
 
 
-def process(message: ConversationMessage) -> str:
+def process(message: ConversationMessage, cache: ProfileCache = CACHE) -> str:
     """Process the message's revision; what happened, for the log line."""
     extracted: list[tuple[str, str]] | None = None
     for _ in range(ATTEMPTS):
@@ -161,12 +199,15 @@ def process(message: ConversationMessage) -> str:
             return "duplicate"
         if extracted is None:
             extracted = _extract(conversation, parts)
-        version = cluster_store.clustering_version(conversation.org_id)
-        profiles = cluster_store.profiles(conversation.org_id)
-        plan = _plan(conversation, extracted, version, profiles, clock.now_iso())
+        state = cluster_store.clustering_state(conversation.org_id)
+        known = cache.load(conversation.org_id, state)
+        plan, profiles = _plan(conversation, extracted, state, known, clock.now_iso())
         try:
             Transaction(plan.ops).commit()
         except TransactionConflict:
             continue  # another worker moved the clusters (or an ingest the conversation): read again
+        stored = {cid: p for cid, p in {**known[0], **plan.written}.items() if cid not in plan.deleted}
+        cache.keep(conversation.org_id, plan.stamp, stored,
+                   {cid: p for cid, p in profiles.items() if cid not in plan.deleted})
         return "processed"
     raise Conflict("the organization's clusters kept moving; SQS delivers the message again")
