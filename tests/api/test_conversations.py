@@ -175,3 +175,9 @@ def test_an_installation_with_the_ingest_scope_ingests_as_its_own_source(api, sq
     other = token_for(api, dev, "reader", install(api, ada, "reader")["id"])
     error(api.post(conversations_path(ada), token=other, body=conversation()), 403)
     assert listed(api, ada)["count"] == 1
+
+
+def test_a_creation_time_without_an_offset_is_utc(api, sqs_queues):
+    ada = api.org_admin()
+    ingest(api, ada, conversation(metadata={"createdAt": "2026-11-20T10:00:00"}))
+    assert listed(api, ada)["items"][0]["createdAt"] == "2026-11-20T10:00:00.000Z"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import UTC
 from typing import Any
 
 from bindery import clock, queues
@@ -66,7 +67,9 @@ def _metadata(given: ConversationInput) -> dict[str, Any] | None:
     if given.metadata.attributes is not None:
         metadata["attributes"] = given.metadata.attributes
     if given.metadata.createdAt is not None:
-        metadata["createdAt"] = clock.iso(given.metadata.createdAt)
+        moment = given.metadata.createdAt
+        # A date-time without an offset is taken as UTC (the wire's own timestamps all are).
+        metadata["createdAt"] = clock.iso(moment if moment.tzinfo else moment.replace(tzinfo=UTC))
     return metadata
 
 
