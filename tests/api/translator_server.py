@@ -9,6 +9,10 @@ service documents them (bindery.translation.backends; docs/translations.md):
 - LibreTranslate: `POST /translate`, `{q: [...], source, target, format, api_key}` →
   `{translatedText: [...]}`; a wrong key is 403 `{"error": ...}`.
 
+The chat endpoint also answers the insights extractor (bindery.insights.llm): when the user's content is
+a conversation `{"subject", "messages"}`, it answers `{"issues": [...]}` with one issue per user message,
+its words reversed (`bad_issues` scripts an answer that is not the protocol's).
+
 Its "translation" is deterministic and visible: every word of the text between tags is reversed
 (`hello <g1>world</g1>` → `olleh <g1>dlrow</g1>`), tags and XML escapes kept, so tests can tell which
 text went through it and which did not. Tests script failures (`fail_next`) and read every request.
@@ -66,6 +70,7 @@ class TranslatorServer:
     fail_next: list[int] = field(default_factory=list)  # statuses to answer first, in order
     retry_after: str | None = None  # sent with scripted 429s
     drop_tags: bool = False  # answer without the tags (a translator that lost the markup)
+    bad_issues: bool = False  # answer the insights extractor with issues lacking a title
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def url(self, kind: str) -> str:
@@ -85,8 +90,15 @@ def _openai(server: TranslatorServer, request: Request) -> tuple[int, Any]:
         return 401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}
     if not request.body.get("model") or request.body["messages"][0]["role"] != "system":
         return 400, {"error": {"message": "model and messages are required"}}
-    translations = [server.answer(text) for text in request.texts]
-    content = json.dumps({"translations": translations}, ensure_ascii=False)
+    asked = json.loads(request.body["messages"][-1]["content"])
+    if "messages" in asked:
+        issues = [{"summary": reverse_words(part["text"])} if server.bad_issues else
+                  {"title": reverse_words(part["text"][:40]), "summary": reverse_words(part["text"])}
+                  for part in asked["messages"] if part["role"] == "user"]
+        content = json.dumps({"issues": issues}, ensure_ascii=False)
+    else:
+        translations = [server.answer(text) for text in request.texts]
+        content = json.dumps({"translations": translations}, ensure_ascii=False)
     return 200, {"id": "chatcmpl-1", "object": "chat.completion", "model": request.body["model"],
                  "choices": [{"index": 0, "finish_reason": "stop",
                               "message": {"role": "assistant", "content": content}}]}

@@ -52,6 +52,9 @@ class Settings(BaseModel):
     translation_backoff: float = Field(default=1.0, ge=0)
     translation_batch_chars: int = Field(default=8000, gt=0)
     translation_max_request_bytes: int = Field(default=120_000, gt=0)
+    # Conversation insights (docs/conversations.md): "" or "builtin" (no hosted model), or "openai" to ask
+    # the chat completions endpoint configured above for each conversation's issues.
+    insights_extractor: str = ""
     # Integration secrets are encrypted under data keys from this KMS key (bindery.secret_box); unset (the
     # local runner, tests) they are encrypted with a key derived from the cursor secret instead.
     secrets_kms_key: str = ""
@@ -92,6 +95,7 @@ _ENV = {
     "translation_backoff": "BINDERY_TRANSLATION_BACKOFF",
     "translation_batch_chars": "BINDERY_TRANSLATION_BATCH_CHARS",
     "translation_max_request_bytes": "BINDERY_TRANSLATION_MAX_REQUEST_BYTES",
+    "insights_extractor": "BINDERY_INSIGHTS_EXTRACTOR",
     "secrets_kms_key": "BINDERY_SECRETS_KMS_KEY",
     "integration_events_queue_url": "BINDERY_INTEGRATION_EVENTS_QUEUE_URL",
     "integration_delivery_timeout": "BINDERY_INTEGRATION_DELIVERY_TIMEOUT",

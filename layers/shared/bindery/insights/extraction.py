@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bindery.config import Settings, settings
 from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, USER, ExtractedIssue, Message
 from bindery.insights.sentences import Sentence, clean, is_problem, split, without_opener
 
@@ -81,8 +82,21 @@ def _summary(group: Sequence[Sentence]) -> str:
     return shorten(" ".join(out), SUMMARY_MAX)
 
 
-def extract_issues(*, subject: str | None, messages: Sequence[Message]) -> list[ExtractedIssue]:
-    """The user's problems raised in a conversation (zero when it holds none), in order."""
+def extract_issues(*, subject: str | None, messages: Sequence[Message],
+                   conf: Settings | None = None) -> list[ExtractedIssue]:
+    """The user's problems raised in a conversation (zero when it holds none), in order: by the built-in
+    extractor, or by the LLM extractor where BINDERY_INSIGHTS_EXTRACTOR=openai (bindery.insights.llm;
+    its failures raise ExtractionFailed)."""
+    from bindery.insights import llm
+
+    conf = conf or settings()
+    if llm.enabled(conf):
+        return llm.extract_with_model(conf, subject=subject, messages=messages)
+    return builtin_issues(subject=subject, messages=messages)
+
+
+def builtin_issues(*, subject: str | None, messages: Sequence[Message]) -> list[ExtractedIssue]:
+    """The built-in extractor (no hosted model)."""
     user_texts = [message.text for message in messages if message.role == USER]
     sentences = split(user_texts)
     topic = clean(subject or "")

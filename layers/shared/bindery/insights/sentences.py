@@ -41,8 +41,17 @@ _RESOLVED = re.compile(r"\b(fixed|solved|resolved|works now|working now|that wor
 _NEXT_TOPIC = re.compile(
     r"^(also|additionally|another (thing|question|issue|problem)|one more (thing|question)|second(ly)?|"
     r"separately|unrelated|on (a|another) (different|separate) note|p\.?s\.?)\b[\s,:;.-]*", re.IGNORECASE)
+# Openers that start another topic whatever follows; the others ("Also, ...") only before a question.
+_STRONG_OPENER = re.compile(r"^(another|one more|second|separately|unrelated|on (a|another))\b",
+                            re.IGNORECASE)
 _GREETING_PREFIX = re.compile(
     r"^(hi|hello|hey|dear|good (morning|afternoon|evening))\b[^,.!:\n]{0,30}[,.!:]\s*", re.IGNORECASE)
+# Labels of bug and support forms ("Steps to reproduce:") and the browser's user agent they add: the same
+# in every report, they say nothing about the problem.
+_FORM_LABEL = re.compile(r"^[ \t]*(user[ -]agent|build id|browser|os|version)[ \t]*:[^\n]*$|"
+                         r"^[ \t]*(steps to reproduce|actual results?|expected results?|"
+                         r"what happened|what did you expect( to happen)?|description|summary)[ \t]*:",
+                         re.IGNORECASE | re.MULTILINE)
 # Code blocks and quoted replies are not the user's words about the problem.
 _FENCED = re.compile(r"```.*?(?:```|\Z)|^>[^\n]*", re.DOTALL | re.MULTILINE)
 _LETTERS = re.compile(r"[^\W\d_]", re.UNICODE)
@@ -61,6 +70,14 @@ class Sentence:
 def clean(text: str) -> str:
     """One line, no greeting in front."""
     return _GREETING_PREFIX.sub("", _SPACES.sub(" ", text).strip()).strip()
+
+
+def opens_topic(text: str) -> bool:
+    """Whether the sentence starts another problem: "Another question: ...", or "Also, how do I ...?"."""
+    if not _NEXT_TOPIC.match(text):
+        return False
+    return bool(_STRONG_OPENER.match(text) or _REQUEST.search(without_opener(text))
+                or text.rstrip().endswith("?"))
 
 
 def without_opener(text: str) -> str:
@@ -92,11 +109,11 @@ def split(texts: Iterable[str]) -> list[Sentence]:
             break
         chunk = text[:budget]
         budget -= len(chunk)
-        for raw in split_multi(_FENCED.sub("\n\n", chunk)):
+        for raw in split_multi(_FORM_LABEL.sub("\n\n", _FENCED.sub("\n\n", chunk))):
             sentence = clean(raw)
             if not sentence or not _prose(sentence):
                 continue
-            out.append(Sentence(sentence, index, is_problem(sentence), bool(_NEXT_TOPIC.match(sentence)),
+            out.append(Sentence(sentence, index, is_problem(sentence), opens_topic(sentence),
                                 bool(_PLEASANTRY.match(sentence))))
             if len(out) >= MAX_SENTENCES:
                 break

@@ -40,7 +40,8 @@ def prompt(source: str, target: str, instructions: str, glossary: Mapping[str, s
     return "\n".join(lines)
 
 
-def _content(answer: Any) -> str:
+def content_of(answer: Any) -> str:
+    """The message content of a chat completions answer (BACKEND_RESPONSE when there is none)."""
     try:
         content = answer["choices"][0]["message"]["content"]
     except (KeyError, IndexError, TypeError):
@@ -79,4 +80,4 @@ class OpenAIChat:
         ]}
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         answer = post_json(self.name, self.url.rstrip("/") + "/chat/completions", body, headers, self.policy)
-        return parse_translations(_content(answer), len(texts))
+        return parse_translations(content_of(answer), len(texts))
