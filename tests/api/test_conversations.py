@@ -118,6 +118,8 @@ def test_pages_of_conversations(api, sqs_queues):
     ({"id": "a", "parts": [], "subject": "s" * 513}, "subject"),
     ({"id": "a", "parts": [], "metadata": {"attributes": {"plan": 3}}}, "metadata.attributes.plan"),
     ({"id": "a", "parts": [], "metadata": {"createdAt": "yesterday"}}, "metadata.createdAt"),
+    ({"id": "a", "parts": [], "metadata": {"attributes": {str(n): "v" for n in range(51)}}},
+     "metadata.attributes"),
     ({"id": "a", "parts": [], "source": "slack"}, "source"),
     ({"id": "a", "parts": [], "source": "integration:x"}, "source"),
     ([{"id": "a", "parts": []}, {"parts": []}], "1.id"),

@@ -18,6 +18,7 @@ SOURCE_PATTERN = r"^(integration:[^:]+:[^:]+|email)$"
 ConversationSourceText = Annotated[str, StringConstraints(max_length=255, pattern=SOURCE_PATTERN)]
 MAX_CONVERSATIONS = 100  # per request (docs/decisions.md)
 MAX_PARTS = 500
+MAX_ATTRIBUTES = 50
 
 
 class ConversationPartMessage(Body):
@@ -28,8 +29,10 @@ class ConversationPartMessage(Body):
 
 class ConversationMetadata(Body):
     url: Annotated[str, StringConstraints(max_length=2048)] | None = None
-    attributes: dict[Annotated[str, StringConstraints(max_length=255)],
-                     Annotated[str, StringConstraints(max_length=2048)]] | None = None
+    # Bounded so that a conversation's item stays far below DynamoDB's 400 KB.
+    attributes: Annotated[dict[Annotated[str, StringConstraints(max_length=255)],
+                               Annotated[str, StringConstraints(max_length=2048)]],
+                          Field(max_length=MAX_ATTRIBUTES)] | None = None
     createdAt: datetime | None = None
 
 
