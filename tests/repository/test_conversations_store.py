@@ -52,10 +52,11 @@ def test_large_parts_live_in_the_object_store() -> None:
 
 
 def test_a_replacement_and_a_result_hold_only_for_the_revision_read() -> None:
-    Transaction(conversation_store.create_ops(_conversation(), PARTS)).commit()
-    Transaction(conversation_store.replace_ops(_conversation("r2"), PARTS, "r1")).commit()
+    first = _conversation()
+    Transaction(conversation_store.create_ops(first, PARTS)).commit()
+    Transaction(conversation_store.replace_ops(_conversation("r2"), PARTS, first)).commit()
     with pytest.raises(TransactionConflict):
-        Transaction(conversation_store.replace_ops(_conversation("r3"), PARTS, "r1")).commit()
+        Transaction(conversation_store.replace_ops(_conversation("r3"), PARTS, first)).commit()
     with pytest.raises(TransactionConflict):
         Transaction(conversation_store.processed_op(_conversation("r1"), [], AT)).commit()
     entries = [{"id": "i1", "cluster": "k1", "week": "2026-W47"}]
@@ -63,6 +64,11 @@ def test_a_replacement_and_a_result_hold_only_for_the_revision_read() -> None:
     stored = conversation_store.get_conversation("c1")
     assert stored is not None
     assert (stored.rev, stored.processed_rev, stored.issues) == ("r2", "r2", entries)
+    # Read before the result landed: the replacement would drop its issues, so it is refused.
+    before_result = _conversation("r2")
+    with pytest.raises(TransactionConflict):
+        Transaction(conversation_store.replace_ops(_conversation("r3"), PARTS, before_result)).commit()
+    Transaction(conversation_store.replace_ops(_conversation("r3"), PARTS, stored)).commit()
 
 
 def test_the_clustering_version_lets_one_writer_through() -> None:

@@ -169,12 +169,20 @@ def create_ops(conversation: Conversation, parts: list[dict[str, str]]) -> list[
             counters_op(conversation.org_id, conversations=1, source=conversation.source)]
 
 
-def replace_ops(conversation: Conversation, parts: list[dict[str, str]], seen_rev: str) -> list[table.Op]:
+def replace_ops(conversation: Conversation, parts: list[dict[str, str]],
+                seen: Conversation) -> list[table.Op]:
     """A conversation ingested again with other content: the item anew (its issues as read), if no other
-    ingest or worker moved it since it was read, and its parts."""
-    return [table.put_op(conversation.to_item(), "#rev = :seen", name="conversation",
-                         ExpressionAttributeNames={"#rev": "rev"},
-                         ExpressionAttributeValues={":seen": seen_rev}),
+    ingest moved it (`rev`) and no worker recorded a result (`processedRev`) since it was read, and its
+    parts. Without the second condition a result landing in between would leave its issues out of the
+    list that re-processing replaces."""
+    condition, values = "#rev = :seen", {":seen": seen.rev}
+    if seen.processed_rev is None:
+        condition += " AND attribute_not_exists(processedRev)"
+    else:
+        condition += " AND processedRev = :processed"
+        values[":processed"] = seen.processed_rev
+    return [table.put_op(conversation.to_item(), condition, name="conversation",
+                         ExpressionAttributeNames={"#rev": "rev"}, ExpressionAttributeValues=values),
             table.put_op(_parts_item(conversation, parts), name="parts")]
 
 

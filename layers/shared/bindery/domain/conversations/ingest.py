@@ -103,7 +103,7 @@ def _store(org_id: str, source: str, given: ConversationInput, now: str) -> Mess
         fresh.issues, fresh.processed_rev = seen.issues, seen.processed_rev
         fresh.rev = new_id()
         try:
-            Transaction(conversation_store.replace_ops(fresh, parts, seen.rev)).commit()
+            Transaction(conversation_store.replace_ops(fresh, parts, seen)).commit()
             return ConversationMessage(organizationId=org_id, conversationId=identifier, rev=fresh.rev)
         except TransactionConflict:
             continue  # the worker or another ingest moved it: read it again
