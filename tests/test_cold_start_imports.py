@@ -12,7 +12,9 @@ import pytest
 
 from local.template import ROOT, load
 
-HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "emoji")
+HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "emoji",
+         # the insights engine's (InsightsLayer): only ConversationsWorker has them, and loads them lazily
+         "sklearn", "scipy", "numpy", "yake")
 API_FUNCTIONS = sorted(name for name, function in load().functions.items() if function.routes)
 
 
@@ -35,3 +37,7 @@ def test_loading_a_handler_imports_no_heavy_engine(function_name):
 def test_the_check_sees_a_heavy_import():
     # The Git Sync worker needs dulwich for every message: it imports it when it loads.
     assert "dulwich" in _loaded_on_import("GitSyncWorker")
+
+
+def test_the_conversations_worker_loads_the_insights_engine_only_when_it_processes():
+    assert _loaded_on_import("ConversationsWorker") == []
