@@ -7,7 +7,7 @@ import pytest
 
 from bindery import aws, clock
 from bindery.api.wire.conversations import pulse_weeks
-from bindery.domain.conversations.processing import ProfileCache, iso_week, process
+from bindery.domain.conversations.processing import ProfileCache, iso_week, plain_text, process
 from bindery.messages import ConversationMessage
 from bindery.store import conversations as conversation_store
 from tests.api.test_conversations import conversations_path, ingest, listed, queued
@@ -289,3 +289,22 @@ def test_workers_racing_on_one_organization_start_over_and_stay_exact(api, sqs_q
     (cluster,) = clusters(api, ada)["items"]
     assert cluster["stats"]["issues"] == found["count"] == 2
     assert cluster["stats"]["conversations"] == 2
+
+
+def test_html_bodies_are_read_as_their_text():
+    html = ("<p>I cannot log in.</p><p>The page says <b>wrong password</b>&nbsp;again.</p>"
+            "<script>alert(1)</script>")
+    assert plain_text(html) == "I cannot log in.\n\nThe page says wrong password\xa0again."
+    assert plain_text("Use `a < b` in **Markdown**") == "Use `a < b` in **Markdown**"
+
+
+def test_an_html_conversation_yields_issues_without_markup(api, deliver_queued):
+    ada = api.org_admin()
+    body = ("<div><p>Hello,</p><p>I cannot log in to my account. The login page says my password is "
+            "<strong>wrong</strong> but I reset the password twice.</p></div>")
+    ingest(api, ada, {"id": "html-1", "subject": "Cannot log in",
+                      "parts": [{"type": "message", "role": "user", "body": body}]})
+    deliver_queued()
+    found = issues(api, ada)["items"]
+    assert found
+    assert all("<" not in i["issue"]["summary"] and "<" not in i["issue"]["title"] for i in found)

@@ -15,8 +15,10 @@ The engine (scikit-learn) is imported on this path only: the API functions never
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from html.parser import HTMLParser
 from typing import Any
 
 from bindery import clock
@@ -32,6 +34,7 @@ from bindery.store.conversations import Conversation
 from bindery.store.issue_clusters import Cluster, ClusterChange, ClusteringState, Profile
 
 MAX_ISSUES = 8  # per conversation: one transaction holds everything a revision changes (≤ 100 writes)
+_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(\s[^<>]*)?/?>")
 ATTEMPTS = 5  # rounds lost to other workers of the same organization before SQS delivers it again
 
 
@@ -41,11 +44,50 @@ def iso_week(timestamp: str) -> str:
     return f"{year}-W{week:02d}"
 
 
+class _Text(HTMLParser):
+    """The text of an HTML body: a block element ends a line; scripts and styles are not text."""
+
+    BLOCKS = frozenset({"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote",
+                        "pre", "ul", "ol", "table"})
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.chunks: list[str] = []
+        self.skipping = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style"):
+            self.skipping += 1
+        elif tag in self.BLOCKS:
+            self.chunks.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self.skipping = max(0, self.skipping - 1)
+        elif tag in self.BLOCKS:
+            self.chunks.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self.skipping:
+            self.chunks.append(data)
+
+
+def plain_text(body: str) -> str:
+    """A part's body as the extractor reads it: parts are "Markdown or HTML" (the spec), and the
+    integrations that ingest support threads mostly send HTML; Markdown passes through as it is."""
+    if not _TAG.search(body):
+        return body
+    parser = _Text()
+    parser.feed(body)
+    parser.close()
+    return "".join(parser.chunks).strip()
+
+
 def _extract(conversation: Conversation, parts: list[dict[str, str]]) -> list[tuple[str, str]]:
     from bindery.insights.extraction import extract_issues
     from bindery.insights.model import Message
 
-    messages = [Message(role=part["role"], text=part["body"]) for part in parts]
+    messages = [Message(role=part["role"], text=plain_text(part["body"])) for part in parts]
     found = extract_issues(subject=conversation.subject, messages=messages)
     return [(issue.title, issue.summary) for issue in found[:MAX_ISSUES]]
 
