@@ -13,8 +13,7 @@ import pytest
 from local.template import ROOT, load
 
 HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "emoji",
-         # the insights engine's (InsightsLayer): only ConversationsWorker has them, and loads them lazily
-         "sklearn", "scipy", "numpy", "yake")
+         "numpy", "scipy", "sklearn", "yake")  # the last four: the InsightsLayer, the conversations worker's
 API_FUNCTIONS = sorted(name for name, function in load().functions.items() if function.routes)
 
 

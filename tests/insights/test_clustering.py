@@ -75,7 +75,8 @@ def test_profiles_stay_bounded_however_many_issues_join():
 
 
 @pytest.mark.parametrize("raw", ["[]", '{"n": -1, "t": []}', '{"n": 1, "t": [[1]]}',
-                                 '{"n": 1, "t": [["a", 1]]}', '{"n": 1, "t": [[1048576, 1]]}'])
+                                 '{"n": 1, "t": [["a", 1]]}', '{"n": 1, "t": [[1048576, 1]]}',
+                                 '{"n": 1, "t": [[5, NaN]]}', '{"n": 1, "t": [[5, -1]]}'])
 def test_a_broken_profile_is_refused(raw):
     with pytest.raises(ValueError, match=r"cluster profile|terms"):
         ClusterProfile.from_json(raw)

@@ -56,6 +56,15 @@ def test_a_problem_subject_counts_when_the_messages_say_nothing_more():
     assert issues == [ExtractedIssue("Export to PDF fails", "Export to PDF fails")]
 
 
+def test_a_subject_the_user_wrote_about_is_an_issue_even_without_a_cue_word():
+    messages = [Message("user", "Hello!"), Message("user", "My invoice shows the old street address.")]
+    assert extract_issues(subject="Billing address", messages=messages) == [
+        ExtractedIssue("Billing address", "My invoice shows the old street address.")]
+    # without a subject, or with only pleasantries, there is nothing to name
+    assert extract_issues(subject=None, messages=messages) == []
+    assert extract_issues(subject="Billing address", messages=[Message("user", "Thanks!")]) == []
+
+
 def test_only_the_user_raises_issues():
     messages = [
         Message("assistant", "How can I help? Is your login broken? Errors happen when the cache is stale."),

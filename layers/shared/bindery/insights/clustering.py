@@ -1,28 +1,39 @@
 """Incremental clustering of issues (docs/conversations.md, "Clustering").
 
-An issue's signature is its text as a sparse term vector: scikit-learn's HashingVectorizer (words and
-word pairs, English stop words out) hashes terms to columns, so no global vocabulary has to be kept or
-agreed on between workers, and the vector is L2-normalised. A cluster's profile is the sum of its
-members' signatures (its centroid's direction) kept to its TOP_TERMS heaviest columns, so a profile stays
-a few kilobytes however many issues join. A new issue joins the cluster whose profile is the most similar
-(cosine, scikit-learn) if that similarity reaches THRESHOLD, otherwise it starts a cluster."""
+An issue's signature is its text (the title three times, then the summary) as a sparse vector of
+character 3- to 5-grams within words, stop words left out: scikit-learn's HashingVectorizer hashes them
+to columns, so no vocabulary has to be kept or agreed on between workers, and n-grams match "crash" with
+"crashes" and "log in" with "login". The vector is L2-normalised and kept to its SIGNATURE_TERMS heaviest
+columns. A cluster's profile is the sum of its members' signatures (its centroid's direction) kept to its
+TOP_TERMS heaviest columns, so a profile stays a few kilobytes however many issues join.
+
+A new issue joins the cluster whose profile is the most similar if that similarity reaches THRESHOLD,
+otherwise it starts a cluster. Similarity is the cosine (scikit-learn) after weighting every column by its
+inverse cluster frequency across the profiles compared (scikit-learn's TfidfTransformer fitted on them):
+n-grams every cluster has (the product's name, "version") count for little, the distinctive ones for
+much, and no global statistics need to be stored. So `nearest` is given every cluster of the organization,
+not a sample of them. THRESHOLD and the text weighting were chosen on the quality corpus
+(tests/insights/quality.py; the figures are in docs/conversations.md)."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from bindery.insights.model import ExtractedIssue
 
 if TYPE_CHECKING:
+    import numpy as np
     from scipy.sparse import csr_matrix
 
 N_FEATURES = 2**20
-SIGNATURE_TERMS = 64
-TOP_TERMS = 300
-THRESHOLD = 0.3
+SIGNATURE_TERMS = 200
+TOP_TERMS = 600  # ~11 KB of JSON: a profile fits a DynamoDB item with room to spare
+THRESHOLD = 0.4
 # Words every support conversation uses: they say a problem exists, not which one.
 SUPPORT_WORDS = frozenset({
     "issue", "issues", "problem", "problems", "error", "errors", "help", "please", "thanks", "thank", "hi",
@@ -35,12 +46,22 @@ SUPPORT_WORDS = frozenset({
 Terms = tuple[tuple[int, float], ...]  # (hashed column, weight), columns ascending
 
 
-def _vectorizer() -> Any:
-    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS, HashingVectorizer
+_WORD = re.compile(r"(?u)\b\w\w+\b")
 
-    return HashingVectorizer(n_features=N_FEATURES, alternate_sign=False, norm="l2", ngram_range=(1, 2),
-                             stop_words=sorted(ENGLISH_STOP_WORDS | SUPPORT_WORDS),
-                             token_pattern=r"(?u)\b[^\W\d_][\w.+#-]*[\w+#]|\b[^\W\d_]\w\b")  # noqa: S106 - a regex
+
+def _content_words(text: str) -> str:
+    """The text's words lower-cased, without stop words (what the character n-grams are taken from)."""
+    from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
+
+    return " ".join(word for word in _WORD.findall(text.lower())
+                    if word not in ENGLISH_STOP_WORDS and word not in SUPPORT_WORDS)
+
+
+def _vectorizer() -> Any:
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    return HashingVectorizer(n_features=N_FEATURES, alternate_sign=False, norm="l2", analyzer="char_wb",
+                             ngram_range=(3, 5), preprocessor=_content_words)
 
 
 def _top(weights: Iterable[tuple[int, float]], limit: int) -> Terms:
@@ -58,8 +79,10 @@ def _terms_from(raw: Any) -> Terms:
         raise ValueError("terms must be a list of [column, weight] pairs")
     out: list[tuple[int, float]] = []
     for item in raw:
+        # A positive weight (NaN is not) under a column the vectorizer can produce.
         if not (isinstance(item, list) and len(item) == 2 and isinstance(item[0], int)
-                and isinstance(item[1], int | float) and 0 <= item[0] < N_FEATURES):
+                and isinstance(item[1], (int, float)) and 0 <= item[0] < N_FEATURES
+                and 0 < item[1] < float("inf")):
             raise ValueError("terms must be a list of [column, weight] pairs")
         out.append((item[0], float(item[1])))
     return tuple(sorted(out))
@@ -71,6 +94,10 @@ class Signature:
 
     terms: Terms
 
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        return _arrays(self.terms)
+
     def to_json(self) -> str:
         return json.dumps({"t": _terms_json(self.terms)}, separators=(",", ":"))
 
@@ -79,7 +106,8 @@ class Signature:
         value = json.loads(raw)
         if not isinstance(value, dict):
             raise ValueError("a signature is a JSON object")
-        return cls(_terms_from(value.get("t"))[:SIGNATURE_TERMS])
+        terms = _terms_from(value.get("t"))
+        return cls(terms if len(terms) <= SIGNATURE_TERMS else _top(terms, SIGNATURE_TERMS))
 
 
 @dataclass(frozen=True)
@@ -89,6 +117,11 @@ class ClusterProfile:
     size: int
     terms: Terms
 
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        # Built once per profile: a warm worker compares every new issue with the same profiles.
+        return _arrays(self.terms)
+
     def to_json(self) -> str:
         return json.dumps({"n": self.size, "t": _terms_json(self.terms)}, separators=(",", ":"))
 
@@ -97,12 +130,13 @@ class ClusterProfile:
         value = json.loads(raw)
         if not isinstance(value, dict) or not isinstance(value.get("n"), int) or value["n"] < 0:
             raise ValueError("a cluster profile is a JSON object with a size")
-        return cls(value["n"], _top(_terms_from(value.get("t")), TOP_TERMS))
+        terms = _terms_from(value.get("t"))
+        return cls(value["n"], terms if len(terms) <= TOP_TERMS else _top(terms, TOP_TERMS))
 
 
 def issue_text(issue: ExtractedIssue) -> str:
-    # The title is the problem in brief: it counts twice against the summary's detail.
-    return f"{issue.title}\n{issue.title}\n{issue.summary}"
+    # The title is the problem in brief: it counts three times against the summary's detail.
+    return f"{issue.title}\n{issue.title}\n{issue.title}\n{issue.summary}"
 
 
 def signature(issue: ExtractedIssue) -> Signature:
@@ -111,25 +145,38 @@ def signature(issue: ExtractedIssue) -> Signature:
     return Signature(_top(zip(row.indices.tolist(), row.data.tolist(), strict=True), SIGNATURE_TERMS))
 
 
-def _matrix(rows: Sequence[Terms]) -> csr_matrix:
+def _arrays(terms: Terms) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """The terms as (columns, weights) arrays, the pieces of a sparse matrix row."""
+    import numpy as np
+
+    return (np.fromiter((column for column, _ in terms), dtype=np.int32, count=len(terms)),
+            np.fromiter((weight for _, weight in terms), dtype=np.float64, count=len(terms)))
+
+
+def _matrix(rows: Sequence[Signature | ClusterProfile]) -> csr_matrix:
+    import numpy as np
     from scipy.sparse import csr_matrix
 
-    data = [weight for terms in rows for _, weight in terms]
-    columns = [column for terms in rows for column, _ in terms]
-    pointers = [0]
-    for terms in rows:
-        pointers.append(pointers[-1] + len(terms))
+    pieces = [row.arrays for row in rows]
+    pointers = np.zeros(len(rows) + 1, dtype=np.int64)
+    np.cumsum([len(columns) for columns, _ in pieces], out=pointers[1:])
+    columns = np.concatenate([columns for columns, _ in pieces])
+    data = np.concatenate([weights for _, weights in pieces])
     return csr_matrix((data, columns, pointers), shape=(len(rows), N_FEATURES))
 
 
 def similarities(sig: Signature, profiles: Mapping[str, ClusterProfile]) -> dict[str, float]:
-    """Cosine similarity of the signature to each profile."""
+    """Cosine similarity of the signature to each profile, columns weighted by their inverse frequency
+    across the profiles."""
     if not profiles:
         return {}
+    from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.metrics.pairwise import cosine_similarity
 
     ids = list(profiles)
-    scores = cosine_similarity(_matrix([sig.terms]), _matrix([profiles[i].terms for i in ids]))[0]
+    matrix = _matrix([profiles[i] for i in ids])
+    weighting = TfidfTransformer(norm="l2").fit(matrix)
+    scores = cosine_similarity(weighting.transform(_matrix([sig])), weighting.transform(matrix))[0]
     return {cluster: float(score) for cluster, score in zip(ids, scores.tolist(), strict=True)}
 
 

@@ -54,8 +54,9 @@ def icon_for(texts: Sequence[str]) -> str:
         lowered = f" {text.lower()} "
         for icon, words in ICONS:
             counts[icon] += sum(1 for word in words if re.search(rf"\b{re.escape(word)}\b", lowered))
-    best = max((count, -index, icon) for index, (icon, _) in enumerate(ICONS) for count in [counts[icon]])
-    return best[2] if best[0] > 0 else DEFAULT_ICON
+    # The most mentioned topic; on equal counts the one listed first in ICONS.
+    best = max(ICONS, key=lambda entry: (counts[entry[0]], -ICONS.index(entry)))[0]
+    return best if counts[best] > 0 else DEFAULT_ICON
 
 
 def describe(issues: Sequence[ExtractedIssue]) -> ClusterDescription:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from bindery.config import Settings, settings
 from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, USER, ExtractedIssue, Message
-from bindery.insights.sentences import Sentence, clean, is_problem, split, without_opener
+from bindery.insights.sentences import Sentence, clean, is_pleasantry, is_problem, split, without_opener
 
 MAX_ISSUES = 5
 KEYPHRASES = 10
@@ -104,8 +104,13 @@ def builtin_issues(*, subject: str | None, messages: Sequence[Message]) -> list[
         topic = ""
     groups = _groups(sentences)
     if not groups:
-        if topic and is_problem(topic):
-            return [ExtractedIssue(title=shorten(topic, TITLE_MAX), summary=shorten(topic, SUMMARY_MAX))]
+        said = [sentence for sentence in sentences if not sentence.pleasantry]
+        # A user who writes about a subject without a cue word ("Billing address" / "My invoice shows the
+        # old address.") still raised it; a subject with a cue is a problem even if the messages say
+        # nothing more. Pleasantries alone raise nothing.
+        if topic and not is_pleasantry(topic) and (said or is_problem(topic)):
+            return [ExtractedIssue(title=shorten(topic, TITLE_MAX),
+                                   summary=_summary(said) if said else shorten(topic, SUMMARY_MAX))]
         return []
     phrases = keyphrases(" ".join([topic, *(s.text for s in sentences)]))
     issues: list[ExtractedIssue] = []

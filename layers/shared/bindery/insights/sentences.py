@@ -18,7 +18,9 @@ _PROBLEM = re.compile(
     r"isn't|is not|aren't|won't|wont|wasn't|not work\w*|broken|break[s]?|error\w*|fail\w*|crash\w*|bug\w*|"
     r"issue[s]?|problem[s]?|wrong|missing|stuck|freez\w*|hang[s]?|slow\w*|exception\w*|denied|refus\w*|"
     r"invalid|time[sd]? ?out|lost|disappear\w*|nothing happens|no longer|stopped|instead of|unexpected\w*|"
-    r"trouble|confus\w*|incorrect\w*|corrupt\w*|warning[s]?|no results?|nothing|blank|empty|404|500)\b",
+    r"trouble|confus\w*|incorrect\w*|corrupt\w*|warning[s]?|no results?|nothing|blank|empty|leak\w*|"
+    r"invisible|forg[eo]t\w*|typo\w*|no more|anymore|any more|should|have to|has to|"
+    r"not (\w+ed|seen|shown|visible|possible|available|supported)|404|500)\b",
     re.IGNORECASE)
 _REQUEST = re.compile(
     r"(^(how|why|what|where|when|which|is there|is it|are there|can i|can you|can we|could|should|does|do "
@@ -90,6 +92,10 @@ def _prose(text: str) -> bool:
     """Whether a sentence reads as prose rather than a log line, a path or code (letters dominate)."""
     letters = len(_LETTERS.findall(text))
     return letters >= 6 and letters >= 0.55 * len(text.replace(" ", ""))
+
+
+def is_pleasantry(text: str) -> bool:
+    return bool(_PLEASANTRY.match(text))
 
 
 def is_problem(text: str) -> bool:
