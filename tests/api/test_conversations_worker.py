@@ -10,6 +10,7 @@ from bindery.api.wire.conversations import pulse_weeks
 from bindery.domain.conversations.processing import ProfileCache, iso_week, plain_text, process
 from bindery.messages import ConversationMessage
 from bindery.store import conversations as conversation_store
+from bindery.store import issue_clusters as cluster_store
 from tests.api.test_conversations import conversations_path, ingest, listed, queued
 from tests.api.test_members import error, join, pages
 from tests.api.test_spaces import new_space
@@ -308,3 +309,17 @@ def test_an_html_conversation_yields_issues_without_markup(api, deliver_queued):
     found = issues(api, ada)["items"]
     assert found
     assert all("<" not in i["issue"]["summary"] and "<" not in i["issue"]["title"] for i in found)
+
+
+def test_a_conversation_without_a_problem_is_processed_without_touching_the_clusters(api, sqs_queues):
+    ada = api.org_admin()
+    ingest(api, ada, {"id": "thanks", "subject": "Thanks", "parts": [
+        {"type": "message", "role": "user", "body": "Thanks, have a nice day!"}]})
+    (message,) = queued(sqs_queues)
+    with aws.counting_requests() as dynamodb:
+        assert process(ConversationMessage.model_validate(message)) == "processed"
+    assert dynamodb["TransactWriteItems"] == 1
+    assert "processedAt" in listed(api, ada)["items"][0]
+    assert issues(api, ada)["count"] == 0
+    assert clusters(api, ada)["count"] == 0
+    assert cluster_store.clustering_state(ada.org_id).version == 0  # no cluster write to serialise

@@ -222,7 +222,8 @@ def _plan(conversation: Conversation, extracted: list[tuple[str, str]], state: C
     issues_delta = len(plan.entries) - len(conversation.issues)
     if issues_delta:
         plan.ops.append(conversation_store.counters_op(conversation.org_id, issues=issues_delta))
-    plan.ops.append(cluster_store.state_op(conversation.org_id, state, plan.stamp))
+    if plan.changes:  # a revision without issues, old or new, touches no cluster: nothing to serialise
+        plan.ops.append(cluster_store.state_op(conversation.org_id, state, plan.stamp))
     plan.ops.append(conversation_store.processed_op(conversation, plan.entries, now))
     return plan, profiles
 
@@ -248,8 +249,9 @@ def process(message: ConversationMessage, cache: ProfileCache = CACHE) -> str:
             Transaction(plan.ops).commit()
         except TransactionConflict:
             continue  # another worker moved the clusters (or an ingest the conversation): read again
-        stored = {cid: p for cid, p in {**known[0], **plan.written}.items() if cid not in plan.deleted}
-        cache.keep(conversation.org_id, plan.stamp, stored,
-                   {cid: p for cid, p in profiles.items() if cid not in plan.deleted})
+        if plan.changes:
+            stored = {cid: p for cid, p in {**known[0], **plan.written}.items() if cid not in plan.deleted}
+            cache.keep(conversation.org_id, plan.stamp, stored,
+                       {cid: p for cid, p in profiles.items() if cid not in plan.deleted})
         return "processed"
     raise Conflict("the organization's clusters kept moving; SQS delivers the message again")
