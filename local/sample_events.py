@@ -28,6 +28,7 @@ import re
 from typing import Any
 
 from bindery.messages import (
+    ConversationMessage,
     GitRunMessage,
     IndexMessage,
     IntegrationEventMessage,
@@ -64,6 +65,8 @@ SQS_BODIES: dict[str, Message] = {
                                                   translationId="sample-translation-id", job="sample-job-id"),
     "IntegrationEventWorker": IntegrationEventMessage(integration="sample-integration",
                                                       eventId="sample-event-id"),
+    "ConversationsWorker": ConversationMessage(organizationId="sample-organization-id",
+                                               conversationId="sample-conversation-id", rev="sample-rev"),
 }
 
 

@@ -57,3 +57,20 @@ def test_a_published_page_view_reads_the_structure_the_tree_and_one_document(api
     assert views["page view, cold"].requests == {"GetItem": 5, "Query": 1, "BatchGetItem": 1}
     assert views["page view, warm"].requests == {"GetItem": 2, "Query": 1, "BatchGetItem": 1}
     assert views[site_pages_bench.BASELINE].requests == {"GetItem": 2, "BatchGetItem": 1}
+
+
+def test_one_conversation_ingest_read_and_processing_cost_a_fixed_number_of_requests(api, sqs_queues):
+    from bench import conversations_bench
+
+    found = conversations_bench.run(api, conversations=12)
+    assert (found["processed"], found["conversations"]) == (12, 12)
+    # token; one BatchGetItem for organization + membership; one transaction (the conversation, its
+    # parts, the organization's counters); its message is one SendMessageBatch (SQS)
+    assert found["ingest_requests"] == {"GetItem": 1, "BatchGetItem": 1, "TransactWriteItems": 1}
+    # token; organization + membership; one Query of the conversation's partition (item and parts)
+    assert found["read_requests"] == {"GetItem": 1, "BatchGetItem": 1, "Query": 1}
+    # a warm worker: the conversation and its parts (one Query), the clustering state (GetItem; the
+    # profiles are the process's while its stamp holds), the clusters it touches (BatchGetItem), and
+    # one transaction for everything the revision changes
+    assert found["process_requests"] == {"Query": 1, "GetItem": 1, "BatchGetItem": 1,
+                                         "TransactWriteItems": 1}

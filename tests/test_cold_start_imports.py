@@ -36,3 +36,7 @@ def test_loading_a_handler_imports_no_heavy_engine(function_name):
 def test_the_check_sees_a_heavy_import():
     # The Git Sync worker needs dulwich for every message: it imports it when it loads.
     assert "dulwich" in _loaded_on_import("GitSyncWorker")
+
+
+def test_the_conversations_worker_loads_the_insights_engine_only_when_it_processes():
+    assert _loaded_on_import("ConversationsWorker") == []

@@ -88,6 +88,8 @@ VALID_BODIES: dict[tuple[str, str], Body | None] = {
     ("PUT", ORG + "/translations/{translationId}"): lambda w, me, o: {"instructions": DOCUMENT},
     ("POST", ORG + "/translations/{translationId}/run"): None,
     ("POST", "/saml/{samlProviderId}/acs"): None,
+    ("POST", ORG + "/conversations"): lambda w, me, o: {
+        "id": "mallory-ticket", "parts": [{"type": "message", "role": "user", "body": "Mallory's"}]},
     ("PATCH", SPACE): lambda w, me, o: {"title": "Hijacked"},
     ("POST", SPACE + "/change-requests"): lambda w, me, o: {"subject": "Mallory's"},
     ("PATCH", CR): lambda w, me, o: {"subject": "Hijacked"},

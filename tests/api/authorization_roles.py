@@ -87,6 +87,11 @@ create  POST    ORG/openapi ORG/translations ORG/translations/{translationId}/ru
 create  PUT     ORG/openapi/{specSlug} ORG/translations/{translationId} ORG/translations-glossary
 create  PATCH   ORG/openapi/{specSlug}
 create  DELETE  ORG/openapi/{specSlug} ORG/translations/{translationId}
+# Conversations (docs/conversations.md): members with a role read; ingesting is ingestConversations (admins)
+read    GET     ORG/conversations ORG/conversations/{conversationId} ORG/conversations-issues
+read    GET     ORG/conversations-issues/{issueId} ORG/conversations-clusters
+read    GET     ORG/conversations-clusters/{clusterId}
+admin   POST    ORG/conversations
 # SAML (docs/sso.md): organization admins
 admin   GET     ORG/saml ORG/saml/{samlProviderId}
 admin   POST    ORG/saml

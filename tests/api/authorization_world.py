@@ -110,6 +110,11 @@ def ok(reply: Any, *statuses: int) -> Any:
     return reply.json() if reply.body else None
 
 
+VICTIM_CONVERSATION = {"id": "victim-ticket", "subject": "Victim export fails", "parts": [
+    {"type": "message", "role": "user",
+     "body": "The PDF export of the victim handbook fails with an error."}]}
+
+
 def build_world(api: ApiClient, tmp_path: Path, deliver_queued: Callable[[], int]) -> World:
     """A's world, made through the API as Alice (content revisions as the content tests make them)."""
     alice = api.user("Alice", "alice@victim-a.example")
@@ -169,7 +174,11 @@ def build_world(api: ApiClient, tmp_path: Path, deliver_queued: Callable[[], int
     ok(api.post(site + "/publish", token=t))
     ids["specSlug"] = ok(api.post(f"/orgs/{org}/openapi", token=t, body={
         "slug": "victim-spec", "source": {"text": PETSTORE_TEXT}}))["slug"]
-    deliver_queued()  # the spec's processing (nothing else is queued yet): its first version
+    ok(api.post(f"/orgs/{org}/conversations", token=t, body=VICTIM_CONVERSATION))
+    deliver_queued()  # the spec's and the conversation's processing (nothing else is queued yet)
+    ids["conversationId"] = ok(api.get(f"/orgs/{org}/conversations", token=t))["items"][0]["id"]
+    issue = ok(api.get(f"/orgs/{org}/conversations-issues", token=t))["items"][0]["issue"]
+    ids["issueId"], ids["clusterId"] = issue["id"], issue["cluster"]
     versions = ok(api.get(f"/orgs/{org}/openapi/{ids['specSlug']}/versions", token=t))
     ids["versionId"] = versions["items"][0]["id"]
     ids["translationId"] = ok(api.post(f"/orgs/{org}/translations", token=t, body={
@@ -254,6 +263,8 @@ def snapshot_paths(world: World) -> list[str]:
         f"{org}/link-invites", f"{org}/spaces", f"{org}/collections", f"{org}/agent-instructions",
         f"{org}/openapi/{i['specSlug']}", f"{org}/translations/{i['translationId']}",
         f"{org}/translations-glossary", f"{org}/saml/{i['samlProviderId']}", f"{org}/sites",
+        f"{org}/conversations/{i['conversationId']}", f"{org}/conversations-issues",
+        f"{org}/conversations-clusters/{i['clusterId']}",
         f"/collections/{i['collectionId']}", f"/collections/{i['collectionId']}/permissions/users",
         space, f"{space}/content", f"{space}/content/page/{i['pageId']}", f"{space}/permissions/users",
         f"{space}/permissions/teams", f"{space}/comments/{i['commentId']}",

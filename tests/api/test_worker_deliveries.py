@@ -16,6 +16,7 @@ from botocore.awsrequest import AWSResponse
 
 from bindery import aws, queues
 from bindery.messages import (
+    ConversationMessage,
     GitRunMessage,
     IndexMessage,
     IntegrationEventMessage,
@@ -40,6 +41,7 @@ MESSAGES: dict[str, Message] = {
     "OpenAPIProcessingWorker": OpenAPIProcessMessage(organizationId="o1", slug="pets", specId="x", job="j"),
     "TranslationRunWorker": TranslationRunMessage(organizationId="o1", translationId="t1", job="j"),
     "IntegrationEventWorker": IntegrationEventMessage(integration="analytics", eventId="e1"),
+    "ConversationsWorker": ConversationMessage(organizationId="o1", conversationId="c1", rev="r1"),
 }
 # The workers that record a failed job themselves on their last attempt: the module whose MAX_ATTEMPTS
 # must be the queue's maxReceiveCount (one attempt fewer, and a job would be dead-lettered unrecorded;

@@ -61,6 +61,8 @@ class Settings(BaseModel):
     # Integration events (docs/integrations.md): their queue, and each delivery's timeout.
     integration_events_queue_url: str = ""
     integration_delivery_timeout: float = Field(default=10.0, gt=0)
+    # Ingested conversations are processed from this queue (docs/conversations.md).
+    conversations_queue_url: str = ""
 
 
 _ENV = {
@@ -97,6 +99,7 @@ _ENV = {
     "secrets_kms_key": "BINDERY_SECRETS_KMS_KEY",
     "integration_events_queue_url": "BINDERY_INTEGRATION_EVENTS_QUEUE_URL",
     "integration_delivery_timeout": "BINDERY_INTEGRATION_DELIVERY_TIMEOUT",
+    "conversations_queue_url": "BINDERY_CONVERSATIONS_QUEUE_URL",
 }
 
 

@@ -16,8 +16,8 @@ in the installation's own organization (`ORG_ROLES`), on the routes they name on
 Scopes that name no route: `site:script:inject` and `site:script:cookies` put the integration's script
 on the published site (bindery.domain.integrations.site_scripts); `site:views:read` and
 `page:feedback:read` would name site analytics and page feedback routes, which Bindery does not
-serve; `conversations:ingest` is a capability the conversation routes check
-(`bindery.domain.access.installations.require_installation_scope`) and add their routes here.
+serve. `conversations:ingest` names `POST ORG/conversations`, whose domain checks the capability
+(`bindery.domain.access.installations.require_installation_scope`): no organization role comes with it.
 """
 
 from __future__ import annotations
@@ -89,7 +89,8 @@ SCOPE_ROUTES: dict[str, tuple[Allowed, ...]] = {
         Allowed("PATCH", f"{OPENAPI}/{{specSlug}}"),
         Allowed("DELETE", f"{OPENAPI}/{{specSlug}}"),
     ),
-    "conversations:ingest": (),
+    # Ingest the organization's conversations (its source is the installation: docs/conversations.md).
+    "conversations:ingest": (Allowed("POST", "/orgs/{organizationId}/conversations"),),
 }
 
 # Every token may read its own installation and its setups (the domain checks that they are its own).

@@ -53,3 +53,13 @@ class IntegrationEventMessage(Message):
 
     integration: str
     eventId: str  # noqa: N815
+
+
+class ConversationMessage(Message):
+    """ConversationsQueue: process one revision of an ingested conversation
+    (bindery.domain.conversations.processing). A revision processed already, or replaced by a newer
+    ingest, changes nothing."""
+
+    organizationId: str  # noqa: N815
+    conversationId: str  # noqa: N815
+    rev: str

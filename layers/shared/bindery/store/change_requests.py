@@ -22,6 +22,7 @@ from bindery.aws import dynamodb_table
 from bindery.keys import change_requests as cr_keys
 from bindery.keys import space as space_key
 from bindery.store import table
+from bindery.store.issue_clusters import tasks_op
 from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
@@ -164,6 +165,15 @@ def status_deltas(old: str | None, new: str | None) -> dict[str, int]:
     return {name: delta for name, delta in deltas.items() if delta}
 
 
+def cluster_tasks_ops(change_request: ChangeRequest, new_status: str | None) -> list[table.Op]:
+    """The task counters of the conversations issues cluster the change request names (none: nothing)
+    moved from its status as read (None: being created) to `new_status` (store.issue_clusters)."""
+    cluster = change_request.conversations_issues_cluster
+    op = tasks_op(cluster, None if new_status is None else change_request.status,
+                  new_status or change_request.status) if cluster else None
+    return [op] if op is not None else []
+
+
 def create_ops(change_request: ChangeRequest, numbered: int) -> list[table.Op]:
     """The change request and the space's counters, if the space still counts `numbered` change requests
     (its `changeRequests` total numbers them: a concurrent create fails this condition and retries)."""
@@ -173,7 +183,8 @@ def create_ops(change_request: ChangeRequest, numbered: int) -> list[table.Op]:
     deltas = {"changeRequests": 1, **status_deltas(None, change_request.status)}
     return [table.put_op(change_request.to_item(), "attribute_not_exists(PK)"),
             counters_op(change_request.space_id, deltas, f"{seen} AND orgId = :org",
-                        {":numbered": numbered, ":org": change_request.org_id})]
+                        {":numbered": numbered, ":org": change_request.org_id}),
+            *cluster_tasks_ops(change_request, None)]
 
 
 def update_op(change_request: ChangeRequest, assign: dict[str, Any], condition: str = LIVE,
@@ -208,7 +219,7 @@ def status_ops(change_request: ChangeRequest, new_status: str,
     deltas = status_deltas(change_request.status, new_status)
     if deltas:
         ops.append(counters_op(change_request.space_id, deltas))
-    return ops
+    return [*ops, *cluster_tasks_ops(change_request, new_status)]
 
 
 MARK_MERGED = "mark-merged"  # the name of `mark_merged_op` in a transaction

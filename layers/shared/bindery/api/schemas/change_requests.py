@@ -19,6 +19,8 @@ ReviewStatus = Literal["changes-requested", "approved"]
 class CreateChangeRequest(Body):
     subject: Subject | None = None
     agentTaskId: Annotated[str, Field(min_length=1, max_length=100)] | None = None
+    # Bindery's: the conversations issues cluster the change request addresses (docs/decisions.md).
+    conversationsIssuesCluster: Annotated[str, Field(min_length=1, max_length=128)] | None = None
 
 
 class UpdateChangeRequest(Body):

@@ -112,7 +112,7 @@ def _merge_transaction(space: Space, change_request: ChangeRequest, new_revision
                                         counters=cr_store.status_deltas(change_request.status, "merged"))
     marked = cr_store.mark_merged_op(change_request, new_revision, caller.user_id, now_iso(),
                                      next_updated_at(change_request.updated_at))
-    return Transaction(advance, marked)
+    return Transaction(advance, marked, cr_store.cluster_tasks_ops(change_request, "merged"))
 
 
 def _after_conflict(error: TransactionConflict, space: Space,

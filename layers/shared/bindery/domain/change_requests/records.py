@@ -28,6 +28,7 @@ from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
+from bindery.store.issue_clusters import cluster_in_org
 from bindery.store.members import Member
 from bindery.store.spaces import Space
 from bindery.store.users import User
@@ -133,13 +134,16 @@ def create_change_request(caller: Caller, space_id: str, body: CreateChangeReque
     space = access.node
     assert isinstance(space, Space)
     require_editable(space)
+    cluster = body.conversationsIssuesCluster
+    if cluster is not None and not cluster_in_org(cluster, space.org_id):
+        raise BadRequest("conversationsIssuesCluster: no matching conversations issues cluster")
     for _ in range(CREATE_ATTEMPTS):
         now = now_iso()
         change_request = ChangeRequest(
             id=new_id(), space_id=space.id, org_id=space.org_id, number=space.change_requests + 1,
             status="open", subject=body.subject or "", created_by=caller.user_id, created_at=now,
             updated_at=now, revision=space.revision, revision_initial=space.revision,
-            agent_task_id=body.agentTaskId)
+            agent_task_id=body.agentTaskId, conversations_issues_cluster=cluster)
         try:
             Transaction(cr_store.create_ops(change_request, space.change_requests)).commit()
         except TransactionConflict:

@@ -1,0 +1,188 @@
+"""Conversations, ingest to clustered: 10,000 support conversations ingested through the API (100 to a
+request) and processed by the worker (extraction, incremental clustering), in process on moto.
+
+    python -m bench.conversations_bench [--conversations 10000] [--engine moto|dynamodb-local]
+
+moto copies its whole table in every TransactWriteItems (to roll it back), so on moto each ingest and each
+processing costs more as the table grows and the run slows down quadratically; DynamoDB Local (Java 17,
+`--engine dynamodb-local`, the default) has no such cost and is the engine for the 10,000-conversation
+figure. The request counts are the same on both, and are what predicts cost on AWS.
+
+Baseline from the same run: one bare PutItem per conversation of an item as large as its stored
+conversation (the least storing them can cost). Reported: seconds of ingesting and of processing,
+conversations per second from ingest to clustered, the whole as a ratio to the baseline, the clusters
+made, and the DynamoDB requests of one ingest (a new conversation), of one read (GET the conversation)
+and of one processing (a warm worker).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+for _entry in (ROOT, ROOT / "layers" / "shared"):
+    if str(_entry) not in sys.path:
+        sys.path.insert(0, str(_entry))
+
+from bindery import aws  # noqa: E402
+from bindery.aws import counting_requests  # noqa: E402
+from bindery.config import settings  # noqa: E402
+from bindery.domain.conversations.processing import process  # noqa: E402
+from bindery.messages import ConversationMessage  # noqa: E402
+from tests.client import ApiClient, Identity  # noqa: E402
+
+# Support problems, each said three ways (what users write differs; the problem is the same).
+PROBLEMS = (
+    ("I cannot log in to my account, the login page says my password is wrong.",
+     "Login fails: after resetting my password I still cannot log in.",
+     "The login keeps rejecting my password even after a reset."),
+    ("The PDF export of my space fails with an error.",
+     "Exporting to PDF gives me an error and no file.",
+     "PDF export is broken, it fails every time I try."),
+    ("The search returns no results for pages that exist.",
+     "Search does not find my pages, I get no results.",
+     "Why does search show nothing when the page is there?"),
+    ("Git Sync fails to import my repository with an authentication error.",
+     "The GitHub sync import fails, it says authentication failed.",
+     "Syncing with GitHub fails with an auth error on import."),
+    ("My custom domain shows a certificate error.",
+     "The SSL certificate for our custom domain is invalid.",
+     "Our custom domain fails with an SSL error in the browser."),
+    ("How do I invite a new member to my organization?",
+     "I cannot find how to invite members to the team.",
+     "Inviting a colleague does not work, the invite never arrives."),
+    ("Images I upload do not appear on the page.",
+     "Uploaded images are broken and show nothing.",
+     "The image upload fails and the picture is missing."),
+    ("The billing page charges me twice this month.",
+     "I was billed twice for the same subscription.",
+     "Why is there a double charge on my invoice?"),
+)
+
+
+def _conversation(number: int) -> dict[str, Any]:
+    problem = PROBLEMS[number % len(PROBLEMS)]
+    text = problem[(number // len(PROBLEMS)) % len(problem)]
+    return {"id": f"ticket-{number}", "subject": text.split(",")[0][:80],
+            "parts": [{"type": "message", "role": "user",
+                       "body": f"Hello, {text} Thanks, customer {number}."},
+                      {"type": "message", "role": "team-member", "body": "Thanks, we are looking into it."}]}
+
+
+def _baseline(count: int) -> float:
+    table = aws.dynamodb_table()
+    started = time.perf_counter()
+    for number in range(count):
+        body = json.dumps(_conversation(number))
+        table.put_item(Item={"PK": f"BENCH#{number}", "SK": "BENCH", "body": body})
+    return time.perf_counter() - started
+
+
+def _drain(queue_url: str) -> int:
+    sqs, handled = aws.sqs_client(), 0
+    while True:
+        messages = sqs.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=10).get("Messages", [])
+        if not messages:
+            return handled
+        for message in messages:
+            process(ConversationMessage.model_validate_json(message["Body"]))
+            handled += 1
+        sqs.delete_message_batch(QueueUrl=queue_url, Entries=[
+            {"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(messages)])
+
+
+def _ingest(api: ApiClient, who: Identity, body: Any) -> None:
+    reply = api.post(f"/orgs/{who.org_id}/conversations", token=who.token, body=body)
+    if reply.status != 204:
+        raise RuntimeError(f"ingest failed: {reply.status} {reply.body!r}")
+
+
+def run(api: ApiClient, conversations: int) -> dict[str, Any]:
+    queue_url = settings().conversations_queue_url
+    who = api.org_admin("Bench", "Bench conversations")
+    baseline = _baseline(conversations)
+    started = time.perf_counter()
+    for start in range(0, conversations, 100):
+        _ingest(api, who, [_conversation(n) for n in range(start, min(start + 100, conversations))])
+    ingested = time.perf_counter()
+    processed = _drain(queue_url)
+    done = time.perf_counter()
+    # One more conversation, alone: the requests of its ingest, of reading it and of processing it.
+    with counting_requests() as ingest_requests:
+        _ingest(api, who, _conversation(conversations))
+    (message,) = aws.sqs_client().receive_message(QueueUrl=queue_url).get("Messages", [])
+    with counting_requests() as process_requests:
+        process(ConversationMessage.model_validate_json(message["Body"]))
+    listed = api.get(f"/orgs/{who.org_id}/conversations", token=who.token, query={"limit": 1}).json()
+    with counting_requests() as read_requests:
+        api.get(f"/orgs/{who.org_id}/conversations/{listed['items'][0]['id']}", token=who.token)
+    clusters = api.get(f"/orgs/{who.org_id}/conversations-clusters", token=who.token).json()
+    total = done - started
+    return {"conversations": conversations, "processed": processed, "clusters": clusters["count"],
+            "ingest_seconds": ingested - started, "process_seconds": done - ingested,
+            "per_second": conversations / total if total else 0.0,
+            "ratio": total / baseline if baseline else 0.0, "ingest_requests": dict(ingest_requests),
+            "read_requests": dict(read_requests), "process_requests": dict(process_requests)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.conversations_bench",
+                                     description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--conversations", type=int, default=10_000)
+    parser.add_argument("--engine", choices=("moto", "dynamodb-local"), default="dynamodb-local")
+    args = parser.parse_args(argv)
+    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
+                       "AWS_SESSION_TOKEN": "bench", "AWS_DEFAULT_REGION": "us-east-1",
+                       "AWS_REGION": "us-east-1", "BINDERY_TABLE": "bindery-bench",
+                       "BINDERY_BUCKET": "bindery-bench-blobs", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
+                       "POWERTOOLS_METRICS_DISABLED": "true"})
+    for name in ("AWS_PROFILE", "BINDERY_DYNAMODB_ENDPOINT", "BINDERY_S3_ENDPOINT",
+                 "BINDERY_CLOCK_OFFSET_SECONDS"):
+        os.environ.pop(name, None)
+    os.environ.setdefault("BINDERY_CURSOR_SECRET", "bench-cursor-secret-0123456789abcdef")
+    from moto import mock_aws
+
+    from bench.run import create_table
+
+    server, config = None, None
+    if args.engine == "dynamodb-local":
+        import re
+
+        from local import dynamodb_local
+
+        server = dynamodb_local.start()
+        os.environ["BINDERY_DYNAMODB_ENDPOINT"] = server.endpoint
+        # moto mocks S3 and SQS only; requests to DynamoDB Local pass through to it.
+        config = {"core": {"service_whitelist": ["s3", "sqs"],
+                           "passthrough": {"urls": [re.escape(server.endpoint) + ".*"], "services": []}}}
+    with mock_aws(config=config):  # type: ignore[arg-type]
+        aws.reset()
+        try:
+            create_table()
+            aws.s3_client().create_bucket(Bucket="bindery-bench-blobs")
+            queue = aws.sqs_client().create_queue(QueueName="bench-conversations")["QueueUrl"]
+            os.environ["BINDERY_CONVERSATIONS_QUEUE_URL"] = queue
+            settings.cache_clear()
+            result = run(ApiClient(), args.conversations)
+        finally:
+            aws.reset()
+            settings.cache_clear()
+            if server is not None:
+                server.stop()
+    print(f"engine: {args.engine}")
+    print(f"{result['conversations']} conversations → {result['clusters']} clusters: "
+          f"ingest {result['ingest_seconds']:.1f} s, processing {result['process_seconds']:.1f} s, "
+          f"{result['per_second']:.1f} conversations/s, x{result['ratio']:.1f} the baseline (bare PutItems)")
+    for label in ("ingest", "read", "process"):
+        print(f"{label:8} one conversation: DynamoDB {result[label + '_requests']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
