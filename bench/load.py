@@ -186,14 +186,15 @@ def main() -> None:
         seeded = seed(runner, args.merges)
         chosen = operations(seeded)
         results["one_client"] = one_client(runner.port, chosen[0].bindery_paths[0], 200)
+        # Each operation on Bindery then at once on Prism: the machine's load changes over minutes.
         for operation in chosen:
-            results["operations"][operation.name] = {
+            row: dict[str, Any] = {
                 "bindery": measure(operation, runner.port, args.connections, args.seconds, runner.pid)}
-    for operation in chosen:
-        row = results["operations"][operation.name]
-        with prism((operation.spec_path, operation.method.lower())) as port:
-            row["prism"] = None if port is None else measure(operation, port, args.connections, args.seconds)
-        row["ratio"] = row["prism"] and row["bindery"]["rps"] / max(row["prism"]["rps"], 1e-9)
+            with prism((operation.spec_path, operation.method.lower())) as port:
+                row["prism"] = None if port is None else measure(operation, port, args.connections,
+                                                                 args.seconds)
+            row["ratio"] = row["prism"] and row["bindery"]["rps"] / max(row["prism"]["rps"], 1e-9)
+            results["operations"][operation.name] = row
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     report(results)
