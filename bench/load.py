@@ -15,8 +15,9 @@ state, the ceiling of what an HTTP server of the contract can do here); both too
 - GET space from one client, kept alive vs a new connection per request (Bindery): ≥ 1 means no
   keep-alive stall.
 
-For Bindery it also reads the CPU time of the runner's processes (/proc) over each measurement: the
-milliseconds of CPU one request costs in the HTTP server, the execution environments and the engine.
+It also reads CPU times (/proc) over each measurement: the milliseconds of CPU one request costs in the
+runner's HTTP server, its execution environments and its engine, and in Prism. Unlike requests per
+second, these barely move when other work shares the machine.
 Results go to bench/results/load.json; bench/README.md shows the latest table.
 """
 
@@ -42,6 +43,7 @@ from bench.load_servers import (  # noqa: E402
     autocannon,
     bindery,
     cpu_by_role,
+    cpu_of_tree,
     one_client,
     prism,
     request,
@@ -129,9 +131,9 @@ def operations(seeded: Seeded) -> list[Operation]:
 
 
 def measure(operation: Operation, port: int, connections: int, seconds: int,
-            runner_pid: int | None = None) -> dict[str, float]:
-    """One operation against one server (a warm-up first); with `runner_pid`, the CPU milliseconds per
-    request of each of the runner's roles over the measurement."""
+            *, runner_pid: int | None = None, prism_pid: int | None = None) -> dict[str, float]:
+    """One operation against one server (a warm-up first), and the CPU milliseconds per request of each
+    of the runner's roles (`runner_pid`) or of Prism (`prism_pid`) over the measurement."""
     url = f"http://127.0.0.1:{port}"
     run: Callable[[], dict[str, float]]
     if len(operation.bindery_paths) > 1 and runner_pid is not None:
@@ -144,10 +146,13 @@ def measure(operation: Operation, port: int, connections: int, seconds: int,
         # warm-up: long enough for every execution environment to import its function (a cold start)
         autocannon(url + path, connections, max(4, seconds // 2), operation.method)
         run = lambda: autocannon(url + path, connections, seconds, operation.method)  # noqa: E731
-    before = cpu_by_role(runner_pid) if runner_pid is not None else {}
+    cpu: Callable[[], dict[str, float]] = (
+        (lambda: cpu_by_role(runner_pid)) if runner_pid is not None
+        else (lambda: cpu_of_tree(prism_pid)) if prism_pid is not None else dict)
+    before = cpu()
     result = run()
-    if before and runner_pid is not None:
-        after = cpu_by_role(runner_pid)
+    if before:
+        after = cpu()
         for role, seconds_before in before.items():
             result[f"cpu_ms_{role}"] = (after[role] - seconds_before) * 1000 / max(result["requests"], 1)
     return result
@@ -157,11 +162,12 @@ def report(results: dict[str, Any]) -> None:
     print(f"{results['connections']} kept-alive connections (merges: one client), {results['seconds']} s, "
           f"engine {results['engine']}")
     print(f"{'operation':<26}{'Bindery req/s':>14}{'p50':>7}{'p99':>7}{'Prism req/s':>12}{'p50':>7}{'p99':>7}"
-          f"{'ratio':>7}   CPU ms/request: server, environments, engine")
+          f"{'ratio':>7}   CPU ms/request: Bindery (server + environments + engine), Prism")
     for name, row in results["operations"].items():
         b, p = row["bindery"], row["prism"]
-        cpu = ", ".join(f"{b.get(f'cpu_ms_{role}', float('nan')):.1f}"
-                        for role in ("server", "environments", "engine"))
+        roles = [b.get(f"cpu_ms_{role}", float("nan")) for role in ("server", "environments", "engine")]
+        cpu = (f"{sum(roles):.1f} ({' + '.join(f'{ms:.1f}' for ms in roles)}), "
+               f"{(p or {}).get('cpu_ms_prism', float('nan')):.1f}")
         peer = (f"{p['rps']:>12.0f}{p['p50_ms']:>7.0f}{p['p99_ms']:>7.0f}{row['ratio']:>7.2f}" if p
                 else f"{'(Prism does not start on it)':>40}")
         failed = b["failed"] + (p["failed"] if p else 0)
@@ -188,11 +194,11 @@ def main() -> None:
         results["one_client"] = one_client(runner.port, chosen[0].bindery_paths[0], 200)
         # Each operation on Bindery then at once on Prism: the machine's load changes over minutes.
         for operation in chosen:
-            row: dict[str, Any] = {
-                "bindery": measure(operation, runner.port, args.connections, args.seconds, runner.pid)}
-            with prism((operation.spec_path, operation.method.lower())) as port:
-                row["prism"] = None if port is None else measure(operation, port, args.connections,
-                                                                 args.seconds)
+            row: dict[str, Any] = {"bindery": measure(operation, runner.port, args.connections, args.seconds,
+                                                      runner_pid=runner.pid)}
+            with prism((operation.spec_path, operation.method.lower())) as peer:
+                row["prism"] = None if peer is None else measure(operation, peer[0], args.connections,
+                                                                 args.seconds, prism_pid=peer[1])
             row["ratio"] = row["prism"] and row["bindery"]["rps"] / max(row["prism"]["rps"], 1e-9)
             results["operations"][operation.name] = row
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -129,8 +129,9 @@ def pruned_spec(operations: list[tuple[str, str]]) -> dict[str, Any]:
 
 
 @contextmanager
-def prism(operation: tuple[str, str], limit: float = 60) -> Iterator[int | None]:
-    """Prism mocking one operation (path, method); None when it is not listening within `limit` seconds
+def prism(operation: tuple[str, str], limit: float = 60) -> Iterator[tuple[int, int] | None]:
+    """Prism mocking one operation (path, method): its port and pid; None when it is not listening within
+    `limit` seconds
     (it never starts on some operations of the official spec: those whose schemas recurse, such as a
     page's document or a change request's, keep it busy dereferencing for minutes)."""
     port = _free_port()
@@ -149,7 +150,7 @@ def prism(operation: tuple[str, str], limit: float = 60) -> Iterator[int | None]
 
     threading.Thread(target=read, daemon=True).start()
     try:
-        yield port if listening.wait(limit) else None
+        yield (port, process.pid) if listening.wait(limit) else None
     finally:
         _stop(process)
 
@@ -229,6 +230,18 @@ def _processes() -> dict[int, tuple[int, str, float]]:
         name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
         found[int(entry.name)] = (int(fields[1]), name, (int(fields[11]) + int(fields[12])) / ticks)
     return found
+
+
+def cpu_of_tree(pid: int) -> dict[str, float]:
+    """CPU seconds so far of a process and all its descendants (Prism: node and its children)."""
+    if not Path("/proc").is_dir():
+        return {}
+    processes = _processes()
+    tree, grown = {pid}, True
+    while grown:
+        found = {child for child, (parent, _, _) in processes.items() if parent in tree} - tree
+        tree, grown = tree | found, bool(found)
+    return {"prism": sum(processes[p][2] for p in tree if p in processes)}
 
 
 def cpu_by_role(runner_pid: int) -> dict[str, float]:
