@@ -39,25 +39,33 @@ def seed_content(api: ApiClient, who: Identity, org_id: str) -> ContentFixture:
     reply = api.post(f"/orgs/{org_id}/spaces", body={"title": "Bench handbook"}, token=who.token)
     if reply.status != 201:
         raise RuntimeError(f"creating the space answered {reply.status}: {reply.body[:200]!r}")
-    space_id = reply.json()["id"]
-    groups, documents = [], {}
-    for g in range(GROUPS):
+    return commit_handbook(reply.json()["id"])
+
+
+def commit_handbook(space_id: str, groups: int = GROUPS, pages_per_group: int = PAGES_PER_GROUP
+                    ) -> ContentFixture:
+    """Commit `groups` x `pages_per_group` document pages to the (empty) space and move it there: one
+    revision, as an import would write it. The fixture names a page in the middle."""
+    tree, documents = [], {}
+    for g in range(groups):
         children = []
-        for p in range(PAGES_PER_GROUP):
-            number = g * PAGES_PER_GROUP + p
+        for p in range(pages_per_group):
+            number = g * pages_per_group + p
             page_id = f"page{number:05d}"
             children.append({"id": page_id, "type": "document", "title": f"Step {number}",
                              "slug": f"step-{number}", "pages": []})
             documents[page_id] = _document(number)
-        groups.append({"id": f"group{g:03d}", "type": "group", "title": f"Part {g}", "slug": f"part-{g}",
-                       "pages": children})
-    value = {"pages": groups, "files": [], "reusableContents": [], "variables": {}}
+        tree.append({"id": f"group{g:03d}", "type": "group", "title": f"Part {g}", "slug": f"part-{g}",
+                     "pages": children})
+    value = {"pages": tree, "files": [], "reusableContents": [], "variables": {}}
     space = space_store.get_space(space_id)
     if space is None:
         raise RuntimeError("the space just created is missing")
     revision = commit_revision(space_id, [space.revision], value, documents)
     advance_space(space, space.revision, revision)
-    return ContentFixture(space_id, "page02550", "part-25/step-2550", GROUPS * PAGES_PER_GROUP)
+    middle = groups * pages_per_group // 2 + pages_per_group // 2
+    return ContentFixture(space_id, f"page{middle:05d}", f"part-{groups // 2}/step-{middle}",
+                          groups * pages_per_group)
 
 
 def content_operations(fixture: ContentFixture,

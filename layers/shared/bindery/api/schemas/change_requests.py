@@ -50,7 +50,7 @@ class RequestReviewers(Body):
 class PageBody(BaseModel):
     """The spec's `Document`: `{markdown}`, `{document}` or `{}` (an empty page)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     markdown: Text | None = None
     document: Document | None = None
@@ -65,7 +65,7 @@ class PageBody(BaseModel):
 class PageFields(BaseModel):
     """RevisionPageUpdate: page metadata an insert or an update may set."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     title: Annotated[str, Field(min_length=1, max_length=200)] | None = None
     slug: Annotated[str, Field(min_length=0, max_length=100)] | None = None

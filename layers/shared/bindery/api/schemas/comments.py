@@ -18,7 +18,7 @@ CommentStatus = Literal["all", "open", "resolved"]
 class CommentBody(BaseModel):
     """A `Document`: `{markdown}` or `{document}` (written to Markdown); exactly one of them."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     markdown: Text | None = None
     document: Document | None = None
@@ -31,7 +31,7 @@ class CommentBody(BaseModel):
 
 
 class TableCell(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     record: Id
     definition: Id

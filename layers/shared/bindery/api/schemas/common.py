@@ -88,9 +88,10 @@ def _all_text_encodes(value: Any) -> bool:
 
 class Body(BaseModel):
     """Base of request bodies. Unknown fields are ignored: the official spec's request bodies are open,
-    and clients send fields of newer API versions (docs/decisions.md, "Request bodies")."""
+    and clients send fields of newer API versions (docs/decisions.md, "Request bodies"). Built on first use
+    (defer_build), as the response models are (api/wire/models/base.py says why)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
 
 class Document(BaseModel):
@@ -99,7 +100,7 @@ class Document(BaseModel):
 
     # Ignored as a body's unknown fields are: a stored document has only what the wire's JSONDocument
     # shows (schemathesis found one stored with an extra field, after which every read of it was a 500).
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     object: Literal["document"]
     data: dict[str, Any] = Field(default_factory=dict)
@@ -151,7 +152,7 @@ surrogate in a customization's title was stored (found by the bad-input corpus).
 
 
 class MergeRule(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     rule: Literal[
         "require_specific_reviewers", "require_one_of_specific_reviewers", "allow_bypass",
@@ -163,14 +164,14 @@ class MergeRule(BaseModel):
 
 
 class MergeRulesRules(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: Literal["rules"]
     rules: list[MergeRule]
 
 
 class MergeRulesNone(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: Literal["none"]
 

@@ -40,7 +40,7 @@ ProjectDirectory = Annotated[str, Field(max_length=512, pattern=r"^[^\\]*$"), Af
 class GitInfo(BaseModel):
     """UpdateSpaceGitInfo: what the space's `gitSync` shows about the provider."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     provider: Literal["github", "gitlab"] | None = None
     url: Annotated[str, Field(max_length=2048)] | None = None

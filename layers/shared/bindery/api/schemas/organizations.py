@@ -18,7 +18,7 @@ Hostname = Annotated[str, Field(min_length=3, max_length=32, pattern=r"^[a-z0-9]
 
 
 class SitePointer(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: Literal["site"]
     site: str = Field(min_length=1)

@@ -21,7 +21,7 @@ DefaultLevel = RoleValue | Literal["inherit"] | None
 
 
 class MergeRulesInherit(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: Literal["inherit"]
 

@@ -14,7 +14,7 @@ Id = Annotated[str, Field(min_length=1, max_length=256)]
 
 
 class _Ref(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
 
 class FileRef(_Ref):

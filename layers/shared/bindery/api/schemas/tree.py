@@ -14,7 +14,7 @@ ContentRef = Annotated[str, Field(min_length=1, max_length=128)]
 
 
 class SpacePointer(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: Literal["space"]
     space: ContentRef
@@ -29,7 +29,7 @@ class SpacePointer(BaseModel):
 
 
 class CollectionPointer(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     type: Literal["collection"]
     collection: ContentRef
@@ -50,7 +50,7 @@ class ContentPosition(BaseModel):
     """`before`: the moved item lands right before that sibling; `after`: right after it; both: between
     the two, which must be next to each other; neither: at the end."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     before: Pointer | None = None
     after: Pointer | None = None

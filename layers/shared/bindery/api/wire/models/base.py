@@ -30,7 +30,10 @@ class WireModel(BaseModel):
     """A response shape. A field the model does not name is a bug in Bindery, not something to drop
     silently on the way out: it fails the response (and the tests) instead."""
 
-    model_config = ConfigDict(extra="forbid", json_schema_extra=_no_null_defaults)
+    # defer_build: a model's validator and serializer are built when it is first used, not when its module
+    # loads. A function imports the models of all its routes; one invocation uses a few (the cold start,
+    # bench/README.md "Cold start").
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_no_null_defaults, defer_build=True)
 
 
 class NextPage(WireModel):
