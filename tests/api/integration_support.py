@@ -11,6 +11,9 @@ PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 PNG64 = base64.b64encode(PNG).decode()
 SCRIPT = "export default function handler() { return new Response('ok'); }"
 
+SECRET = "whsec-test-signing-secret"
+
+
 
 def publish_body(org_id, **fields):
     body = {"organization": org_id, "title": "Analytics", "description": "Counts views",

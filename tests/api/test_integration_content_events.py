@@ -3,23 +3,11 @@ space, delivered as the other events are (docs/integrations.md, "Events")."""
 
 from __future__ import annotations
 
-import pytest
-
 from bindery.domain.integrations.content_events import space_content_updated
-from tests.api.event_receiver import event_receiver
-from tests.api.git_sync_support import set_env
 from tests.api.integration_support import install, seeded_space
 from tests.api.test_change_request_content import edit
 from tests.api.test_change_requests import new_cr
-from tests.api.test_integration_events import SECRET, dev_integration, events
-
-
-@pytest.fixture
-def receiver():
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", "1")  # the receiver is on loopback
-    with event_receiver(SECRET) as found:
-        yield found
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", None)
+from tests.api.test_integration_events import dev_integration, events
 
 
 def merged(api, who, space_id, title):

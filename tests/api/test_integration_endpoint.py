@@ -9,17 +9,9 @@ import pytest
 
 from tests.api.event_receiver import event_receiver
 from tests.api.git_sync_support import set_env
-from tests.api.integration_support import install, publish, publish_body
-from tests.api.test_integration_events import SECRET, dead_letters, events
+from tests.api.integration_support import SECRET, install, publish, publish_body
+from tests.api.test_integration_events import dead_letters, events
 from tests.api.test_members import error
-
-
-@pytest.fixture
-def receiver():
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", "1")  # the receiver is on loopback
-    with event_receiver(SECRET) as found:
-        yield found
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", None)
 
 
 def trace(api, who, event_id):

@@ -3,24 +3,12 @@ delivers it again (docs/integrations.md, "Events")."""
 
 from __future__ import annotations
 
-import pytest
-
 from bindery import aws
 from bindery.domain.integrations.delivery import backoff_seconds
 from local import queue_delivery
 from local.template import load
-from tests.api.event_receiver import event_receiver
-from tests.api.git_sync_support import set_env
 from tests.api.integration_support import install
-from tests.api.test_integration_events import SECRET, dev_integration
-
-
-@pytest.fixture
-def receiver():
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", "1")  # the receiver is on loopback
-    with event_receiver(SECRET) as found:
-        yield found
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", None)
+from tests.api.test_integration_events import dev_integration
 
 
 def test_the_backoff_grows_with_each_attempt_up_to_sqs_limit():

@@ -10,20 +10,8 @@ import urllib.request
 import pytest
 
 from bindery import aws
-from tests.api.event_receiver import event_receiver
-from tests.api.git_sync_support import set_env
-from tests.api.integration_support import install, publish
+from tests.api.integration_support import SECRET, install, publish
 from tests.api.test_members import error
-
-SECRET = "whsec-test-signing-secret"
-
-
-@pytest.fixture
-def receiver():
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", "1")  # the receiver is on loopback
-    with event_receiver(SECRET) as found:
-        yield found
-    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", None)
 
 
 def dev_integration(api, who, receiver, **fields):
