@@ -5,7 +5,7 @@
 // (Conversation, ConversationIssue, ConversationsIssuesCluster…).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { useServer, expectOk, expectError } from '../lib/context.mjs';
+import { useServer, expectOk, expectError, expectUnauthorized } from '../lib/context.mjs';
 import { orgWithMembers } from '../lib/fixtures.mjs';
 
 const ctx = useServer();
@@ -98,5 +98,9 @@ describe('Conversations', () => {
         await expectError(api.getConversationById(org, 'nothing'), 404);
         await expectError(api.getConversationIssueById(org, 'nothing'), 404);
         await expectError(api.getConversationsIssuesCluster(org, 'nothing'), 404);
+        for (const path of ['conversations', 'conversations-issues', 'conversations-clusters']) {
+            await expectUnauthorized(ctx, 'GET', `/orgs/${org}/${path}`);
+        }
+        await expectUnauthorized(ctx, 'POST', `/orgs/${org}/conversations`);
     });
 });

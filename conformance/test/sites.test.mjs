@@ -83,6 +83,9 @@ describe('sites', () => {
         const regenerated = await expectOk(api.regenerateSitePublishingAuthById(fx.org.id, site.id));
         assert.notEqual(regenerated.privateKey, first.privateKey);
         await expectError(fx.members[0].api.orgs.getSitePublishingAuthById(fx.org.id, site.id), 403);
+        await expectError(api.updateSitePublishingAuthById(fx.org.id, site.id, { backend: 'custom', fallbackURL: 'ftp://x' }), 400, /fallbackURL/);
+        await expectError(api.getSitePublishingAuthById(fx.org.id, 'nothing'), 404);
+        await expectUnauthorized(ctx, 'GET', `/orgs/${fx.org.id}/sites/${site.id}/publishing/auth`);
     });
 
     it('members read, admins manage, strangers see nothing', async () => {
