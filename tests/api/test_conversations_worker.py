@@ -112,6 +112,29 @@ def test_re_ingesting_replaces_the_issues_and_keeps_counts_exact(api, world, del
     assert {i["issue"]["id"] for i in again["items"]}.isdisjoint({login_2["issue"]["id"]})
 
 
+def test_a_re_ingested_issue_leaves_its_clusters_profile(api, deliver_queued):
+    """A conversation re-ingested about something else takes its old issue out of the cluster it joined:
+    the cluster is then about the issues it still holds, as if the old one had never been there."""
+    from bindery.insights.clustering import ClusterProfile
+
+    def profile(who, cluster_id):
+        return ClusterProfile.from_json(cluster_store.profiles(who.org_id)[cluster_id].profile)
+
+    ada, bob = api.org_admin(), api.org_admin("Bob", "Bobs")
+    ingest(api, ada, [thread("login-1", LOGIN), thread("login-2", LOGIN_AGAIN)])
+    ingest(api, bob, thread("login-1", LOGIN))
+    deliver_queued()
+    (login,) = clusters(api, ada)["items"]
+    (only_first,) = clusters(api, bob)["items"]
+    assert profile(ada, login["id"]).size == 2
+    ingest(api, ada, thread("login-2", EXPORT))
+    deliver_queued()
+    left, expected = profile(ada, login["id"]), profile(bob, only_first["id"])
+    assert left.size == expected.size == 1
+    assert dict(left.terms).keys() == dict(expected.terms).keys()
+    assert all(abs(weight - dict(expected.terms)[column]) < 1e-5 for column, weight in left.terms)
+
+
 def test_a_duplicate_delivery_changes_nothing(api, deliver_queued, sqs_queues):
     ada = api.org_admin()
     ingest(api, ada, thread("login-1", LOGIN))

@@ -15,7 +15,9 @@ from bindery.insights.clustering import (
     absorb,
     describe,
     nearest,
+    release,
     signature,
+    signatures,
     similarities,
 )
 from bindery.insights.model import ExtractedIssue
@@ -101,3 +103,20 @@ def test_describe_needs_an_issue():
 
 def test_signature_json_is_compact():
     assert len(json.loads(signature(PDF).to_json())["t"]) <= SIGNATURE_TERMS
+
+
+def test_signatures_hashed_together_are_those_hashed_one_by_one():
+    assert signatures([RESET_1, PDF, RESET_2]) == [signature(RESET_1), signature(PDF), signature(RESET_2)]
+    assert signatures([]) == []
+
+
+def test_an_issue_released_from_a_profile_takes_its_terms_back():
+    reset = absorb(None, signature(RESET_1))
+    both = absorb(reset, signature(PDF))
+    left = release(both, signature(PDF))
+    assert left.size == 1
+    # Only the weights of the issue that stays are left (up to the sums' rounding).
+    assert dict(left.terms).keys() == dict(reset.terms).keys()
+    assert all(abs(weight - dict(reset.terms)[column]) < 1e-5 for column, weight in left.terms)
+    assert nearest(signature(PDF), {"c": left}) is None
+    assert nearest(signature(PDF), {"c": both}) == "c"

@@ -21,7 +21,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
 from bindery.insights.model import ExtractedIssue
@@ -34,6 +34,7 @@ N_FEATURES = 2**20
 SIGNATURE_TERMS = 200
 TOP_TERMS = 600  # ~11 KB of JSON: a profile fits a DynamoDB item with room to spare
 THRESHOLD = 0.4
+RESIDUE = 1e-4  # a profile weight this small is rounding left by a released issue (see `release`)
 # Words every support conversation uses: they say a problem exists, not which one.
 SUPPORT_WORDS = frozenset({
     "issue", "issues", "problem", "problems", "error", "errors", "help", "please", "thanks", "thank", "hi",
@@ -57,7 +58,10 @@ def _content_words(text: str) -> str:
                     if word not in ENGLISH_STOP_WORDS and word not in SUPPORT_WORDS)
 
 
+@cache
 def _vectorizer() -> Any:
+    # Stateless (hashing, no vocabulary), so one serves every call: building it costs more than hashing
+    # one issue's text.
     from sklearn.feature_extraction.text import HashingVectorizer
 
     return HashingVectorizer(n_features=N_FEATURES, alternate_sign=False, norm="l2", analyzer="char_wb",
@@ -140,9 +144,20 @@ def issue_text(issue: ExtractedIssue) -> str:
 
 
 def signature(issue: ExtractedIssue) -> Signature:
-    matrix = _vectorizer().transform([issue_text(issue)])
-    row = matrix.getrow(0)
-    return Signature(_top(zip(row.indices.tolist(), row.data.tolist(), strict=True), SIGNATURE_TERMS))
+    (found,) = signatures([issue])
+    return found
+
+
+def signatures(issues: Sequence[ExtractedIssue]) -> list[Signature]:
+    """The issues' signatures, hashed in one pass."""
+    if not issues:
+        return []  # scikit-learn refuses an empty batch
+    matrix = _vectorizer().transform([issue_text(issue) for issue in issues])
+    rows = []
+    for start, end in zip(matrix.indptr[:-1].tolist(), matrix.indptr[1:].tolist(), strict=True):
+        columns, weights = matrix.indices[start:end].tolist(), matrix.data[start:end].tolist()
+        rows.append(Signature(_top(zip(columns, weights, strict=True), SIGNATURE_TERMS)))
+    return rows
 
 
 def _arrays(terms: Terms) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -170,14 +185,22 @@ def similarities(sig: Signature, profiles: Mapping[str, ClusterProfile]) -> dict
     across the profiles."""
     if not profiles:
         return {}
+    ids = list(profiles)
+    (scores,) = similarity_matrix([sig], [profiles[i] for i in ids])
+    return {cluster: float(score) for cluster, score in zip(ids, scores, strict=True)}
+
+
+def similarity_matrix(sigs: Sequence[Signature], profiles: Sequence[ClusterProfile]) -> list[list[float]]:
+    """`similarities` of many signatures at once (a row per signature, a column per profile): the
+    weighting is fitted once on the profiles."""
     from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.metrics.pairwise import cosine_similarity
 
-    ids = list(profiles)
-    matrix = _matrix([profiles[i] for i in ids])
+    matrix = _matrix(profiles)
     weighting = TfidfTransformer(norm="l2").fit(matrix)
-    scores = cosine_similarity(weighting.transform(_matrix([sig])), weighting.transform(matrix))[0]
-    return {cluster: float(score) for cluster, score in zip(ids, scores.tolist(), strict=True)}
+    scores: list[list[float]] = cosine_similarity(weighting.transform(_matrix(sigs)),
+                                                  weighting.transform(matrix)).tolist()
+    return scores
 
 
 def nearest(sig: Signature, profiles: Mapping[str, ClusterProfile], *,
@@ -198,8 +221,32 @@ def absorb(profile: ClusterProfile | None, sig: Signature) -> ClusterProfile:
     return ClusterProfile((profile.size if profile else 0) + 1, _top(weights.items(), TOP_TERMS))
 
 
+def release(profile: ClusterProfile, sig: Signature) -> ClusterProfile:
+    """The profile once the issue of `sig` has left it (re-ingest replaced it). Approximate where the
+    issue's columns were cut from the profile by TOP_TERMS: those cannot be taken back."""
+    weights = dict(profile.terms)
+    for column, weight in sig.terms:
+        if column in weights:
+            weights[column] -= weight
+    # What is left of a column only the issue held is the rounding of the sums: below RESIDUE, gone.
+    return ClusterProfile(max(profile.size - 1, 0),
+                          _top(((column, weight) for column, weight in weights.items() if weight > RESIDUE),
+                               TOP_TERMS))
+
+
 # describe() lives beside the text it reads, and is part of the clustering interface.
 from bindery.insights.description import ClusterDescription, describe  # noqa: E402
 
-__all__ = ["ClusterDescription", "ClusterProfile", "Signature", "absorb", "describe", "nearest", "signature",
-           "similarities"]
+__all__ = [
+    "ClusterDescription",
+    "ClusterProfile",
+    "Signature",
+    "absorb",
+    "describe",
+    "nearest",
+    "release",
+    "signature",
+    "signatures",
+    "similarities",
+    "similarity_matrix",
+]

@@ -61,18 +61,18 @@ def icon_for(texts: Sequence[str]) -> str:
 
 def describe(issues: Sequence[ExtractedIssue]) -> ClusterDescription:
     """Label, summary and icon of a cluster holding `issues` (oldest first; at least one)."""
-    from bindery.insights.clustering import absorb, signature, similarities
+    from bindery.insights.clustering import absorb, signatures, similarity_matrix
     from bindery.insights.extraction import shorten
 
     if not issues:
         raise ValueError("a cluster has at least one issue")
     sample = list(issues[:SAMPLE])
-    signatures = [signature(issue) for issue in sample]
+    hashed = signatures(sample)
     profile = None
-    for sig in signatures:
+    for sig in hashed:
         profile = absorb(profile, sig)
     assert profile is not None
-    scores = [similarities(sig, {"c": profile})["c"] for sig in signatures]
+    scores = [row[0] for row in similarity_matrix(hashed, [profile])]
     central = sample[max(range(len(sample)), key=lambda i: (scores[i], -i))]
     return ClusterDescription(label=shorten(central.title, LABEL_MAX),
                               summary=shorten(central.summary, SUMMARY_MAX),

@@ -3,7 +3,7 @@ bindery.keys.conversations; docs/conversations.md).
 
     {PK: CONVERSATION#{id}, SK: CONVERSATION, type: "conversation", id, orgId, source, externalId,
      subject?, createdAt, ingestedAt, processedAt?, metadata?, digest, rev, processedRev?,
-     issues: [{id, cluster, week}], GSI1 (organization) / GSI2 (source)}
+     issues: [{id, cluster, week, title, summary}], GSI1 (organization) / GSI2 (source)}
     {PK: CONVERSATION#{id}, SK: PARTS, parts (zlib-compressed JSON) | partsObject (S3, when too large)}
     {PK: ORG#{orgId}#INSIGHTS, SK: STATS, conversations, issues, "source:{source}": count}
 
@@ -45,7 +45,7 @@ class Conversation:
     metadata: dict[str, Any] | None = None
     processed_at: str | None = None
     processed_rev: str | None = None
-    issues: list[dict[str, str]] = field(default_factory=list)  # [{id, cluster, week}]
+    issues: list[dict[str, str]] = field(default_factory=list)  # [{id, cluster, week, title, summary}]
 
     _FIELDS = (("id", "id"), ("org_id", "orgId"), ("source", "source"), ("external_id", "externalId"),
                ("created_at", "createdAt"), ("ingested_at", "ingestedAt"), ("digest", "digest"),

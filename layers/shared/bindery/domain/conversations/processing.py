@@ -7,8 +7,7 @@ ingest (which queued its own message) changes nothing. Everything one revision c
 transaction, conditioned on the conversation's revision and on the organization's clustering version
 (bindery.store.issue_clusters): a worker that lost a race reads again and starts over, so issues are never
 duplicated and the counters stay exact. Re-processing a conversation replaces its old issues: they leave
-their clusters' counters (a cluster left with none leaves the listings); the profiles they were absorbed
-into are kept, since a profile is what the cluster has been about.
+their clusters' counters and profiles (a cluster left with none leaves the listings).
 
 The engine (scikit-learn) is imported on this path only: the API functions never load it.
 """
@@ -106,7 +105,7 @@ class _Plan:
     before: dict[str, int] = field(default_factory=dict)  # the conversation's issues per cluster, old
     after: dict[str, int] = field(default_factory=dict)  # and new
     created: set[str] = field(default_factory=set)
-    absorbed: set[str] = field(default_factory=set)
+    reshaped: set[str] = field(default_factory=set)  # the clusters whose profile an issue joined or left
     written: dict[str, Profile] = field(default_factory=dict)  # the profiles put
     deleted: set[str] = field(default_factory=set)  # and deleted
     stamp: str = field(default_factory=new_id)  # the clustering state this plan writes
@@ -131,7 +130,9 @@ class _Plan:
         conversation, week, issue_id = self.conversation, iso_week(self.conversation.created_at), new_id()
         self.move(cluster_id, week, 1)
         self.samples.setdefault(cluster_id, []).append({"id": issue_id, "title": title, "summary": summary})
-        self.entries.append({"id": issue_id, "cluster": cluster_id, "week": week})
+        # The text too: re-processing takes the issue back out of its cluster's profile (_release_old).
+        self.entries.append({"id": issue_id, "cluster": cluster_id, "week": week, "title": title,
+                             "summary": summary})
         self.ops.append(issue_store.put_op(Issue(
             id=issue_id, org_id=conversation.org_id, conversation_id=conversation.id, cluster_id=cluster_id,
             title=title, summary=summary, created_at=self.now, ingested_at=conversation.ingested_at)))
@@ -161,7 +162,7 @@ class _Plan:
             self.ops.append(cluster_store.change_op(cluster, moved, emptied=False) if found
                             else cluster_store.create_op(cluster, moved))
             old = self.stored.get(cluster_id)
-            if cluster_id in self.absorbed or old is None or kept != old.samples:
+            if cluster_id in self.reshaped or old is None or kept != old.samples:
                 profile = Profile(cluster_id, profiles[cluster_id].to_json(), kept)
                 self.ops.append(cluster_store.profile_put_op(org_id, profile))
                 self.written[cluster_id] = profile
@@ -200,23 +201,37 @@ class ProfileCache:
 CACHE = ProfileCache()
 
 
+def _release_old(conversation: Conversation, profiles: dict[str, Any], changed: set[str]) -> None:
+    """Take the conversation's old issues back out of their clusters' profiles, so a cluster is about
+    the issues it holds. Entries written before issues kept their text cannot be released."""
+    from bindery.insights.clustering import release, signatures
+    from bindery.insights.model import ExtractedIssue
+
+    old = [entry for entry in conversation.issues if "title" in entry and entry["cluster"] in profiles]
+    hashed = signatures([ExtractedIssue(title=e["title"], summary=e["summary"]) for e in old])
+    for entry, sig in zip(old, hashed, strict=True):
+        profiles[entry["cluster"]] = release(profiles[entry["cluster"]], sig)
+        changed.add(entry["cluster"])
+
+
 def _plan(conversation: Conversation, extracted: list[tuple[str, str]], state: ClusteringState,
           known: tuple[dict[str, Profile], dict[str, Any]], now: str) -> tuple[_Plan, dict[str, Any]]:
-    from bindery.insights.clustering import absorb, nearest, signature
+    from bindery.insights.clustering import absorb, nearest, signatures
     from bindery.insights.model import ExtractedIssue
 
     stored, profiles = known
     plan = _Plan(conversation, stored, now, samples={cid: list(p.samples) for cid, p in stored.items()})
     plan.remove_old()
-    for title, summary in extracted:
-        sig = signature(ExtractedIssue(title=title, summary=summary))
+    _release_old(conversation, profiles, plan.reshaped)
+    hashed = signatures([ExtractedIssue(title=title, summary=summary) for title, summary in extracted])
+    for (title, summary), sig in zip(extracted, hashed, strict=True):
         cluster_id = nearest(sig, profiles)
         if cluster_id is None:
             cluster_id = new_id()
             plan.created.add(cluster_id)
         # A new cluster is a candidate for the conversation's next issues too.
         profiles[cluster_id] = absorb(profiles.get(cluster_id), sig)
-        plan.absorbed.add(cluster_id)
+        plan.reshaped.add(cluster_id)
         plan.add(cluster_id, title, summary)
     plan.clusters(profiles)
     issues_delta = len(plan.entries) - len(conversation.issues)
