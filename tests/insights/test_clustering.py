@@ -120,3 +120,10 @@ def test_an_issue_released_from_a_profile_takes_its_terms_back():
     assert all(abs(weight - dict(reset.terms)[column]) < 1e-5 for column, weight in left.terms)
     assert nearest(signature(PDF), {"c": left}) is None
     assert nearest(signature(PDF), {"c": both}) == "c"
+
+
+def test_an_issue_of_stop_words_only_joins_no_cluster():
+    empty = signature(ExtractedIssue("Help please", "It does not work, can you help?"))
+    assert empty.terms == ()
+    assert nearest(empty, {"reset": absorb(None, signature(RESET_1))}) is None
+    assert similarities(empty, {"void": absorb(None, empty)}) == {"void": 0.0}

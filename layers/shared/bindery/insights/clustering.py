@@ -168,16 +168,19 @@ def _arrays(terms: Terms) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
             np.fromiter((weight for _, weight in terms), dtype=np.float64, count=len(terms)))
 
 
-def _matrix(rows: Sequence[Signature | ClusterProfile]) -> csr_matrix:
+def _matrix(rows: Sequence[Signature | ClusterProfile], universe: np.ndarray[Any, Any]) -> csr_matrix:
+    """The rows as a sparse matrix over `universe` (the sorted hashed columns any row compared uses):
+    columns no row has change no cosine and no inverse frequency, and fitting over all 2^20 of them
+    would cost more than the comparison."""
     import numpy as np
     from scipy.sparse import csr_matrix
 
     pieces = [row.arrays for row in rows]
     pointers = np.zeros(len(rows) + 1, dtype=np.int64)
     np.cumsum([len(columns) for columns, _ in pieces], out=pointers[1:])
-    columns = np.concatenate([columns for columns, _ in pieces])
+    columns = np.searchsorted(universe, np.concatenate([columns for columns, _ in pieces]))
     data = np.concatenate([weights for _, weights in pieces])
-    return csr_matrix((data, columns, pointers), shape=(len(rows), N_FEATURES))
+    return csr_matrix((data, columns, pointers), shape=(len(rows), len(universe)))
 
 
 def similarities(sig: Signature, profiles: Mapping[str, ClusterProfile]) -> dict[str, float]:
@@ -193,12 +196,17 @@ def similarities(sig: Signature, profiles: Mapping[str, ClusterProfile]) -> dict
 def similarity_matrix(sigs: Sequence[Signature], profiles: Sequence[ClusterProfile]) -> list[list[float]]:
     """`similarities` of many signatures at once (a row per signature, a column per profile): the
     weighting is fitted once on the profiles."""
+    import numpy as np
     from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.metrics.pairwise import cosine_similarity
 
-    matrix = _matrix(profiles)
+    rows: list[Signature | ClusterProfile] = [*sigs, *profiles]
+    universe = np.unique(np.concatenate([np.zeros(0, dtype=np.int32), *(row.arrays[0] for row in rows)]))
+    if not len(universe):  # nothing but empty rows (an issue of stop words only): alike in nothing
+        return [[0.0] * len(profiles) for _ in sigs]
+    matrix = _matrix(profiles, universe)
     weighting = TfidfTransformer(norm="l2").fit(matrix)
-    scores: list[list[float]] = cosine_similarity(weighting.transform(_matrix(sigs)),
+    scores: list[list[float]] = cosine_similarity(weighting.transform(_matrix(sigs, universe)),
                                                   weighting.transform(matrix)).tolist()
     return scores
 
