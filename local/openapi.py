@@ -22,6 +22,12 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from local.openapi_conventions import (
+    HTTP_METHODS,
+    apply_bindery_conventions,
+    operations,
+    untyped_responses,
+)
 from local.template import ROOT, V1_API, Function, Template, load
 
 DOCUMENT = ROOT / "docs" / "openapi.json"
@@ -33,7 +39,6 @@ DESCRIPTION = (
     "The Documentation Platform API, compatible with the GitBook API. Every operation needs an API "
     "token: `Authorization: Bearer <token>`. Generated from the code by `make openapi`; do not edit."
 )
-HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 
 # What the handler modules may read at import time. Dummies: generating the document must not depend on,
 # or reach, any deployment.
@@ -101,7 +106,7 @@ def function_schemas(template: Template | None = None) -> dict[str, dict[str, An
 def _check_conflicts(schemas: dict[str, dict[str, Any]]) -> None:
     """Two functions must not declare the same operation, nor different components under one name
     (OpenAPIMerge would keep one of them silently)."""
-    operations: dict[tuple[str, str], str] = {}
+    owners: dict[tuple[str, str], str] = {}
     components: dict[tuple[str, str], tuple[str, Any]] = {}
     problems: list[str] = []
     for function, schema in schemas.items():
@@ -109,7 +114,7 @@ def _check_conflicts(schemas: dict[str, dict[str, Any]]) -> None:
             for method in item:
                 if method not in HTTP_METHODS:
                     continue
-                owner = operations.setdefault((path, method), function)
+                owner = owners.setdefault((path, method), function)
                 if owner != function:
                     problems.append(f"{method.upper()} {path} is defined by {owner} and {function}")
         for kind, entries in (schema.get("components") or {}).items():
@@ -143,7 +148,7 @@ def generate(template: Template | None = None) -> dict[str, Any]:
     # Powertools renders the merge through its OpenAPI model: that validates the result and turns the
     # models in it (security scheme, server) into JSON.
     document: dict[str, Any] = json.loads(merge.get_openapi_json_schema())
-    _apply_bindery_conventions(document)
+    apply_bindery_conventions(document)
     return _validated(document)
 
 
@@ -155,108 +160,8 @@ def _validated(document: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-ERROR_SCHEMA: dict[str, Any] = {
-    "title": "Error",
-    "description": "The body of every error answer (bindery.errors.error_body).",
-    "type": "object",
-    "required": ["error"],
-    "properties": {"error": {
-        "type": "object",
-        "required": ["code", "message"],
-        "properties": {"code": {"type": "integer", "description": "The HTTP status."},
-                       "message": {"type": "string"}},
-    }},
-}
-_ERROR_REF = {"$ref": "#/components/schemas/Error"}
-# Statuses whose answers have no body: 204 No Content, 205 Reset Content (the reference's "deleted").
-_BODYLESS = {"204", "205"}
-# How Powertools renders a route's `Response[str]` return type.
-_PLAIN_STR = {"title": "Return", "type": "string"}
-
-
-def _error_response(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": dict(_ERROR_REF)}}}
-
-
-def _apply_bindery_conventions(document: dict[str, Any]) -> None:
-    """What Powertools cannot know from the route functions, made true in the document:
-
-    - path parameters that route functions read through a dependency (`bindery.api.dependencies.organization`
-      reads `organizationId` from API Gateway's pathParameters) are still path parameters;
-    - request validation errors answer 400 with Bindery's error body (`bindery.api.http.create_app`), not
-      Powertools' 422 `HTTPValidationError`;
-    - any other status (401 from the authorizer, 403, 404, 409…) answers with the same error body;
-    - 204 and 205 answers have no body.
-    """
-    for path, item in (document.get("paths") or {}).items():
-        names = [part[1:-1] for part in path.split("/") if part.startswith("{") and part.endswith("}")]
-        for method, operation in item.items():
-            if method not in HTTP_METHODS:
-                continue
-            parameters = operation.setdefault("parameters", [])
-            declared = {p.get("name") for p in parameters if p.get("in") == "path"}
-            missing = [{"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
-                       for name in names if name not in declared]
-            operation["parameters"] = missing + parameters
-            if not operation["parameters"]:
-                del operation["parameters"]
-            responses = operation.setdefault("responses", {})
-            for status, response in responses.items():
-                # Powertools gives the route's status the route's return type as a JSON body. 204 and 205
-                # never carry one (RFC 9110), and a route returning `Response[str]` answers no JSON (an
-                # empty body, a redirect, XML it declares itself): a client that believed the document
-                # would try to parse it (found by schemathesis).
-                content = response.get("content") or {}
-                if status in _BODYLESS or content.get("application/json", {}).get("schema") == _PLAIN_STR:
-                    content.pop("application/json", None)
-                    if not content:
-                        response.pop("content", None)
-            if "422" in responses:
-                del responses["422"]
-                responses.setdefault("400", _error_response("Invalid request"))
-            responses.setdefault("default", _error_response("Error"))
-    schemas = document.setdefault("components", {}).setdefault("schemas", {})
-    schemas["Error"] = ERROR_SCHEMA
-    _prune_unreferenced(document)
-
-
-def _refs(value: Any) -> set[str]:
-    found: set[str] = set()
-    if isinstance(value, dict):
-        ref = value.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/components/schemas/"):
-            found.add(ref.rsplit("/", 1)[-1])
-        for child in value.values():
-            found |= _refs(child)
-    elif isinstance(value, list):
-        for child in value:
-            found |= _refs(child)
-    return found
-
-
-def _prune_unreferenced(document: dict[str, Any]) -> None:
-    """Drop the schemas nothing refers to any more (Powertools' validation-error models)."""
-    schemas: dict[str, Any] = document["components"]["schemas"]
-    live: set[str] = set()
-    pending = _refs(document.get("paths"))
-    while pending:
-        name = pending.pop()
-        if name in live or name not in schemas:
-            continue
-        live.add(name)
-        pending |= _refs(schemas[name])
-    for name in sorted(set(schemas) - live):
-        del schemas[name]
-
-
 def render(document: dict[str, Any]) -> str:
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
-def _operations(document: dict[str, Any]) -> dict[str, Any]:
-    return {f"{method.upper()} {path}": operation
-            for path, item in (document.get("paths") or {}).items()
-            for method, operation in item.items() if method in HTTP_METHODS}
 
 
 def summarize_diff(committed: str, generated: str, limit: int = 40) -> list[str]:
@@ -268,7 +173,7 @@ def summarize_diff(committed: str, generated: str, limit: int = 40) -> list[str]
         old = None
     if isinstance(old, dict):
         new = json.loads(generated)
-        before, after = _operations(old), _operations(new)
+        before, after = operations(old), operations(new)
         lines += [f"  + {op}" for op in sorted(after.keys() - before.keys())]
         lines += [f"  - {op}" for op in sorted(before.keys() - after.keys())]
         lines += [f"  ~ {op}" for op in sorted(after.keys() & before.keys()) if after[op] != before[op]]
@@ -283,36 +188,6 @@ def summarize_diff(committed: str, generated: str, limit: int = 40) -> list[str]
         lines.append(f"  {len(diff)} diff lines{' (first ' + str(limit) + ')' if len(diff) > limit else ''}:")
         lines += ["    " + line for line in shown]
     return lines
-
-
-_COMPOSITION = ("$ref", "properties", "items", "allOf", "anyOf", "oneOf", "enum", "const")
-
-
-def _untyped(schema: Any) -> bool:
-    """A bare object (`{"type": "object"}`, whatever its title or `additionalProperties`) or `{}` says
-    nothing of the answer's shape: what a route annotated `-> dict[str, Any]` renders."""
-    if not isinstance(schema, dict):
-        return True
-    if any(key in schema for key in _COMPOSITION):
-        return False
-    return schema.get("type") in (None, "object")
-
-
-def untyped_responses(document: dict[str, Any]) -> list[str]:
-    """The success answers (2xx other than 204 and 205, which have no body) whose JSON shape is not
-    declared: every route returns a response model of bindery.api.wire.models instead (or a
-    `Response[str]` with no JSON body, declared without content)."""
-    found: list[str] = []
-    for name, operation in _operations(document).items():
-        for status, response in (operation.get("responses") or {}).items():
-            if not status.startswith("2") or status in _BODYLESS:
-                continue
-            if "content" not in response:
-                continue  # declared without a body (a route returning `Response[str]`)
-            content = response["content"].get("application/json")
-            if content is not None and _untyped(content.get("schema")):
-                found.append(f"{name} {status}")
-    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -335,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         else:
             DOCUMENT.parent.mkdir(parents=True, exist_ok=True)
             DOCUMENT.write_text(generated, encoding="utf-8")
-            print(f"wrote {relative} ({len(_operations(json.loads(generated)))} operations)")
+            print(f"wrote {relative} ({len(operations(json.loads(generated)))} operations)")
         return 0
     untyped = untyped_responses(json.loads(generated))
     if untyped:

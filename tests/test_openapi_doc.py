@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from local import openapi
+from local import openapi, openapi_conventions
 from local.gateway import match
+from local.openapi_conventions import HTTP_METHODS
 from local.template import Route, load
 
 
@@ -17,7 +18,7 @@ def generated() -> dict:
 
 
 def _operations(document: dict, path: str) -> set[str]:
-    return {method for method in document["paths"].get(path, {}) if method in openapi.HTTP_METHODS}
+    return {method for method in document["paths"].get(path, {}) if method in HTTP_METHODS}
 
 
 def _covers(document: dict, route: Route) -> bool:
@@ -88,7 +89,7 @@ def _document(schema: dict | None, status: str = "200") -> dict:
     {},
 ])
 def test_a_success_response_without_a_declared_shape_is_reported(schema):
-    assert openapi.untyped_responses(_document(schema)) == ["GET /things 200"]
+    assert openapi_conventions.untyped_responses(_document(schema)) == ["GET /things 200"]
 
 
 @pytest.mark.parametrize("schema", [
@@ -99,13 +100,13 @@ def test_a_success_response_without_a_declared_shape_is_reported(schema):
     {"type": "string"},
 ])
 def test_a_declared_response_shape_passes(schema):
-    assert openapi.untyped_responses(_document(schema)) == []
+    assert openapi_conventions.untyped_responses(_document(schema)) == []
 
 
 def test_no_content_and_error_answers_are_not_success_shapes():
-    assert openapi.untyped_responses(_document(None, "204")) == []
-    assert openapi.untyped_responses(_document(None, "201")) == []  # declared without a body
-    assert openapi.untyped_responses(_document({"type": "object"}, "404")) == []
+    assert openapi_conventions.untyped_responses(_document(None, "204")) == []
+    assert openapi_conventions.untyped_responses(_document(None, "201")) == []  # declared without a body
+    assert openapi_conventions.untyped_responses(_document({"type": "object"}, "404")) == []
 
 
 def test_no_content_answers_declare_no_body(generated):
@@ -131,5 +132,5 @@ def test_answers_that_are_not_json_are_declared_as_what_they_are(generated):
 
 
 def test_every_success_response_declares_its_shape(generated):
-    untyped = openapi.untyped_responses(generated)
+    untyped = openapi_conventions.untyped_responses(generated)
     assert not untyped, "routes returning a plain dict instead of a response model:\n" + "\n".join(untyped)
