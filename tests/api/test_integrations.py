@@ -137,15 +137,18 @@ def test_private_integrations_are_read_and_listed_only_inside_their_owner(api):
     assert api.get(f"/orgs/{ada.org_id}/integrations", token=olga.token).status == 404
 
 
-def test_every_listing_filter_narrows_and_the_count_is_exact(api):
+@pytest.mark.parametrize("listing", ["/integrations", "/orgs/{org}/integrations"])
+def test_every_listing_filter_narrows_and_the_count_is_exact(api, listing):
+    """Both listings take the same filters (integrations_api.listing_query)."""
     ada = api.org_admin()
+    listing = listing.format(org=ada.org_id)
     publish(api, ada, "alpha", title="Alpha Stats", categories=["analytics"], scopes=["site:script:inject"],
             target="site", blocks=[{"id": "embed", "title": "Embed", "urlUnfurl": ["https://maps.example.com/x"]}])
     publish(api, ada, "beta", categories=["content"],
             contentSources=[{"id": "src", "title": "Source", "configuration": {"componentId": "c"}}])
     publish(api, ada, "gamma", categories=["analytics"], target="space")
     def names(**query):
-        body = api.get("/integrations", token=ada.token, query=query).json()
+        body = api.get(listing, token=ada.token, query=query).json()
         return [i["name"] for i in body["items"]], body["count"]
 
     assert names() == (["alpha", "beta", "gamma"], 3)
@@ -158,7 +161,10 @@ def test_every_listing_filter_narrows_and_the_count_is_exact(api):
     assert names(scope="site:script:inject") == (["alpha"], 1)
     assert names(target="space") == (["gamma"], 1)
     assert names(owner=ada.org_id, category="content") == (["beta"], 1)
-    assert "category" in error(api.get("/integrations", token=ada.token, query={"category": "games"}), 400)
+    for name, bad in (("category", "games"), ("blockDomain", "maps example"), ("search", "s" * 101),
+                      ("owner", "o" * 101), ("scope", "nothing"), ("target", "page"), ("blocks", "maybe")):
+        reply = api.get(listing, token=ada.token, query={name: bad})
+        assert error(reply, 400).startswith(f"Invalid request: {name}: "), name
 
 
 def test_listing_pages_with_cursors(api):

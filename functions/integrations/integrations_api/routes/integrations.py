@@ -11,45 +11,32 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.integrations import Category, IntegrationDevMode, PublishIntegration, Scope, Target
+from bindery.api.route_signatures import declared_as
+from bindery.api.schemas.integrations import IntegrationDevMode, PublishIntegration
 from bindery.api.wire.integrations import event_to_wire, event_with_trace
 from bindery.api.wire.models.integrations import (
     Integration,
     IntegrationEventList,
     IntegrationEventWithTrace,
     IntegrationList,
-    IntegrationSiteInstallationList,
-    IntegrationSpaceInstallationList,
 )
 from bindery.domain.integrations import content_installs, events, publishing
-from bindery.store.integrations import IntegrationFilter
 from integrations_api import shapes
+from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
+from integrations_api.listing_query import ListingQuery, with_listing_query
 
 router = Router()
-BlockDomain = Annotated[str | None, Query(max_length=100, pattern=r"^[a-zA-Z0-9\-_.]+$")]
 ExternalId = Annotated[str | None, Query(max_length=200)]
 Extended = Annotated[bool, Query()]
 
 
 @router.get("")
-def list_integrations(
-    who: Who, *,
-    page: PageCursor = None,
-    limit: PageLimit = None,
-    search: Annotated[str | None, Query(max_length=100)] = None,
-    category: Annotated[Category | None, Query()] = None,
-    blockDomain: BlockDomain = None,  # noqa: N803
-    blocks: Annotated[bool | None, Query()] = None,
-    contentSources: Annotated[bool | None, Query()] = None,  # noqa: N803
-    owner: Annotated[str | None, Query(max_length=100)] = None,
-    scope: Annotated[Scope | None, Query()] = None,
-    target: Annotated[Target | None, Query()] = None,
-) -> IntegrationList:
+@with_listing_query
+def list_integrations(who: Who, *, page: PageCursor = None, limit: PageLimit = None,
+                      query: ListingQuery) -> IntegrationList:
     """Public integrations, and the private and unlisted ones of `owner` for its members."""
-    narrow = IntegrationFilter(search=search, category=category, block_domain=blockDomain, blocks=blocks,
-                               content_sources=contentSources, scope=scope, target=target)
-    found = publishing.list_integrations(who, narrow, owner=owner, listed_for=None, limit=page_limit(limit),
-                                         page=page)
+    found = publishing.list_integrations(who, query.narrowing(), owner=query.owner, listed_for=None,
+                                         limit=page_limit(limit), page=page)
     return IntegrationList.model_validate(found.map(shapes.integration).to_wire())
 
 
@@ -85,24 +72,23 @@ def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:  # noqa: 
     return Response(status_code=205, body="")
 
 
-@router.get("/<integrationName>/spaces")
-def list_space_installations(integrationName: str, who: Who, *,  # noqa: N803
-                             page: PageCursor = None, limit: PageLimit = None,
-                             externalId: ExternalId = None,  # noqa: N803
-                             extended: Extended = False) -> IntegrationSpaceInstallationList:
-    found = content_installs.list_setups(who, integrationName, None, "space", externalId, extended=extended,
-                                         limit=page_limit(limit), page=page)
-    return IntegrationSpaceInstallationList.model_validate(found.map(shapes.space_installation).to_wire())
+def _declare_setups(target: InstallTarget[Install, Shown, Shelf]) -> None:
+    """The integration's setups on spaces or on sites, across its installations (the developer's view)."""
+
+    def list_setups(integrationName: str, who: Who, *,  # noqa: N803
+                    page: PageCursor = None, limit: PageLimit = None,
+                    externalId: ExternalId = None,  # noqa: N803
+                    extended: Extended = False) -> Shelf:
+        found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
+                                             extended=extended, limit=page_limit(limit), page=page)
+        return target.shelf.model_validate(found.map(target.shape).to_wire())
+
+    router.get(f"/<integrationName>/{target.plural}")(
+        declared_as(list_setups, name=f"list_{target.kind}_installations", types={"return": target.shelf}))
 
 
-@router.get("/<integrationName>/sites")
-def list_site_installations(integrationName: str, who: Who, *,  # noqa: N803
-                            page: PageCursor = None, limit: PageLimit = None,
-                            externalId: ExternalId = None,  # noqa: N803
-                            extended: Extended = False) -> IntegrationSiteInstallationList:
-    found = content_installs.list_setups(who, integrationName, None, "site", externalId, extended=extended,
-                                         limit=page_limit(limit), page=page)
-    return IntegrationSiteInstallationList.model_validate(found.map(shapes.site_installation).to_wire())
+_declare_setups(SPACE)
+_declare_setups(SITE)
 
 
 @router.get("/<integrationName>/events")

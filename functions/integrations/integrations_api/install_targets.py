@@ -1,0 +1,45 @@
+"""The two kinds of content an installation is set up on, a space and a site, as their routes name them:
+one set of route functions serves both (routes/content_installs.py, the developer's listings of
+routes/integrations.py), declared for each kind with its names and shapes
+(bindery.api.route_signatures.declared_as)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, Literal, TypeVar
+
+from bindery.api.schemas.integrations import InstallOnSite, InstallOnSpace
+from bindery.api.wire.models.integrations import (
+    IntegrationSiteInstallation,
+    IntegrationSiteInstallationList,
+    IntegrationSpaceInstallation,
+    IntegrationSpaceInstallationList,
+)
+from bindery.domain.integrations.content_installs import ContentInstallationView
+from integrations_api import shapes
+
+Install = TypeVar("Install", InstallOnSpace, InstallOnSite)
+Shown = TypeVar("Shown", IntegrationSpaceInstallation, IntegrationSiteInstallation)
+Shelf = TypeVar("Shelf", IntegrationSpaceInstallationList, IntegrationSiteInstallationList)
+
+
+@dataclass(frozen=True)
+class InstallTarget(Generic[Install, Shown, Shelf]):
+    kind: Literal["space", "site"]
+    id_param: str  # the path variable of one setup: /spaces/{spaceId}
+    install: type[Install]  # the body that installs on one
+    installed_on: Callable[[Install], str]  # the space or site that body names
+    shape: Callable[[ContentInstallationView], Shown]
+    shown: type[Shown]  # one setup on the wire
+    shelf: type[Shelf]  # a page of setups on the wire
+
+    @property
+    def plural(self) -> str:
+        return f"{self.kind}s"
+
+
+SPACE = InstallTarget("space", "spaceId", InstallOnSpace, lambda body: body.space, shapes.space_installation,
+                      IntegrationSpaceInstallation, IntegrationSpaceInstallationList)
+SITE = InstallTarget("site", "siteId", InstallOnSite, lambda body: body.siteId, shapes.site_installation,
+                     IntegrationSiteInstallation, IntegrationSiteInstallationList)
