@@ -12,6 +12,7 @@ from typing import Any
 
 from bindery.keys import sites as site_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.site_sections import Section, SectionGroup
 from bindery.store.site_settings import PublishingAuth, ShareLink, customization_of
 from bindery.store.table import Item
@@ -40,31 +41,24 @@ class Site:
     default_site_space: str | None = None  # the default site space at the root
     default_section: str | None = None  # chosen with PATCH; else its first section
 
-    _FIELDS = (
-        ("type", "siteType"), ("visibility", "visibility"), ("published", "published"),
-        ("basename", "basename"), ("hostname", "hostname"), ("proxy", "proxy"),
+    _FIELDS = ItemFields(
+        ("id", "id"), ("org_id", "orgId"), ("title", "title"), ("created_at", "createdAt"),
+        ("updated_at", "updatedAt"), ("type", "siteType"), ("visibility", "visibility"),
+        ("published", "published"), ("basename", "basename"), ("hostname", "hostname"), ("proxy", "proxy"),
         ("adaptive_content", "adaptiveContent"), ("agents_context", "agentsContext"),
         ("site_spaces", "siteSpaces"), ("default_site_space", "defaultSiteSpace"),
         ("default_section", "defaultSiteSection"),
     )
 
     def to_item(self) -> Item:
-        item: Item = {**site_keys.site(self.id), **site_keys.org_sites_gsi(self.org_id, self.id),
-                      "type": "site", "id": self.id, "orgId": self.org_id, "title": self.title,
-                      "titleSearch": self.title.lower(), "createdAt": self.created_at,
-                      "updatedAt": self.updated_at}
-        for name, attribute in self._FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                item[attribute] = value
-        return item
+        return {**site_keys.site(self.id), **site_keys.org_sites_gsi(self.org_id, self.id), "type": "site",
+                "titleSearch": self.title.lower(), **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Site:
-        values = {name: item[attribute] for name, attribute in cls._FIELDS if attribute in item}
-        values["site_spaces"] = int(item.get("siteSpaces", 0))
-        return cls(id=item["id"], org_id=item["orgId"], title=item["title"], created_at=item["createdAt"],
-                   updated_at=item["updatedAt"], **values)
+        values = cls._FIELDS.values(item)
+        values["site_spaces"] = int(values.get("site_spaces", 0))
+        return cls(**values)
 
 
 @dataclass
