@@ -15,6 +15,7 @@ from bindery.store.integrations import Integration
 from bindery.store.openapi_specs import Spec
 from bindery.store.orgs import Organization
 from bindery.store.saml import Provider
+from bindery.store.site_spaces import SiteSpace
 from bindery.store.sites import Site
 from bindery.store.spaces import Space
 from bindery.store.translations import Translation
@@ -79,6 +80,9 @@ STORED: list[tuple[Any, dict[str, Any]]] = [
         "basename": "docs", "hostname": "docs.acme.io", "proxy": "acme.io/docs", "adaptiveContent": True,
         "agentsContext": "excluded", "siteSpaces": 2, "defaultSiteSpace": "ss1",
         "defaultSiteSection": "sec1"}),
+    (SiteSpace, {
+        "type": "site-space", "id": "ss1", "siteId": "s1", "orgId": "o1", "spaceId": "sp1", "path": "guide",
+        "position": "a0", "createdAt": AT, "section": "sec1", "condition": "visitor.claims.paid"}),
     (Space, {
         "type": "space", "id": "sp1", "orgId": "o1", "createdAt": AT, "updatedAt": LATER, "position": "a0",
         "parent": "c1", "ancestors": ["c1"], "defaultLevel": "read", "grants": {"user:u1": "admin"},

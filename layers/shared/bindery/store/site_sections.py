@@ -1,8 +1,9 @@
 """Site sections and section groups (docs/sites.md; keys in bindery.keys.sites).
 
-Both live in the site's partition, so `bindery.store.sites.structure` reads them with the site spaces in
-its one Query. A section's membership of a group is an attribute of the section (`sectionGroup`), a
-group's nesting an attribute of the group (`parent`): moving either is one conditioned update.
+Both live in the site's partition, so `bindery.store.site_structure.structure` reads them with the site
+spaces in its one Query. A section's membership of a group is an attribute of the section
+(`sectionGroup`), a group's nesting an attribute of the group (`parent`): moving either is one
+conditioned update.
 """
 
 from __future__ import annotations
