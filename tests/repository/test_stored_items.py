@@ -10,11 +10,13 @@ import pytest
 from bindery.store import table
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.conversations import Conversation
+from bindery.store.git_runs import GitRun
 from bindery.store.integration_installations import Installation
 from bindery.store.integrations import Integration
 from bindery.store.openapi_specs import Spec
 from bindery.store.orgs import Organization
 from bindery.store.saml import Provider
+from bindery.store.site_sections import Section, SectionGroup
 from bindery.store.site_spaces import SiteSpace
 from bindery.store.sites import Site
 from bindery.store.spaces import Space
@@ -83,6 +85,20 @@ STORED: list[tuple[Any, dict[str, Any]]] = [
     (SiteSpace, {
         "type": "site-space", "id": "ss1", "siteId": "s1", "orgId": "o1", "spaceId": "sp1", "path": "guide",
         "position": "a0", "createdAt": AT, "section": "sec1", "condition": "visitor.claims.paid"}),
+    (Section, {
+        "type": "site-section", "id": "sec1", "siteId": "s1", "title": "API", "path": "api", "position": "a0",
+        "createdAt": AT, "description": "Reference", "condition": "visitor.claims.dev", "icon": "code",
+        "sectionGroup": "g1", "defaultSiteSpace": "ss1"}),
+    (SectionGroup, {
+        "type": "site-section-group", "id": "g1", "siteId": "s1", "title": "Products", "position": "a0",
+        "createdAt": AT, "icon": "box", "parent": "g0"}),
+    (GitRun, {
+        "type": "git-run", "id": "run1", "spaceId": "sp1", "kind": "import", "status": "failed",
+        "url": "https://git.example/r.git", "ref": "refs/heads/main", "projectDirectory": "docs",
+        "standalone": True, "gitInfo": {"provider": "github"}, "createdBy": "u1", "createdAt": AT,
+        "updatedAt": LATER, "attempts": 2, "expiresAt": 4_000_000_000, "commitMessage": "Sync",
+        "claimedAt": AT, "error": "unreachable", "revision": "r1", "commit": "c0ffee",
+        "warnings": ["page.md: unknown block"]}),
     (Space, {
         "type": "space", "id": "sp1", "orgId": "o1", "createdAt": AT, "updatedAt": LATER, "position": "a0",
         "parent": "c1", "ancestors": ["c1"], "defaultLevel": "read", "grants": {"user:u1": "admin"},
