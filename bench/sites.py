@@ -11,9 +11,11 @@ from typing import Any
 from bindery.positions import between
 from bindery.store import Transaction
 from bindery.store import site_sections as section_store
+from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.site_sections import Section
-from bindery.store.sites import Site, SiteSpace
+from bindery.store.site_spaces import SiteSpace
+from bindery.store.sites import Site
 from tests.client import ApiClient, Identity
 
 SECTIONS, SITE_SPACES_PER_SECTION = 50, 5
@@ -43,7 +45,8 @@ def seed_site(api: ApiClient, who: Identity, org_id: str) -> SiteFixture:
                           path=f"product-{number}", position=section_position, created_at=AT)
         ops = [section_store.put_section_op(section), section_store.section_path_guard_op(section)]
         for site_space in _site_spaces(site, section.id, spaces):
-            ops += [site_store.put_site_space_op(site_space), site_store.path_guard_op(site_space)]
+            ops += [site_space_store.put_site_space_op(site_space),
+                    site_space_store.path_guard_op(site_space)]
         Transaction(ops).commit()
     return SiteFixture(org_id, site.id)
 

@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from bindery.config import settings
 from bindery.store import openapi_specs as spec_store
 from tests.api.test_members import error, join, pages
 from tests.data_paths import REFERENCE_SPEC
@@ -123,6 +124,17 @@ def test_delete_removes_the_spec_and_a_missing_one_is_204_too(api, sqs_queues):
     assert api.get(specs_path(ada), token=ada.token).json() == {"items": [], "count": 0}
     create(api, ada)  # the slug is free again
     assert api.get(specs_path(ada), token=ada.token).json()["count"] == 1
+
+
+def test_a_spec_created_where_no_queue_is_configured_is_taken_back(api, monkeypatch):
+    """Nothing would ever process it: the deployment's fault (500, not the client's), and no spec stays
+    pending for good."""
+    monkeypatch.delenv("BINDERY_OPENAPI_QUEUE_URL", raising=False)
+    settings.cache_clear()
+    ada = api.org_admin()
+    create(api, ada, status=500)
+    assert api.get(specs_path(ada), token=ada.token).json() == {"items": [], "count": 0}
+    settings.cache_clear()
 
 
 def test_readers_see_specs_and_only_creators_change_them(api, sqs_queues):

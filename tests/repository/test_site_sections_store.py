@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bindery.errors import TransactionConflict
-from bindery.store import Transaction
+from bindery.store import Transaction, site_structure
 from bindery.store import site_sections as section_store
 from bindery.store import site_settings as settings_store
 from bindery.store import sites as site_store
@@ -42,7 +42,7 @@ def test_the_structure_query_reads_sections_groups_settings_and_links_with_the_s
                 section_store.put_group_op(group), settings_store.put_share_link_op(link),
                 settings_store.put_customization_op("s1", {"styling": {"theme": "bold"}, "n": 1.5}, AT),
                 settings_store.put_override_op("s1", "ss1", {"title": "Guide"}, AT)).commit()
-    found = site_store.structure("s1")
+    found = site_structure.structure("s1")
     assert found is not None
     assert [(s.id, s.path, s.icon, s.condition) for s in found.ordered_sections()] == [
         ("a", "guide", "book", None), ("b", "api", None, "x == 1")]
@@ -69,7 +69,7 @@ def test_section_paths_are_unique_and_moves_need_the_section_as_read():
     Transaction(section_store.regroup_section_op(moved, None)).commit()
     with pytest.raises(TransactionConflict):
         Transaction(section_store.regroup_section_op(moved, "h")).commit()  # no longer in g
-    found = site_store.structure("s1")
+    found = site_structure.structure("s1")
     assert found is not None
     assert [(s.id, s.group, s.title) for s in found.sections] == [("a", None, "Guide")]
 

@@ -1,4 +1,5 @@
-"""The sites repository (store/sites.py), on every engine (moto, DynamoDB Local)."""
+"""The sites repository (store/sites.py, site_spaces.py, site_structure.py), on every engine (moto, DynamoDB
+Local)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from boto3.dynamodb.conditions import Attr
 
 from bindery.errors import TransactionConflict
 from bindery.keys import sites as site_keys
-from bindery.store import Transaction, table
+from bindery.store import Transaction, site_structure, table
+from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
-from bindery.store.sites import Site, SiteSpace
+from bindery.store.site_spaces import SiteSpace
+from bindery.store.sites import Site
 
 pytestmark = pytest.mark.repository
 
@@ -29,7 +32,7 @@ def _site_space(site: Site, ss_id: str, space_id: str, path: str, position: str)
 def _create(site: Site, *site_spaces: SiteSpace) -> None:
     ops = [site_store.put_site_op(site)]
     for ss in site_spaces:
-        ops += [site_store.put_site_space_op(ss), site_store.path_guard_op(ss)]
+        ops += [site_space_store.put_site_space_op(ss), site_space_store.path_guard_op(ss)]
     Transaction(ops).commit()
 
 
@@ -37,17 +40,17 @@ def test_a_sites_whole_structure_is_one_query_and_paths_are_unique_among_sibling
     site = _site(site_spaces=2, default_site_space="a")
     _create(site, _site_space(site, "b", "space-2", "api", "b0"),
             _site_space(site, "a", "space-1", "guide", "a0"))
-    found = site_store.structure("s1")
+    found = site_structure.structure("s1")
     assert found is not None
     assert (found.site.title, found.site.site_spaces, found.site.default_site_space) == ("Docs", 2, "a")
     assert [(ss.id, ss.path) for ss in found.ordered()] == [("a", "guide"), ("b", "api")]
     clash = _site_space(site, "c", "space-3", "guide", "c0")
     with pytest.raises(TransactionConflict) as refused:
-        Transaction(site_store.put_site_space_op(clash), site_store.path_guard_op(clash)).commit()
+        Transaction(site_space_store.put_site_space_op(clash), site_space_store.path_guard_op(clash)).commit()
     assert refused.value.failed("path")
-    assert [ss.id for ss in site_store.structure("s1").site_spaces] == ["a", "b"]  # nothing written
-    assert [ss.site_id for ss in site_store.space_site_spaces("space-1")] == ["s1"]
-    assert site_store.structure("no-such-site") is None
+    assert [ss.id for ss in site_structure.structure("s1").site_spaces] == ["a", "b"]  # nothing written
+    assert [ss.site_id for ss in site_space_store.space_site_spaces("space-1")] == ["s1"]
+    assert site_structure.structure("no-such-site") is None
 
 
 def test_basenames_are_unique_in_an_organization_and_updates_need_the_site_as_read():
@@ -90,7 +93,7 @@ def test_deleting_a_site_leaves_nothing_of_it():
     Transaction(site_store.delete_site_ops(site)).commit()
     assert table.Query(partition=site_keys.partition("s1")).run().items == []
     assert table.get(site_keys.basename_guard("o1", "docs")) is None
-    assert site_store.space_site_spaces("space-1") == []
+    assert site_space_store.space_site_spaces("space-1") == []
 
 
 def test_a_custom_hostname_names_one_site_and_is_released_with_it():
@@ -117,10 +120,10 @@ def test_a_site_reads_its_publishing_auth_with_its_structure():
     from bindery.store.site_settings import PublishingAuth
 
     _create(_site())
-    assert site_store.structure("s1").publishing_auth is None
+    assert site_structure.structure("s1").publishing_auth is None
     auth = PublishingAuth(private_key="k" * 43, fallback_url="https://acme.test/login", updated_at=AT)
     Transaction(site_settings.site_check_op("s1"), site_settings.put_publishing_auth_op("s1", auth)).commit()
-    assert site_store.structure("s1").publishing_auth == auth
+    assert site_structure.structure("s1").publishing_auth == auth
 
 
 def test_an_organization_hostname_is_held_by_one_organization():

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import BaseModel, Field
+
+# The queues whose work nothing else would ever do: a request that needs one refuses to start without it.
+RequiredQueue = Literal["git_sync_queue_url", "openapi_queue_url", "translation_queue_url",
+                        "conversations_queue_url"]
 
 
 class Settings(BaseModel):
@@ -63,6 +68,14 @@ class Settings(BaseModel):
     integration_delivery_timeout: float = Field(default=10.0, gt=0)
     # Ingested conversations are processed from this queue (docs/conversations.md).
     conversations_queue_url: str = ""
+
+    def required_queue_url(self, name: RequiredQueue) -> str:
+        """The queue's URL, or RuntimeError naming its variable: the template, the local runner and the
+        tests set it, and work queued nowhere would never be done (a run or a spec pending for good)."""
+        url: str = getattr(self, name)
+        if not url:
+            raise RuntimeError(f"{_ENV[name]} is not set")
+        return url
 
 
 _ENV = {

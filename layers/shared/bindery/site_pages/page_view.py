@@ -25,11 +25,10 @@ from bindery.site_pages.page_tree import find, neighbours
 from bindery.site_pages.site_map import Place, SiteMap
 from bindery.site_pages.site_search import search_revision
 from bindery.site_pages.visibility import SiteHidden, Visitor, VisitorRefused, visitor_of
-from bindery.store import blobs
+from bindery.store import blobs, site_structure
 from bindery.store import revisions as revision_store
-from bindery.store import sites as site_store
 from bindery.store.revisions import Revision
-from bindery.store.sites import Structure
+from bindery.store.site_structure import Structure
 
 # Changes whenever the markup of a page changes for the same content, so cached copies are not reused.
 RENDER_VERSION = "1"
@@ -76,7 +75,7 @@ def serve(request: SiteRequest) -> Reply:
         return Reply(200, html.static(segments[-1]), "text/css; charset=utf-8",
                      {"Cache-Control": "public, max-age=3600"})
     address = locate(request.host, request.stage_prefix, list(segments))
-    structure = site_store.structure(address.site_id) if address else None
+    structure = site_structure.structure(address.site_id) if address else None
     if address is None or structure is None or (address.org_id and structure.site.org_id != address.org_id):
         return _not_found()
     try:

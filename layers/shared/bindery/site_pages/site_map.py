@@ -17,7 +17,8 @@ from typing import Any
 
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression, truthy
 from bindery.store.site_sections import Section
-from bindery.store.sites import SiteSpace, Structure
+from bindery.store.site_spaces import SiteSpace
+from bindery.store.site_structure import Structure
 from bindery.store.spaces import Space
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from http.cookies import CookieError, SimpleCookie
 from typing import Any
 
-from bindery.store.sites import Structure
+from bindery.store.site_structure import Structure
 
 SHARE_QUERY = "shareKey"
 TOKEN_QUERY = "jwt_token"  # noqa: S105 - the query parameter's name (GitBook's), not a secret

@@ -23,6 +23,7 @@ from bindery.keys import change_requests as cr_keys
 from bindery.keys import space as space_key
 from bindery.store import table
 from bindery.store.issue_clusters import tasks_op
+from bindery.store.item_fields import ItemFields
 from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
@@ -62,7 +63,7 @@ class ChangeRequest:
     # the reviewer's entry. Reviews not named here are outdated; merge rules read approvals from it.
     latest_reviews: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    _FIELDS = (
+    _FIELDS = ItemFields(
         ("id", "id"), ("space_id", "spaceId"), ("org_id", "orgId"), ("number", "number"),
         ("status", "status"), ("subject", "subject"), ("created_by", "createdBy"),
         ("created_at", "createdAt"), ("updated_at", "updatedAt"), ("revision", "revision"),
@@ -73,6 +74,7 @@ class ChangeRequest:
         ("conversations_issues_cluster", "conversationsIssuesCluster"),
         ("contributors", "contributors"), ("requested_reviewers", "requestedReviewers"),
         ("latest_reviews", "latestReviews"),
+        string_sets=("contributors", "requested_reviewers"),
     )
 
     @property
@@ -86,22 +88,12 @@ class ChangeRequest:
                                           change_request_id=self.id)
 
     def to_item(self) -> Item:
-        item: Item = {**cr_keys.change_request(self.space_id, self.id), "type": "change-request",
-                      **self.gsi()}
-        for attr, name in self._FIELDS:
-            value = getattr(self, attr)
-            if isinstance(value, list):
-                value = set(value) or None  # DynamoDB stores no empty set
-            if value is not None:
-                item[name] = value
-        return item
+        return {**cr_keys.change_request(self.space_id, self.id), "type": "change-request", **self.gsi(),
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> ChangeRequest:
-        values = {attr: item[name] for attr, name in cls._FIELDS if name in item}
-        for attr in ("contributors", "requested_reviewers"):
-            values[attr] = sorted(values.get(attr) or [])
-        return cls(**values)
+        return cls(**cls._FIELDS.values(item))
 
 
 def get_change_request(space_id: str, change_request_id: str) -> ChangeRequest | None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from bindery.keys import conversations as conv_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.objects import object_store
 from bindery.store.table import Item
 
@@ -47,27 +48,25 @@ class Conversation:
     processed_rev: str | None = None
     issues: list[dict[str, str]] = field(default_factory=list)  # [{id, cluster, week, title, summary}]
 
-    _FIELDS = (("id", "id"), ("org_id", "orgId"), ("source", "source"), ("external_id", "externalId"),
-               ("created_at", "createdAt"), ("ingested_at", "ingestedAt"), ("digest", "digest"),
-               ("rev", "rev"), ("subject", "subject"), ("metadata", "metadata"),
-               ("processed_at", "processedAt"), ("processed_rev", "processedRev"), ("issues", "issues"))
+    _FIELDS = ItemFields(
+        ("id", "id"), ("org_id", "orgId"), ("source", "source"), ("external_id", "externalId"),
+        ("created_at", "createdAt"), ("ingested_at", "ingestedAt"), ("digest", "digest"), ("rev", "rev"),
+        ("subject", "subject"), ("metadata", "metadata"), ("processed_at", "processedAt"),
+        ("processed_rev", "processedRev"), ("issues", "issues"),
+    )
 
     @property
     def key(self) -> dict[str, str]:
         return conv_keys.conversation(self.id)
 
     def to_item(self) -> Item:
-        item: Item = {**self.key, "type": "conversation",
-                      **conv_keys.conversation_gsi(self.org_id, self.source, self.created_at, self.id)}
-        for attr, name in self._FIELDS:
-            value = getattr(self, attr)
-            if value is not None:
-                item[name] = value
-        return item
+        return {**self.key, "type": "conversation",
+                **conv_keys.conversation_gsi(self.org_id, self.source, self.created_at, self.id),
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Conversation:
-        return cls(**{attr: item[name] for attr, name in cls._FIELDS if name in item})
+        return cls(**cls._FIELDS.values(item))
 
 
 def _parts_item(conversation: Conversation, parts: list[dict[str, str]]) -> Item:

@@ -25,6 +25,7 @@ from botocore.exceptions import ClientError
 from bindery.aws import dynamodb_table
 from bindery.keys import git_sync as git_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.table import TTL_ATTRIBUTE, Item
 
 RETENTION_SECONDS = 90 * 24 * 3600
@@ -56,32 +57,23 @@ class GitRun:
     commit: str | None = None
     warnings: list[str] = field(default_factory=list)
 
-    _OPTIONAL = (("commit_message", "commitMessage"), ("claimed_at", "claimedAt"), ("error", "error"),
-                 ("revision", "revision"), ("commit", "commit"))
+    _FIELDS = ItemFields(
+        ("id", "id"), ("space_id", "spaceId"), ("kind", "kind"), ("status", "status"), ("url", "url"),
+        ("ref", "ref"), ("project_directory", "projectDirectory"), ("standalone", "standalone"),
+        ("git_info", "gitInfo"), ("created_by", "createdBy"), ("created_at", "createdAt"),
+        ("updated_at", "updatedAt"), ("attempts", "attempts"), ("expires_at", TTL_ATTRIBUTE),
+        ("commit_message", "commitMessage"), ("claimed_at", "claimedAt"), ("error", "error"),
+        ("revision", "revision"), ("commit", "commit"), ("warnings", "warnings"),
+        omit_empty=("warnings",),
+    )
 
     def to_item(self) -> Item:
-        item: Item = {**git_keys.git_run(self.space_id, self.id), "type": "git-run", "id": self.id,
-                      "spaceId": self.space_id, "kind": self.kind, "status": self.status, "url": self.url,
-                      "ref": self.ref, "projectDirectory": self.project_directory,
-                      "standalone": self.standalone, "gitInfo": self.git_info, "createdBy": self.created_by,
-                      "createdAt": self.created_at, "updatedAt": self.updated_at, "attempts": self.attempts,
-                      TTL_ATTRIBUTE: self.expires_at}
-        for attr, name in self._OPTIONAL:
-            if getattr(self, attr) is not None:
-                item[name] = getattr(self, attr)
-        if self.warnings:
-            item["warnings"] = self.warnings
-        return item
+        return {**git_keys.git_run(self.space_id, self.id), "type": "git-run",
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> GitRun:
-        return cls(id=item["id"], space_id=item["spaceId"], kind=item["kind"], status=item["status"],
-                   url=item["url"], ref=item["ref"], project_directory=item.get("projectDirectory", ""),
-                   standalone=bool(item.get("standalone")), git_info=dict(item.get("gitInfo") or {}),
-                   created_by=item["createdBy"], created_at=item["createdAt"], updated_at=item["updatedAt"],
-                   attempts=int(item.get("attempts", 0)), expires_at=int(item[TTL_ATTRIBUTE]),
-                   warnings=list(item.get("warnings") or []),
-                   **{attr: item.get(name) for attr, name in cls._OPTIONAL})
+        return cls(**cls._FIELDS.values(item))
 
 
 def put_run(run: GitRun) -> None:

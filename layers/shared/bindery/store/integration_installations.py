@@ -24,6 +24,7 @@ from boto3.dynamodb.conditions import Attr
 from bindery import keys
 from bindery.keys import integrations as integration_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.table import Item
 
 NEW = "attribute_not_exists(PK)"
@@ -46,22 +47,21 @@ class Installation:
     spaces: int = 0
     sites: int = 0
 
-    _FIELDS = (("id", "id"), ("integration", "integration"), ("org_id", "orgId"), ("status", "status"),
-               ("created_at", "createdAt"), ("updated_at", "updatedAt"),
-               ("space_selection", "spaceSelection"), ("site_selection", "siteSelection"),
-               ("configuration", "configuration"), ("external_ids", "externalIds"), ("spaces", "spaces"),
-               ("sites", "sites"))
+    _FIELDS = ItemFields(
+        ("id", "id"), ("integration", "integration"), ("org_id", "orgId"), ("status", "status"),
+        ("created_at", "createdAt"), ("updated_at", "updatedAt"), ("space_selection", "spaceSelection"),
+        ("site_selection", "siteSelection"), ("configuration", "configuration"),
+        ("external_ids", "externalIds"), ("spaces", "spaces"), ("sites", "sites"),
+    )
 
     def to_item(self) -> Item:
-        item: Item = {**integration_keys.installation(self.integration, self.id),
-                      **integration_keys.installation_gsi(self.org_id, self.integration),
-                      "type": "integration-installation"}
-        item.update({name: getattr(self, attr) for attr, name in self._FIELDS})
-        return item
+        return {**integration_keys.installation(self.integration, self.id),
+                **integration_keys.installation_gsi(self.org_id, self.integration),
+                "type": "integration-installation", **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Installation:
-        return cls(**{attr: item[name] for attr, name in cls._FIELDS if name in item})
+        return cls(**cls._FIELDS.values(item))
 
 
 @dataclass

@@ -22,6 +22,7 @@ from boto3.dynamodb.conditions import Attr
 
 from bindery.keys import integrations as integration_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.objects import object_store
 from bindery.store.table import Item
 
@@ -58,15 +59,17 @@ class Integration:
     # extension: docs/integrations.md, "Delivered").
     endpoint: str | None = None
 
-    _FIELDS = (("owner_id", "ownerId"), ("version", "version"), ("title", "title"),
-               ("created_at", "createdAt"), ("updated_at", "updatedAt"), ("script_digest", "scriptDigest"),
-               ("description", "description"), ("summary", "summary"), ("target", "target"),
-               ("visibility", "visibility"), ("runtime", "runtime"), ("scopes", "scopes"),
-               ("categories", "categories"), ("blocks", "blocks"), ("content_sources", "contentSources"),
-               ("configurations", "configurations"), ("external_links", "externalLinks"),
-               ("content_security_policy", "contentSecurityPolicy"), ("icon", "icon"),
-               ("preview_images", "previewImages"), ("secrets", "secrets"), ("dev_tunnel", "devTunnel"),
-               ("dev_all", "devAll"), ("endpoint", "endpoint"))
+    _FIELDS = ItemFields(
+        ("name", "name"), ("owner_id", "ownerId"), ("version", "version"), ("title", "title"),
+        ("created_at", "createdAt"), ("updated_at", "updatedAt"), ("script_digest", "scriptDigest"),
+        ("description", "description"), ("summary", "summary"), ("target", "target"),
+        ("visibility", "visibility"), ("runtime", "runtime"), ("scopes", "scopes"),
+        ("categories", "categories"), ("blocks", "blocks"), ("content_sources", "contentSources"),
+        ("configurations", "configurations"), ("external_links", "externalLinks"),
+        ("content_security_policy", "contentSecurityPolicy"), ("icon", "icon"),
+        ("preview_images", "previewImages"), ("secrets", "secrets"), ("dev_tunnel", "devTunnel"),
+        ("dev_all", "devAll"), ("endpoint", "endpoint"),
+    )
 
     @property
     def block_domains(self) -> list[str]:
@@ -80,20 +83,15 @@ class Integration:
         return sorted(domains)
 
     def to_item(self) -> Item:
-        item: Item = {**integration_keys.integration(self.name),
-                      **integration_keys.integration_gsi(self.name, self.owner_id),
-                      "type": "integration", "name": self.name,
-                      "search": f"{self.name} {self.title}".lower(), "blockDomains": self.block_domains,
-                      "hasBlocks": bool(self.blocks), "hasContentSources": bool(self.content_sources)}
-        for attr, name in self._FIELDS:
-            value = getattr(self, attr)
-            if value is not None:
-                item[name] = value
-        return item
+        return {**integration_keys.integration(self.name),
+                **integration_keys.integration_gsi(self.name, self.owner_id), "type": "integration",
+                "search": f"{self.name} {self.title}".lower(), "blockDomains": self.block_domains,
+                "hasBlocks": bool(self.blocks), "hasContentSources": bool(self.content_sources),
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Integration:
-        return cls(name=item["name"], **{attr: item[name] for attr, name in cls._FIELDS if name in item})
+        return cls(**cls._FIELDS.values(item))
 
 
 # --- objects -----------------------------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from typing import Any
 from bindery import keys
 from bindery.keys import openapi as openapi_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.objects import object_store
 from bindery.store.table import Item
 
@@ -57,25 +58,23 @@ class Spec:
     last_errors: list[dict[str, str]] = field(default_factory=list)
     version_count: int = 0
 
-    _FIELDS = (("id", "id"), ("org_id", "orgId"), ("slug", "slug"), ("created_at", "createdAt"),
-               ("updated_at", "updatedAt"), ("created_by", "createdBy"), ("job", "job"),
-               ("visibility", "visibility"), ("source_url", "sourceURL"), ("source_digest", "sourceDigest"),
-               ("processing_state", "processingState"), ("claimed_at", "claimedAt"),
-               ("last_version", "lastVersion"), ("last_root", "lastRoot"), ("last_digest", "lastDigest"),
-               ("last_processed_at", "lastProcessedAt"), ("last_error_code", "lastProcessErrorCode"),
-               ("last_errors", "lastProcessedErrors"), ("version_count", "versionCount"))
+    _FIELDS = ItemFields(
+        ("id", "id"), ("org_id", "orgId"), ("slug", "slug"), ("created_at", "createdAt"),
+        ("updated_at", "updatedAt"), ("created_by", "createdBy"), ("job", "job"),
+        ("visibility", "visibility"), ("source_url", "sourceURL"), ("source_digest", "sourceDigest"),
+        ("processing_state", "processingState"), ("claimed_at", "claimedAt"), ("last_version", "lastVersion"),
+        ("last_root", "lastRoot"), ("last_digest", "lastDigest"), ("last_processed_at", "lastProcessedAt"),
+        ("last_error_code", "lastProcessErrorCode"), ("last_errors", "lastProcessedErrors"),
+        ("version_count", "versionCount"), omit_empty=("last_errors",),
+    )
 
     def to_item(self) -> Item:
-        item: Item = {**openapi_keys.spec(self.org_id, self.slug), "type": "openapi-spec"}
-        for attr, name in self._FIELDS:
-            value = getattr(self, attr)
-            if value is not None and value != []:
-                item[name] = value
-        return item
+        return {**openapi_keys.spec(self.org_id, self.slug), "type": "openapi-spec",
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Spec:
-        return cls(**{attr: item[name] for attr, name in cls._FIELDS if name in item})
+        return cls(**cls._FIELDS.values(item))
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,10 @@ from typing import Any
 
 from bindery import keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.members import Member
 from bindery.store.table import Item
+from bindery.store.tree import named_update_op
 from bindery.store.users import org_count_op
 
 
@@ -41,8 +43,9 @@ class Organization:
     translation_count: int = 0
     glossary_count: int = 0
 
-    _FIELDS = (
-        ("title", "title"), ("created_at", "createdAt"), ("email_domains", "emailDomains"),
+    # defaultRole null means "guest" and must survive the round trip; other Nones are absent.
+    _FIELDS = ItemFields(
+        ("id", "id"), ("title", "title"), ("created_at", "createdAt"), ("email_domains", "emailDomains"),
         ("hostname", "hostname"), ("type", "orgType"), ("use_case", "useCase"),
         ("community_type", "communityType"), ("default_role", "defaultRole"),
         ("default_content", "defaultContent"), ("sso", "sso"), ("ai", "ai"),
@@ -52,45 +55,24 @@ class Organization:
         ("space_count", "spaceCount"), ("collection_count", "collectionCount"),
         ("openapi_spec_count", "openapiSpecCount"), ("translation_count", "translationCount"),
         ("glossary_count", "glossaryEntryCount"),
+        keep_none=("default_role",),
     )
 
-    _COUNTERS = frozenset({"member_count", "admin_count", "team_count", "invite_count", "space_count",
-                           "collection_count", "openapi_spec_count", "translation_count",
-                           "glossary_count"})
+    # Not settings: the id never changes, and the counters move in other transactions, which a
+    # whole-item write would undo.
+    _NOT_SETTINGS = ("id", "member_count", "admin_count", "team_count", "invite_count", "space_count",
+                     "collection_count", "openapi_spec_count", "translation_count", "glossary_count")
 
-    def settings_update(self) -> tuple[str, dict[str, str], dict[str, Any]]:
-        """An UpdateExpression writing every field but the counters (SET, or REMOVE for an absent one):
-        the counters move in other transactions, which a whole-item Put would undo."""
-        names: dict[str, str] = {}
-        values: dict[str, Any] = {}
-        sets: list[str] = []
-        removes: list[str] = []
-        for index, (attr, name) in enumerate(self._FIELDS):
-            if attr in self._COUNTERS:
-                continue
-            names[f"#f{index}"] = name
-            value = getattr(self, attr)
-            if value is not None or attr == "default_role":
-                values[f":v{index}"] = value
-                sets.append(f"#f{index} = :v{index}")
-            else:
-                removes.append(f"#f{index}")
-        expression = "SET " + ", ".join(sets) + (" REMOVE " + ", ".join(removes) if removes else "")
-        return expression, names, values
+    def settings_update(self) -> tuple[Item, tuple[str, ...]]:
+        """What an update of every field but the id and the counters sets and removes (an absent one)."""
+        return self._FIELDS.update(self, leave_out=self._NOT_SETTINGS)
 
     def to_item(self) -> Item:
-        item: Item = {**keys.org(self.id), "type": "organization", "id": self.id}
-        for attr, name in self._FIELDS:
-            value = getattr(self, attr)
-            # defaultRole null means "guest" and must survive the round trip; other Nones are absent.
-            if value is not None or attr == "default_role":
-                item[name] = value
-        return item
+        return {**keys.org(self.id), "type": "organization", **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Organization:
-        values = {attr: item[name] for attr, name in cls._FIELDS if name in item}
-        return cls(id=item["id"], **values)
+        return cls(**cls._FIELDS.values(item))
 
 
 def org_key(org_id: str) -> keys.Key:
@@ -142,9 +124,9 @@ def update_org(org: Organization, previous_domains: list[str], previous_hostname
     """Write the organization's settings (never its counters) and bring the email-domain index and the
     hostname guard in line with them, atomically (a hostname another organization holds fails the
     transaction on the operation named `hostname`)."""
-    expression, names, values = org.settings_update()
-    ops: list[table.Op] = [table.update_op(keys.org(org.id), expression, values, "attribute_exists(PK)",
-                                           names, name="org-settings")]
+    sets, removes = org.settings_update()
+    ops = [table.named("org-settings", named_update_op(keys.org(org.id), sets, "attribute_exists(PK)", {},
+                                                       removes))]
     if (org.hostname or None) != (previous_hostname or None):
         if previous_hostname:
             ops.append(table.delete_op(keys.org_hostname(previous_hostname), name="release-hostname"))

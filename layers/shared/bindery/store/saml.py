@@ -19,6 +19,7 @@ from bindery.clock import now_iso
 from bindery.keys import saml as saml_keys
 from bindery.store import table
 from bindery.store import teams as team_store
+from bindery.store.item_fields import ItemFields
 from bindery.store.members import Member, add_member_ops
 from bindery.store.table import TTL_ATTRIBUTE, Item
 from bindery.store.teams import TeamLink
@@ -41,8 +42,11 @@ class Provider:
     default_team: str | None = None
     default_role: str | None = None
 
-    _FIELDS = (("entity_id", "entityID"), ("sso_url", "ssoURL"), ("certificate", "certificate"),
-               ("default_team", "defaultTeam"))
+    # defaultRole null means "guests" and is kept as null.
+    _FIELDS = ItemFields(("id", "id"), ("org_id", "orgId"), ("label", "label"), ("created_at", "createdAt"),
+                         ("updated_at", "updatedAt"), ("entity_id", "entityID"), ("sso_url", "ssoURL"),
+                         ("certificate", "certificate"), ("default_team", "defaultTeam"),
+                         ("default_role", "defaultRole"), keep_none=("default_role",))
 
     @property
     def active(self) -> bool:
@@ -50,21 +54,12 @@ class Provider:
         return bool(self.entity_id and self.sso_url and self.certificate)
 
     def to_item(self) -> Item:
-        item: Item = {**saml_keys.provider(self.id), **saml_keys.org_providers_gsi(self.org_id, self.id),
-                      "type": "saml-provider", "id": self.id, "orgId": self.org_id, "label": self.label,
-                      "createdAt": self.created_at, "updatedAt": self.updated_at,
-                      "defaultRole": self.default_role, "active": self.active}
-        for name, attribute in self._FIELDS:
-            value = getattr(self, name)
-            if value is not None:
-                item[attribute] = value
-        return item
+        return {**saml_keys.provider(self.id), **saml_keys.org_providers_gsi(self.org_id, self.id),
+                "type": "saml-provider", "active": self.active, **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Provider:
-        values = {name: item[attribute] for name, attribute in cls._FIELDS if attribute in item}
-        return cls(id=item["id"], org_id=item["orgId"], label=item["label"], created_at=item["createdAt"],
-                   updated_at=item["updatedAt"], default_role=item.get("defaultRole"), **values)
+        return cls(**cls._FIELDS.values(item))
 
 
 @dataclass(frozen=True)

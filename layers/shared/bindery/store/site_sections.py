@@ -1,8 +1,9 @@
 """Site sections and section groups (docs/sites.md; keys in bindery.keys.sites).
 
-Both live in the site's partition, so `bindery.store.sites.structure` reads them with the site spaces in
-its one Query. A section's membership of a group is an attribute of the section (`sectionGroup`), a
-group's nesting an attribute of the group (`parent`): moving either is one conditioned update.
+Both live in the site's partition, so `bindery.store.site_structure.structure` reads them with the site
+spaces in its one Query. A section's membership of a group is an attribute of the section
+(`sectionGroup`), a group's nesting an attribute of the group (`parent`): moving either is one
+conditioned update.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from bindery.keys import sites as site_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.table import Item
 from bindery.store.tree import named_update_op
 
@@ -33,23 +35,19 @@ class Section:
     group: str | None = None  # the section group it belongs to
     default_site_space: str | None = None  # chosen with PATCH; else its first site space
 
-    _OPTIONAL = (("description", "description"), ("condition", "condition"), ("icon", "icon"),
-                 ("group", "sectionGroup"), ("default_site_space", "defaultSiteSpace"))
+    _FIELDS = ItemFields(
+        ("id", "id"), ("site_id", "siteId"), ("title", "title"), ("path", "path"), ("position", "position"),
+        ("created_at", "createdAt"), ("description", "description"), ("condition", "condition"),
+        ("icon", "icon"), ("group", "sectionGroup"), ("default_site_space", "defaultSiteSpace"),
+    )
 
     def to_item(self) -> Item:
-        item: Item = {**site_keys.section(self.site_id, self.id), "type": "site-section", "id": self.id,
-                      "siteId": self.site_id, "title": self.title, "path": self.path,
-                      "position": self.position, "createdAt": self.created_at}
-        for name, attribute in self._OPTIONAL:
-            if getattr(self, name) is not None:
-                item[attribute] = getattr(self, name)
-        return item
+        return {**site_keys.section(self.site_id, self.id), "type": "site-section",
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Section:
-        optional = {name: item[attribute] for name, attribute in cls._OPTIONAL if attribute in item}
-        return cls(id=item["id"], site_id=item["siteId"], title=item["title"], path=item["path"],
-                   position=item["position"], created_at=item["createdAt"], **optional)
+        return cls(**cls._FIELDS.values(item))
 
 
 @dataclass
@@ -62,20 +60,16 @@ class SectionGroup:
     icon: str | None = None
     parent: str | None = None  # the group it is nested in
 
+    _FIELDS = ItemFields(("id", "id"), ("site_id", "siteId"), ("title", "title"), ("position", "position"),
+                         ("created_at", "createdAt"), ("icon", "icon"), ("parent", "parent"))
+
     def to_item(self) -> Item:
-        item: Item = {**site_keys.section_group(self.site_id, self.id), "type": "site-section-group",
-                      "id": self.id, "siteId": self.site_id, "title": self.title, "position": self.position,
-                      "createdAt": self.created_at}
-        if self.icon is not None:
-            item["icon"] = self.icon
-        if self.parent is not None:
-            item["parent"] = self.parent
-        return item
+        return {**site_keys.section_group(self.site_id, self.id), "type": "site-section-group",
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> SectionGroup:
-        return cls(id=item["id"], site_id=item["siteId"], title=item["title"], position=item["position"],
-                   created_at=item["createdAt"], icon=item.get("icon"), parent=item.get("parent"))
+        return cls(**cls._FIELDS.values(item))
 
 
 # --- writes -------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ from typing import Any
 from bindery import keys
 from bindery.store import grants, table
 from bindery.store.content_nodes import Node, org_count_op
+from bindery.store.item_fields import ItemFields
 from bindery.store.table import TTL_ATTRIBUTE, Item
 from bindery.store.tree import named_update_op
 
@@ -38,7 +39,7 @@ class Space(Node):
 
     kind = "space"
 
-    _FIELDS = (
+    _FIELDS = ItemFields(
         ("title", "title"), ("emoji", "emoji"), ("icon", "icon"), ("visibility", "visibility"),
         ("revision", "revision"), ("edit_mode", "editMode"), ("merge_rules", "mergeRules"),
         ("language", "language"), ("deleted_at", "deletedAt"), ("expires_at", TTL_ATTRIBUTE),
@@ -58,17 +59,11 @@ class Space(Node):
         return self.change_requests - sum(counted.values())
 
     def to_item(self) -> Item:
-        item = self.node_attributes(listed=self.deleted_at is None)
-        for attr, name in self._FIELDS:
-            value = getattr(self, attr)
-            if value is not None:
-                item[name] = value
-        return item
+        return {**self.node_attributes(listed=self.deleted_at is None), **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Space:
-        values = {attr: item[name] for attr, name in cls._FIELDS if name in item}
-        return cls(**cls.node_values(item), **values)
+        return cls(**cls.node_values(item), **cls._FIELDS.values(item))
 
 
 def space_key(space_id: str) -> keys.Key:

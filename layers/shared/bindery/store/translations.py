@@ -25,6 +25,7 @@ from typing import Any
 from bindery import keys
 from bindery.keys import translations as translation_keys
 from bindery.store import table
+from bindery.store.item_fields import ItemFields
 from bindery.store.objects import object_store
 from bindery.store.table import Item
 
@@ -60,25 +61,22 @@ class Translation:
     stats: dict[str, int] = field(default_factory=empty_stats)
     last_error: dict[str, str] | None = None
 
-    _FIELDS = (("id", "id"), ("org_id", "orgId"), ("created_at", "createdAt"), ("updated_at", "updatedAt"),
-               ("created_by", "createdBy"), ("source_space", "sourceSpace"),
-               ("source_language", "sourceLanguage"), ("language", "language"),
-               ("instructions", "instructions"), ("status", "status"), ("job", "job"),
-               ("claimed_at", "claimedAt"), ("rerun", "rerun"), ("result_space", "resultSpace"),
-               ("result_revision", "resultRevision"), ("source_revision", "sourceRevision"),
-               ("state_object", "stateObject"), ("stats", "stats"), ("last_error", "lastRunError"))
+    _FIELDS = ItemFields(
+        ("id", "id"), ("org_id", "orgId"), ("created_at", "createdAt"), ("updated_at", "updatedAt"),
+        ("created_by", "createdBy"), ("source_space", "sourceSpace"), ("source_language", "sourceLanguage"),
+        ("language", "language"), ("instructions", "instructions"), ("status", "status"), ("job", "job"),
+        ("claimed_at", "claimedAt"), ("rerun", "rerun"), ("result_space", "resultSpace"),
+        ("result_revision", "resultRevision"), ("source_revision", "sourceRevision"),
+        ("state_object", "stateObject"), ("stats", "stats"), ("last_error", "lastRunError"),
+    )
 
     def to_item(self) -> Item:
-        item: Item = {**translation_keys.translation(self.org_id, self.id), "type": "translation"}
-        for attr, name in self._FIELDS:
-            value = getattr(self, attr)
-            if value is not None:
-                item[name] = value
-        return item
+        return {**translation_keys.translation(self.org_id, self.id), "type": "translation",
+                **self._FIELDS.attributes(self)}
 
     @classmethod
     def from_item(cls, item: Item) -> Translation:
-        values = {attr: item[name] for attr, name in cls._FIELDS if name in item}
+        values = cls._FIELDS.values(item)
         stats = {name: int(values.get("stats", {}).get(name, 0)) for name in STATS}
         return cls(**{**values, "stats": stats})
 

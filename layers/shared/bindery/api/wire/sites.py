@@ -10,7 +10,8 @@ from bindery.config import settings
 from bindery.store.orgs import Organization
 from bindery.store.site_sections import Section, SectionGroup
 from bindery.store.site_settings import PublishingAuth
-from bindery.store.sites import Site, SiteSpace
+from bindery.store.site_spaces import SiteSpace
+from bindery.store.sites import Site
 from bindery.store.spaces import Space
 
 

@@ -110,10 +110,7 @@ def _store(org_id: str, source: str, given: ConversationInput, now: str) -> Mess
 
 def ingest(caller: Caller, org_id: str, inputs: list[ConversationInput]) -> None:
     own_source = _source(caller, org_id, inputs)
-    queue_url = settings().conversations_queue_url
-    if not queue_url:
-        # Set by the template, the local runner and the tests: without it nothing would be processed.
-        raise RuntimeError("BINDERY_CONVERSATIONS_QUEUE_URL is not set")
+    queue_url = settings().required_queue_url("conversations_queue_url")
     now = clock.now_iso()
     messages = [message for given in inputs
                 if (message := _store(org_id, own_source or given.source or EMAIL, given, now))]

@@ -54,10 +54,7 @@ def start_run(caller: Caller, space_id: str, body: ImportGitRepository | ExportT
     kind = "import" if isinstance(body, ImportGitRepository) else "export"
     space = _editable_space(caller, space_id, f"{kind} Git repositories")
     check_url(body.url, "url", resolver=resolver)
-    queue_url = settings().git_sync_queue_url
-    if not queue_url:
-        # Set by the template, the local runner and the tests: without it no run would ever happen.
-        raise RuntimeError("BINDERY_GIT_SYNC_QUEUE_URL is not set")
+    queue_url = settings().required_queue_url("git_sync_queue_url")
     now = clock.now()
     run = GitRun(
         id=new_id(), space_id=space.id, kind=kind, url=redact(body.url), ref=body.ref,

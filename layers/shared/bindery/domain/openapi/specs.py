@@ -82,12 +82,8 @@ def _source_fields(spec_id: str, source: SpecSource) -> tuple[str | None, str | 
 
 
 def _queue(spec: Spec) -> None:
-    queue_url = settings().openapi_queue_url
-    if not queue_url:
-        # Set by the template, the local runner and the tests: without it nothing would ever be processed.
-        raise RuntimeError("BINDERY_OPENAPI_QUEUE_URL is not set")
-    queues.send(queue_url, OpenAPIProcessMessage(organizationId=spec.org_id, slug=spec.slug, specId=spec.id,
-                                                 job=spec.job))
+    message = OpenAPIProcessMessage(organizationId=spec.org_id, slug=spec.slug, specId=spec.id, job=spec.job)
+    queues.send(settings().required_queue_url("openapi_queue_url"), message)
 
 
 def create_spec(caller: Caller, org_id: str, slug: str, source: SpecSource) -> SpecView:

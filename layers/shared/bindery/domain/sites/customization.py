@@ -18,7 +18,7 @@ from bindery.errors import BadRequest, NotFound
 from bindery.schemas import known_fields, problem
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import site_settings as settings_store
-from bindery.store.sites import Structure
+from bindery.store.site_structure import Structure
 
 _COLOR = {"light": "#346DDB", "dark": "#346DDB"}
 # What a new site looks like: the samples API.md gives (theme clean, corners straight, …).

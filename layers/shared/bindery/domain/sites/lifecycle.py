@@ -15,9 +15,11 @@ from bindery.errors import BadRequest
 from bindery.ids import new_id
 from bindery.store import Op, Transaction
 from bindery.store import site_sections as section_store
+from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.orgs import Organization
-from bindery.store.sites import Site, Structure
+from bindery.store.site_structure import Structure
+from bindery.store.sites import Site
 
 # A transaction holds 100 operations: the site, its basename guard, and two per site space.
 MAX_SPACES = 49
@@ -44,7 +46,7 @@ def create_site(caller: Caller, org_id: str, body: CreateSite) -> SiteResult:
     site.default_site_space = site_spaces[0].id if site_spaces else None
     ops = [site_store.put_site_op(site)]
     for site_space in site_spaces:
-        ops += [site_store.put_site_space_op(site_space), site_store.path_guard_op(site_space)]
+        ops += [site_space_store.put_site_space_op(site_space), site_space_store.path_guard_op(site_space)]
     Transaction(ops).commit()
     return SiteResult(site, access.org)
 

@@ -17,6 +17,7 @@ from boto3.dynamodb.conditions import Attr
 from bindery.auth import Caller
 from bindery.domain.access.organization import org_access
 from bindery.pagination import Listing, next_page, open_page
+from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.orgs import Organization
 from bindery.store.sites import Site
@@ -66,7 +67,8 @@ def list_sites(caller: Caller, org_id: str, *, space: str | None, title: str | N
 
 def _sites_of_space(org_id: str, space_id: str, scope: str, start: dict[str, Any] | None, *, limit: int,
                     keeps: Any) -> Listing[Site]:
-    site_ids = sorted({ss.site_id for ss in site_store.space_site_spaces(space_id) if ss.org_id == org_id})
+    site_ids = sorted({ss.site_id for ss in site_space_store.space_site_spaces(space_id)
+                       if ss.org_id == org_id})
     found = site_store.get_sites(site_ids)
     sites = [found[site_id] for site_id in site_ids if site_id in found and keeps(found[site_id])]
     after = (start or {}).get("after")

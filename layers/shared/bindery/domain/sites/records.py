@@ -19,11 +19,12 @@ from bindery.domain.access.installations import installation_covers_site
 from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.pagination import ItemT, Listing, next_page, open_page
-from bindery.store import Op, Transaction, TransactionConflict
+from bindery.store import Op, Transaction, TransactionConflict, site_structure
 from bindery.store import sites as site_store
 from bindery.store.members import Member
 from bindery.store.orgs import Organization, get_org_and_member
-from bindery.store.sites import Site, Structure
+from bindery.store.site_structure import Structure
+from bindery.store.sites import Site
 
 NO_SITE = "No matching site"
 BUSY = "The site changed while this request ran; nothing was changed, try again"
@@ -61,7 +62,7 @@ def open_structure(caller: Caller, org_id: str, site_id: str) -> tuple[OrgAccess
     """The site with all its site spaces (one Query), for a reading caller."""
     access = org_access(org_id, caller)
     access.require("read", "read the organization's sites")
-    found = site_store.structure(site_id)
+    found = site_structure.structure(site_id)
     if found is None or found.site.org_id != org_id or not installation_covers_site(caller, site_id):
         raise NotFound(NO_SITE)
     return access, found
@@ -113,7 +114,7 @@ def open_for_reader(caller: Caller, org_id: str, site_id: str, share_key: str | 
     org, member = get_org_and_member(org_id, caller.user_id)
     if org is None:
         raise NotFound(NO_SITE)
-    found = site_store.structure(site_id)
+    found = site_structure.structure(site_id)
     if found is None or found.site.org_id != org_id:
         raise NotFound(NO_SITE)
     if member is not None and not member.disabled and member.role is not None:

@@ -18,11 +18,10 @@ from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing
 from bindery.positions import between
-from bindery.store import Op
+from bindery.store import Op, site_structure
 from bindery.store import site_sections as section_store
-from bindery.store import sites as site_store
 from bindery.store.site_sections import SectionGroup
-from bindery.store.sites import Structure
+from bindery.store.site_structure import Structure
 
 NO_GROUP = "No matching site section group"
 MAX_SECTIONS = 98  # one transaction: the group and each section it takes
@@ -102,7 +101,7 @@ def delete_group(caller: Caller, org_id: str, site_id: str, group_id: str) -> No
     """Its sections and groups move up to its parent's level; 204 when it is missing."""
     access = org_access(org_id, caller)
     access.require("admin", "change sites")
-    structure = site_store.structure(site_id)
+    structure = site_structure.structure(site_id)
     if structure is None or structure.site.org_id != org_id:
         return
     group = structure.group(group_id)
@@ -135,7 +134,7 @@ def remove_section_from_group(caller: Caller, org_id: str, site_id: str, group_i
     the group, or the group or section is missing."""
     access = org_access(org_id, caller)
     access.require("admin", "change sites")
-    structure = site_store.structure(site_id)
+    structure = site_structure.structure(site_id)
     if structure is None or structure.site.org_id != org_id:
         return
     group, section = structure.group(group_id), structure.section(section_id)

@@ -33,11 +33,12 @@ from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing
 from bindery.positions import between
-from bindery.store import Op, Transaction, TransactionConflict
+from bindery.store import Op, Transaction, TransactionConflict, site_structure
 from bindery.store import site_sections as section_store
+from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.site_sections import Section
-from bindery.store.sites import Structure
+from bindery.store.site_structure import Structure
 
 NO_SECTION = "No matching site section"
 # One transaction holds 100 operations: the first section moves each root site space (3 operations).
@@ -99,9 +100,9 @@ def add_section(caller: Caller, org_id: str, site_id: str, body: AddSection) -> 
         raise BadRequest(f"spaceId: a site with more than {MAX_ROOT_SITE_SPACES} site spaces at its root "
                          "cannot be given its first section; remove some first")
     for site_space in root:  # the first section takes the root's site spaces, and its default
-        ops += [site_store.update_site_space_op(site_space, {"section": section.id}),
-                site_store.release_path_op(site_space),
-                site_store.path_guard_op(replace(site_space, section=section.id))]
+        ops += [site_space_store.update_site_space_op(site_space, {"section": section.id}),
+                site_space_store.release_path_op(site_space),
+                site_space_store.path_guard_op(replace(site_space, section=section.id))]
     if root and site.default_site_space:
         section.default_site_space = site.default_site_space
         ops[0] = section_store.put_section_op(section)
@@ -109,7 +110,7 @@ def add_section(caller: Caller, org_id: str, site_id: str, body: AddSection) -> 
     if not any(ss.space_id == space.id for ss in root):
         (made,) = new_site_spaces(site, [space], section.id, [replace(ss, section=section.id) for ss in root],
                                   now)
-        ops += [site_store.put_site_space_op(made), site_store.path_guard_op(made)]
+        ops += [site_space_store.put_site_space_op(made), site_space_store.path_guard_op(made)]
         structure.site_spaces.append(made)
         added = 1
     ops.append(site_store.count_site_spaces_op(site, added, None))
@@ -195,7 +196,7 @@ def delete_section(caller: Caller, org_id: str, site_id: str, section_id: str) -
     section last, so a delete cut short leaves a smaller section rather than orphans). 204 when missing."""
     access = org_access(org_id, caller)
     access.require("admin", "change sites")
-    structure = site_store.structure(site_id)
+    structure = site_structure.structure(site_id)
     if structure is None or structure.site.org_id != org_id:
         return
     doomed = structure.section(section_id)
@@ -215,7 +216,8 @@ def delete_section(caller: Caller, org_id: str, site_id: str, section_id: str) -
 def _delete_site_spaces_ops(structure: Structure, site_spaces: list[Any]) -> list[Op]:
     ops: list[Op] = []
     for site_space in site_spaces:
-        ops += [site_store.delete_site_space_op(site_space), site_store.release_path_op(site_space)]
+        ops += [site_space_store.delete_site_space_op(site_space),
+                site_space_store.release_path_op(site_space)]
     site = structure.site
     ops.append(site_store.count_site_spaces_op(site, -len(site_spaces), site.default_site_space))
     return ops

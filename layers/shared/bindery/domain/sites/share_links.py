@@ -15,9 +15,8 @@ from bindery.domain.sites.records import open_structure
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page
-from bindery.store import Transaction, TransactionConflict
+from bindery.store import Transaction, TransactionConflict, site_structure
 from bindery.store import site_settings as settings_store
-from bindery.store import sites as site_store
 from bindery.store.orgs import Organization
 from bindery.store.site_settings import ShareLink
 from bindery.store.sites import Site
@@ -87,7 +86,7 @@ def delete_share_link(caller: Caller, org_id: str, site_id: str, share_link_id: 
     """204 when the link (or the site) is missing too."""
     access = org_access(org_id, caller)
     access.require("admin", "manage share links")
-    structure = site_store.structure(site_id)
+    structure = site_structure.structure(site_id)
     if structure is None or structure.site.org_id != org_id:
         return
     found = next((link for link in structure.share_links if link.id == share_link_id), None)

@@ -33,9 +33,13 @@ from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page
 from bindery.positions import between
+from bindery.store import site_spaces as site_space_store
+from bindery.store import site_structure
 from bindery.store import sites as site_store
 from bindery.store.members import Member
-from bindery.store.sites import Site, SiteSpace, Structure
+from bindery.store.site_spaces import SiteSpace
+from bindery.store.site_structure import Structure
+from bindery.store.sites import Site
 from bindery.store.spaces import Space, get_spaces
 
 
@@ -121,7 +125,7 @@ def add_site_space(caller: Caller, org_id: str, site_id: str, body: AddSiteSpace
     site = structure.site
     (made,) = new_site_spaces(site, [space], section, structure.in_section(section), now_iso())
     default = site.default_site_space or made.id if section is None else site.default_site_space
-    commit_change(site_store.put_site_space_op(made), site_store.path_guard_op(made),
+    commit_change(site_space_store.put_site_space_op(made), site_space_store.path_guard_op(made),
                   site_store.count_site_spaces_op(site, 1, default))
     site.site_spaces += 1
     site.default_site_space = default
@@ -148,7 +152,7 @@ def update_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
     if "path" in sent and body.path is not None and body.path != current.path:
         sets["path"] = checked_path(body.path)
         moved = SiteSpace(**{**current.__dict__, "path": body.path})
-        ops += [site_store.release_path_op(current), site_store.path_guard_op(moved)]
+        ops += [site_space_store.release_path_op(current), site_space_store.path_guard_op(moved)]
     if "condition" in sent:
         if body.condition is None or body.condition == "":
             removes.append("condition")
@@ -160,7 +164,7 @@ def update_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
         sets.update({"spaceId": space.id, **{k: v for k, v in moved_space.to_item().items()
                                             if k.startswith("GSI2")}})
     if sets or removes:
-        ops.append(site_store.update_site_space_op(current, sets, tuple(removes)))
+        ops.append(site_space_store.update_site_space_op(current, sets, tuple(removes)))
         commit_change(ops, taken=("path", f"path: {body.path!r} is taken by another site space here"))
     _, after = open_structure(caller, org_id, site_id)
     return view_of(access, after, site_space_id)
@@ -179,7 +183,7 @@ def move_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: st
         siblings, current.id, what="site space",
         before=where.before.siteSpace if where and where.before else None,
         after=where.after.siteSpace if where and where.after else None)
-    commit_change(site_store.update_site_space_op(current, {"position": position}))
+    commit_change(site_space_store.update_site_space_op(current, {"position": position}))
     current.position = position
     return view_of(access, structure, site_space_id)
 
@@ -189,7 +193,7 @@ def delete_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
     A missing site space (or site) is a 204 too."""
     access = org_access(org_id, caller)
     access.require("admin", "change sites")
-    structure = site_store.structure(site_id)
+    structure = site_structure.structure(site_id)
     if structure is None or structure.site.org_id != org_id:
         return
     doomed = structure.site_space(site_space_id)
@@ -201,7 +205,7 @@ def delete_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
         rest = [ss for ss in structure.in_section(None) if ss.id != doomed.id]
         default = rest[0].id if rest else None
     # In a section, a deleted default needs no write: the section's first site space is its default.
-    commit_change(site_store.delete_site_space_op(doomed), site_store.release_path_op(doomed),
+    commit_change(site_space_store.delete_site_space_op(doomed), site_space_store.release_path_op(doomed),
                   site_store.count_site_spaces_op(site, -1, default))
 
 

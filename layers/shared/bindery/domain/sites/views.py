@@ -13,7 +13,9 @@ from bindery.domain.access.content import roles_on
 from bindery.store.members import Member
 from bindery.store.orgs import Organization
 from bindery.store.site_sections import Section, SectionGroup
-from bindery.store.sites import Site, SiteSpace, Structure
+from bindery.store.site_spaces import SiteSpace
+from bindery.store.site_structure import Structure
+from bindery.store.sites import Site
 from bindery.store.spaces import Space, get_spaces
 
 

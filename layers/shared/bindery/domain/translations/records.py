@@ -65,13 +65,10 @@ def list_translations(caller: Caller, org_id: str, *,
 
 
 def _queue(translation: Translation) -> None:
-    queue_url = settings().translation_queue_url
-    if not queue_url:
-        # Set by the template, the local runner and the tests: without it no run would ever happen.
-        raise RuntimeError("BINDERY_TRANSLATION_QUEUE_URL is not set")
     assert translation.job is not None
-    queues.send(queue_url, TranslationRunMessage(organizationId=translation.org_id,
-                                                 translationId=translation.id, job=translation.job))
+    message = TranslationRunMessage(organizationId=translation.org_id, translationId=translation.id,
+                                    job=translation.job)
+    queues.send(settings().required_queue_url("translation_queue_url"), message)
 
 
 def create_translation(caller: Caller, org_id: str, body: CreateTranslation) -> TranslationView:
