@@ -14,7 +14,7 @@ from lxml import html as lxml_html
 from bindery.site_pages import page_view
 from tests.api.test_site_sections import add_section
 from tests.site_pages.served.conftest import World, imported_space
-from tests.site_pages.served.test_site_visibility import cookie_of
+from tests.site_pages.served.test_site_visibility import cookie_of, publishing_auth, token
 
 CHANGES = {
     "README.md": b"# Endpoints\n\nWhat changed, release by release.\n",
@@ -45,6 +45,11 @@ def two_sections(world: World, second: str) -> dict[str, Any]:
                and ss["section"] != section["id"]]
     assert world.api.delete(world.site(f"/site-spaces/{moved}"), token=world.ada.token).status == 204
     return section
+
+
+def section_of(world: World, space_id: str) -> str:
+    listed = world.api.get(world.site("/site-spaces"), token=world.ada.token).json()["items"]
+    return str(next(ss["section"] for ss in listed if ss["space"]["id"] == space_id))
 
 
 def test_a_hit_of_another_site_space_is_labelled_and_links_into_it(world: World):
@@ -158,3 +163,38 @@ def test_a_site_with_more_site_spaces_than_searched_says_so(world: World, monkey
     assert results(page) == []
     assert "1 other part of the site not searched" in page
     assert [title for _, title, _ in results(world.text("/api/~site/search?q=endpoints"))] == ["API"]
+
+
+def test_beyond_the_cap_every_sections_default_is_searched_before_other_site_spaces(
+        world: World, deliver_queued: Callable[[], int], tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    section = two_sections(world, "Reference API")
+    guide_section = section_of(world, world.guide)
+    changes = imported_space(world.api, world.ada, deliver_queued, repo=tmp_path / "changes.git",
+                             files=CHANGES, title="Changes")
+    added = world.api.post(world.site("/site-spaces"), token=world.ada.token,
+                           body={"spaceId": changes, "sectionId": guide_section})
+    assert (added.status, added.json()["section"]) == (201, guide_section), added.body
+    monkeypatch.setattr(page_view, "MAX_PARTS", 2)
+    # From the Guide: the Guide, then the other section's default; the Guide's second variant waits.
+    page = world.text("/~site/search?q=endpoints")
+    assert results(page) == [("Reference API", "API", "/sites/acme/docs/reference-api/readme")]
+    assert "1 other part of the site not searched" in page
+    # From that variant, it is searched first, then the Guide section's default: the API waits.
+    page = world.text("/changes/~site/search?q=endpoints")
+    assert [(label, title) for label, title, _ in results(page)] == [("Guide / Changes", "Endpoints")]
+    assert "1 other part of the site not searched" in page
+    assert section["id"] != guide_section
+
+
+def test_a_visitor_auth_sites_section_is_searched_only_for_tokens_whose_claims_match(world: World):
+    key = publishing_auth(world)["privateKey"]
+    world.patch_site(visibility="visitor-auth")
+    beta = two_sections(world, "Beta API")
+    changed = world.api.patch(world.site(f"/sections/{beta['id']}"), token=world.ada.token,
+                              body={"condition": "visitor.claims.beta == true"})
+    assert changed.status == 200, changed.body
+    assert world.get("/~site/search?q=endpoints").status == 401
+    plain = world.text(f"/~site/search?q=endpoints&jwt_token={token(key, beta=False)}")
+    assert (results(plain), "Beta API" in plain) == ([], False)
+    tester = world.text(f"/~site/search?q=endpoints&jwt_token={token(key, beta=True)}")
+    assert results(tester) == [("Beta API", "API", "/sites/acme/docs/beta-api/readme")]
