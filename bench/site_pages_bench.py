@@ -1,13 +1,15 @@
 """A published page, viewed cold and warm (moto, in process), against the same page read as JSON
 through the API (`GET /spaces/{spaceId}/content/page/{pageId}`) in the same run.
 
-    python -m bench.site_pages_bench [--pages 300] [--repeat 20]
+    python -m bench.site_pages_bench [--pages 300] [--spaces 5] [--repeat 20]
 
 The site shows one space of `--pages` pages (a tree of groups of 25) whose page under test holds every
-kind of block the Markdown converter writes; the site is public, addressed by organization hostname and
-basename. Cold: the process's caches of revisions, trees and documents are emptied before each view
-(a new execution environment). Warm: the view repeated. Reported: DynamoDB requests of one view, by
-operation, and median milliseconds, each as a ratio to the warm JSON read.
+kind of block the Markdown converter writes, and `--spaces` - 1 more spaces of one page each as its
+other site spaces; the site is public, addressed by organization hostname and basename. Cold: the
+process's caches of revisions, trees and documents are emptied before each view (a new execution
+environment). Warm: the view repeated. The site's search (`~site/search?q=`) searches every site space.
+Reported: DynamoDB requests of one view, by operation, and median milliseconds, each as a ratio to the
+warm JSON read.
 """
 
 from __future__ import annotations
@@ -87,34 +89,49 @@ class View:
 @dataclass(frozen=True)
 class Seeded:
     path: str  # the published page's path on the readers' API
+    search_path: str  # the site's search, for a word on a page of every space
     json_path: str  # the same page on the v1 API
     token: str  # the site's admin's API token
 
 
-def seed(api: ApiClient, pages: int) -> Seeded:
-    """A site of one space of `pages` pages, published; the page under test is `p1`."""
-    from bindery.content.markdown import markdown_to_document
+def _space(api: ApiClient, org_id: str | None, token: str, *, title: str, groups: list[dict[str, Any]],
+           documents: dict[str, Any]) -> str:
     from bindery.domain.revisions import advance_space, commit_revision
     from bindery.store import spaces as space_store
 
+    space_id = str(api.post(f"/orgs/{org_id}/spaces", token=token, body={"title": title}).json()["id"])
+    tree = {"pages": groups, "files": [], "reusableContents": [], "variables": {}}
+    space = space_store.get_space(space_id)
+    assert space is not None
+    revision = commit_revision(space_id, [space.revision] if space.revision else [], tree, documents)
+    advance_space(space, space.revision or "", revision)
+    return space_id
+
+
+def seed(api: ApiClient, pages: int, spaces: int = 1) -> Seeded:
+    """A site of one space of `pages` pages and `spaces` - 1 of one page, published; the page under
+    test is `p1`."""
+    from bindery.content.markdown import markdown_to_document
+
     who = api.org_admin("Bench", "Bench")
     api.patch(f"/orgs/{who.org_id}", token=who.token, body={"hostname": "bench"})
-    space_id = api.post(f"/orgs/{who.org_id}/spaces", token=who.token, body={"title": "Guide"}).json()["id"]
     groups = [{"id": f"g{g}", "type": "group", "title": f"Part {g}", "slug": f"part-{g}",
                "pages": [{"id": f"p{n}", "type": "document", "title": f"Page {n}", "slug": f"page-{n}",
                           "pages": []} for n in range(g * 25, min(pages, (g + 1) * 25))]}
               for g in range((pages + 24) // 25)]
-    tree = {"pages": groups, "files": [], "reusableContents": [], "variables": {}}
     document = markdown_to_document(PAGE).document
-    space = space_store.get_space(space_id)
-    assert space is not None
-    revision = commit_revision(space_id, [space.revision] if space.revision else [], tree, {"p1": document})
-    advance_space(space, space.revision or "", revision)
+    space_ids = [_space(api, who.org_id, who.token, title="Guide", groups=groups,
+                         documents={"p1": document})]
+    for n in range(1, spaces):
+        page = {"id": "p1", "type": "document", "title": "Changes", "slug": "changes", "pages": []}
+        space_ids.append(_space(api, who.org_id, who.token, title=f"Release {n}", groups=[page],
+                                documents={"p1": document}))
     site = api.post(f"/orgs/{who.org_id}/sites", token=who.token,
-                    body={"title": "Bench Docs", "spaces": [space_id]}).json()
+                    body={"title": "Bench Docs", "spaces": space_ids}).json()
     api.patch(f"/orgs/{who.org_id}/sites/{site['id']}", token=who.token, body={"basename": "docs"})
     api.post(f"/orgs/{who.org_id}/sites/{site['id']}/publish", token=who.token)
-    return Seeded("/sites/bench/docs/part-0/page-1", f"/v1/spaces/{space_id}/content/page/p1", who.token)
+    return Seeded("/sites/bench/docs/part-0/page-1", "/sites/bench/docs/~site/search?q=buffers+flushed",
+                  f"/v1/spaces/{space_ids[0]}/content/page/p1", who.token)
 
 
 def _viewing(api: ApiClient, path: str, *, cold: bool) -> Any:
@@ -130,8 +147,8 @@ def _viewing(api: ApiClient, path: str, *, cold: bool) -> Any:
     return view
 
 
-def measure(api: ApiClient, pages: int, repeat: int) -> dict[str, View]:
-    seeded = seed(api, pages)
+def measure(api: ApiClient, pages: int, repeat: int, spaces: int = 1) -> dict[str, View]:
+    seeded = seed(api, pages, spaces)
 
     def json_read() -> None:
         reply = api.gateway.dispatch("GET", seeded.json_path, {"Authorization": f"Bearer {seeded.token}"})
@@ -140,6 +157,8 @@ def measure(api: ApiClient, pages: int, repeat: int) -> dict[str, View]:
 
     calls = {"page view, cold": _viewing(api, seeded.path, cold=True),
              "page view, warm": _viewing(api, seeded.path, cold=False),
+             "site search, cold": _viewing(api, seeded.search_path, cold=True),
+             "site search, warm": _viewing(api, seeded.search_path, cold=False),
              BASELINE: json_read}
     views: dict[str, View] = {}
     for name, call in calls.items():
@@ -154,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.site_pages_bench",
                                      description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--pages", type=int, default=300)
+    parser.add_argument("--spaces", type=int, default=5, help="site spaces the site shows (searched)")
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args(argv)
     os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
@@ -175,7 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             create_table()
             aws.s3_client().create_bucket(Bucket=settings().blob_bucket)
-            views = measure(ApiClient(), args.pages, args.repeat)
+            views = measure(ApiClient(), args.pages, args.repeat, args.spaces)
         finally:
             aws.reset()
             settings.cache_clear()

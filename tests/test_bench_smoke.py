@@ -49,7 +49,7 @@ def test_the_event_fan_out_to_1000_installations_costs_a_request_per_25_events(a
 def test_a_published_page_view_reads_the_structure_the_tree_and_one_document(api):
     from bench import site_pages_bench
 
-    views = site_pages_bench.measure(api, pages=60, repeat=0)
+    views = site_pages_bench.measure(api, pages=60, repeat=0, spaces=3)
     # Addressed by organization hostname and basename: one GetItem of each guard. Then one Query of the
     # site's partition (its structure, settings and keys), one BatchGetItem of the spaces it shows (their
     # current revisions), and — cold only — the revision, its tree and the page's document (GetItem
@@ -57,6 +57,14 @@ def test_a_published_page_view_reads_the_structure_the_tree_and_one_document(api
     assert views["page view, cold"].requests == {"GetItem": 5, "Query": 1, "BatchGetItem": 1}
     assert views["page view, warm"].requests == {"GetItem": 2, "Query": 1, "BatchGetItem": 1}
     assert views[site_pages_bench.BASELINE].requests == {"GetItem": 2, "BatchGetItem": 1}
+    # The site's search, over its 3 site spaces: the page's reads (the spaces' BatchGetItem gives their
+    # current revisions), one BatchGetItem of the 3 index pointers, and — cold only — the revision
+    # and the tree of the site space shown (its navigation); the index files are on local disk.
+    assert views["site search, cold"].requests == {"GetItem": 4, "Query": 1, "BatchGetItem": 2}
+    assert views["site search, warm"].requests == {"GetItem": 2, "Query": 1, "BatchGetItem": 2}
+    found = api.gateway.dispatch("GET", "/sites/bench/docs/~site/search?q=buffers+flushed",
+                                 {"Host": "127.0.0.1:3000"}).body.decode()
+    assert "3 results for" in found  # one page of each space
 
 
 def test_one_conversation_ingest_read_and_processing_cost_a_fixed_number_of_requests(api, sqs_queues):

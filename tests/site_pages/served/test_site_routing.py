@@ -101,13 +101,6 @@ def test_sections_are_routed_by_their_path(world: World):
     assert "<h1>On Linux</h1>" in world.text("/install/linux")
 
 
-def test_search_lists_matching_pages_with_links(world: World):
-    page = world.text("/~site/search?q=buffer")
-    assert "1 result for “buffer”" in page
-    assert '<a href="/sites/acme/docs/install/linux">On Linux</a>' in page
-    assert "0 results" in world.text("/api/~site/search?q=buffer")  # each site space its own index
-
-
 def test_a_file_link_redirects_to_the_file_bytes(world: World):
     files = world.api.get(f"/spaces/{world.guide}/content/files", token=world.ada.token).json()["items"]
     reply = world.get(f"/~site/files/{files[0]['id']}")

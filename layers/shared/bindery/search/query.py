@@ -27,9 +27,9 @@ COUNT_SQL = "SELECT COUNT(*) FROM page_fts WHERE page_fts MATCH ?"
 # bm25() only works in the query that matches: both scores are materialized, then combined.
 PAGES_SQL = ("WITH pages AS MATERIALIZED (SELECT rowid, bm25(page_fts, 4.0, 2.0, 1.0) AS score FROM page_fts "
              "WHERE page_fts MATCH ?1), titles AS MATERIALIZED (SELECT rowid, bm25(title_fts) AS score "
-             "FROM title_fts WHERE title_fts MATCH ?1) SELECT pages.rowid FROM pages LEFT JOIN titles "
-             "USING (rowid) ORDER BY pages.score + 2.0 * COALESCE(titles.score, 0), pages.rowid "
-             "LIMIT ?2 OFFSET ?3")
+             "FROM title_fts WHERE title_fts MATCH ?1) SELECT pages.rowid, pages.score + 2.0 * "
+             "COALESCE(titles.score, 0) AS ranking FROM pages LEFT JOIN titles "
+             "USING (rowid) ORDER BY ranking, pages.rowid LIMIT ?2 OFFSET ?3")
 # One statement for the sections of every page shown: bm25() computes its IDFs once per statement (a
 # full pass over each term's doclist), so a statement per page repeated that pass for every page.
 SECTIONS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24), bm25(fts, 3.0, 1.0) "
@@ -50,6 +50,8 @@ class PageHit:
     title: str
     path: str
     sections: list[SectionHit]
+    # The ranking's score (bm25, lower is better): how hits of several indexes are merged best first.
+    score: float = 0.0
 
 
 def _quoted(text: str) -> str:
@@ -68,10 +70,13 @@ def terms(query: str) -> list[str]:
     return found
 
 
-def _pages(connection: sqlite3.Connection, match: str, limit: int, offset: int) -> tuple[int, list[int]]:
+def _pages(connection: sqlite3.Connection, match: str, limit: int,
+           offset: int) -> tuple[int, dict[int, float]]:
+    """The number of matching pages, and the rowids of `limit` of them from `offset`, best first, with
+    their scores."""
     total = connection.execute(COUNT_SQL, (match,)).fetchone()[0]
     rows = connection.execute(PAGES_SQL, (match, limit, offset)).fetchall()
-    return int(total), [int(row[0]) for row in rows]
+    return int(total), {int(row[0]): float(row[1]) for row in rows}
 
 
 def search(connection: sqlite3.Connection, query: str, *, limit: int,
@@ -81,10 +86,11 @@ def search(connection: sqlite3.Connection, query: str, *, limit: int,
     if not phrases:
         return 0, []
     match = " AND ".join(phrases)
-    total, rowids = _pages(connection, match, limit, offset)
+    total, scores = _pages(connection, match, limit, offset)
     if total == 0 and len(phrases) > 1:
         match = " OR ".join(phrases)
-        total, rowids = _pages(connection, match, limit, offset)
+        total, scores = _pages(connection, match, limit, offset)
+    rowids = list(scores)
     if not rowids:
         return total, []
     sections: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
@@ -94,4 +100,5 @@ def search(connection: sqlite3.Connection, query: str, *, limit: int,
         if len(best) < SECTIONS_PER_PAGE:
             best.append(SectionHit(anchor, heading, body))
     info = {row[0]: row[1:] for row in connection.execute(PAGE_INFO_SQL, (json.dumps(rowids),))}
-    return total, [PageHit(info[r][0], info[r][1], info[r][2], sections[r]) for r in rowids]
+    return total, [PageHit(info[r][0], info[r][1], info[r][2], sections[r], scores[r])
+                   for r in rowids]

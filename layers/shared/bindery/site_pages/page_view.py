@@ -14,6 +14,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 from bindery.domain.sites.customization import site_space_settings
 from bindery.domain.sites.views import readable
@@ -23,7 +24,7 @@ from bindery.site_pages.chrome import chrome
 from bindery.site_pages.links import INTERNAL, SiteLinks, page_url
 from bindery.site_pages.page_tree import find, neighbours
 from bindery.site_pages.site_map import Place, SiteMap
-from bindery.site_pages.site_search import search_revision
+from bindery.site_pages.site_search import MAX_PARTS, search_parts, site_parts
 from bindery.site_pages.visibility import SiteHidden, Visitor, VisitorRefused, visitor_of
 from bindery.store import blobs, site_structure
 from bindery.store import revisions as revision_store
@@ -224,15 +225,27 @@ def _page_not_found(view: _View) -> Reply:
 
 
 def _search(view: _View) -> Reply:
+    """The whole site as this visitor sees it (at most MAX_PARTS site spaces), or with `scope=current`
+    the site space shown alone."""
     tree = revision_store.load_tree(view.revision)
     query = view.request.query.get("q", "")
-    found = search_revision(view.revision, query)
-    variant = view.place.variant
-    hits = [{"title": hit.title, "url": page_url(variant, hit.path),
-             "sections": [{"title": s.title, "body": s.body, "url": page_url(variant, hit.path, s.anchor)}
+    every = site_parts(view.site_map, view.place)  # the current site space first
+    narrowed = view.request.query.get("scope") == "current"
+    parts = every[:1] if narrowed else every[:MAX_PARTS]
+    found = search_parts(parts, query)
+    labelled = len(parts) > 1
+    hits = [{"title": hit.title, "url": page_url(part.variant, hit.path),
+             "label": part.label if labelled else "",
+             "sections": [{"title": s.title, "body": s.body,
+                           "url": page_url(part.variant, hit.path, s.anchor)}
                           for s in hit.sections if s.title or s.body]}
-            for hit in found.hits]
+            for part, hit in ((found_hit.part, found_hit.hit) for found_hit in found.hits)]
     context = chrome(view, tree, None, view.links)
-    body = html.render("search.html", **{**context, "query": query}, hits=hits, count=found.count)
+    search_url = context["search_url"]
+    scopes = {"current_label": every[0].label or every[0].variant.title,
+              "current_url": f"{search_url}?{urlencode({'q': query, 'scope': 'current'})}"
+              if len(every) > 1 and not narrowed else None,
+              "site_url": f"{search_url}?{urlencode({'q': query})}" if len(every) > 1 and narrowed else None,
+              "left_out": 0 if narrowed else len(every) - len(parts)}
+    body = html.render("search.html", **{**context, "query": query}, hits=hits, count=found.count, **scopes)
     return Reply(200, body, headers={"Cache-Control": "private, no-cache"})
-
