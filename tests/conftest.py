@@ -14,7 +14,6 @@ them with `-m "repository or concurrent"`.
 from __future__ import annotations
 
 import os
-import re
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -43,7 +42,7 @@ from bindery import aws
 from bindery.aws import counting_requests
 from bindery.config import settings
 from bindery.store import revisions
-from local.template import create_table_kwargs, ttl_attribute
+from local.engine import create_table
 from tests.client import ApiClient
 
 ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
@@ -73,12 +72,9 @@ def engine() -> Iterator[str]:
 
         server = dynamodb_local.start()
         os.environ["BINDERY_DYNAMODB_ENDPOINT"] = server.endpoint
-        # moto mocks S3 and SQS only; requests to DynamoDB Local pass through to it.
-        beside = {"core": {"service_whitelist": ["s3", "sqs"],
-                            "passthrough": {"urls": [re.escape(server.endpoint) + ".*"], "services": []}}}
         aws.reset()
         try:
-            with mock_aws(config=beside):
+            with mock_aws(config=server.moto_beside()):  # type: ignore[arg-type]
                 aws.reset()
                 yield "dynamodb-local"
         finally:
@@ -92,17 +88,6 @@ def engine() -> Iterator[str]:
             aws.reset()
             yield "moto"
         aws.reset()
-
-
-def _create_table() -> None:
-    client = aws.dynamodb_client()
-    name = os.environ["BINDERY_TABLE"]
-    client.create_table(**create_table_kwargs(name))
-    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.05, "MaxAttempts": 200})
-    attribute = ttl_attribute()
-    if attribute:
-        client.update_time_to_live(TableName=name,
-                                   TimeToLiveSpecification={"Enabled": True, "AttributeName": attribute})
 
 
 def _empty_bucket() -> None:
@@ -119,7 +104,7 @@ def table(engine: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A fresh, empty table and blob bucket for every test (and no cached content from the last one:
     tests reuse space ids such as "s1")."""
     monkeypatch.delenv("BINDERY_CLOCK_OFFSET_SECONDS", raising=False)
-    _create_table()
+    create_table(os.environ["BINDERY_TABLE"], poll_seconds=0.05)
     aws.s3_client().create_bucket(Bucket=os.environ["BINDERY_BUCKET"])
     revisions.clear_cache()
     yield
