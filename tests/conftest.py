@@ -40,10 +40,10 @@ os.environ.pop("BINDERY_BLOB_DIR", None)  # bytes go to (mock) S3 unless a test 
 
 from bindery import aws
 from bindery.aws import counting_requests
-from bindery.config import settings
 from bindery.store import revisions
 from local.engine import create_table
 from tests.client import ApiClient
+from tests.settings_environment import changed_environment
 
 ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
 
@@ -136,18 +136,8 @@ def sqs_queues(engine: str) -> Iterator[dict[str, Any]]:
     sqs = aws.sqs_client()
     queues = queue_delivery.create_queues(sqs, template, prefix=f"test-{uuid.uuid4().hex[:8]}-")
     environment = {env: queues[ref].url for env, ref in queue_delivery.queue_environment(template).items()}
-    # Not monkeypatch: the settings must be re-read after the variables are restored, whatever order
-    # the other fixtures' teardowns run in.
-    before = {env: os.environ.get(env) for env in environment}
-    os.environ.update(environment)
-    settings.cache_clear()
-    yield queues
-    for env, value in before.items():
-        if value is None:
-            os.environ.pop(env, None)
-        else:
-            os.environ[env] = value
-    settings.cache_clear()
+    with changed_environment(environment):
+        yield queues
     for queue in queues.values():
         sqs.delete_queue(QueueUrl=queue.url)
 
