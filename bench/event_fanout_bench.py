@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import os
 import statistics
 import sys
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
     if str(_entry) not in sys.path:
         sys.path.insert(0, str(_entry))
 
+from bench.environment import in_process_aws, queue_url, set_environment  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
 from bindery import aws, clock  # noqa: E402
 from bindery.aws import counting_requests, dynamodb_table  # noqa: E402
@@ -117,29 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--installations", type=int, default=1000)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args(argv)
-    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-                       "AWS_SESSION_TOKEN": "bench", "AWS_DEFAULT_REGION": "us-east-1",
-                       "AWS_REGION": "us-east-1", "BINDERY_TABLE": "bindery-bench",
-                       "BINDERY_BUCKET": "bindery-bench-blobs", "POWERTOOLS_LOG_LEVEL": "CRITICAL"})
-    for name in ("AWS_PROFILE", "BINDERY_DYNAMODB_ENDPOINT", "BINDERY_S3_ENDPOINT",
-                 "BINDERY_SEARCH_INDEX_QUEUE_URL", "BINDERY_CLOCK_OFFSET_SECONDS"):
-        os.environ.pop(name, None)
-    os.environ.setdefault("BINDERY_CURSOR_SECRET", "bench-cursor-secret-0123456789abcdef")
-    from moto import mock_aws
-
-    from bench.run import create_table
-
-    with mock_aws():
-        aws.reset()
-        try:
-            create_table()
-            queue = aws.sqs_client().create_queue(QueueName="bench-integration-events")["QueueUrl"]
-            os.environ["BINDERY_INTEGRATION_EVENTS_QUEUE_URL"] = queue
-            settings.cache_clear()
-            result = run(ApiClient(), args.installations, args.repeat)
-        finally:
-            aws.reset()
-            settings.cache_clear()
+    set_environment()
+    with in_process_aws():
+        queue_url("BINDERY_INTEGRATION_EVENTS_QUEUE_URL", "bench-integration-events")
+        result = run(ApiClient(), args.installations, args.repeat)
     for label in ("baseline", "fanned"):
         update: Update = result[label]
         print(f"{label:9} DynamoDB {update.requests}  SQS {update.queue_requests}"

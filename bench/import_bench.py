@@ -16,7 +16,6 @@ Each time is the median over `--repeat` runs and is printed as a ratio to the ba
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -43,18 +42,10 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     args = parser.parse_args(argv)
-    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-                       "AWS_SESSION_TOKEN": "bench", "AWS_DEFAULT_REGION": "us-east-1",
-                       "AWS_REGION": "us-east-1", "BINDERY_TABLE": "bindery-bench",
-                       "BINDERY_BUCKET": "bindery-bench-blobs", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
-                       "BINDERY_CURSOR_SECRET": "bench-cursor-secret-0123456789abcdef"})
-    for name in ("AWS_PROFILE", "BINDERY_DYNAMODB_ENDPOINT", "BINDERY_S3_ENDPOINT", "BINDERY_BLOB_DIR"):
-        os.environ.pop(name, None)
+    from bench.environment import in_process_aws, set_environment
 
-    from moto import mock_aws
+    set_environment()
 
-    from bench.run import create_table
-    from bindery import aws
     from bindery.aws import counting_requests
     from bindery.content.markdown import markdown_to_document
     from bindery.content.tree import Tree, empty_tree
@@ -74,10 +65,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
             markdown_to_document(source)
 
     results: list[tuple[str, float, str]] = []
-    with mock_aws():
-        aws.reset()
-        create_table()
-        aws.s3_client().create_bucket(Bucket="bindery-bench-blobs")
+    with in_process_aws():
         api = ApiClient()
         who = api.org_admin("Bench", "Bench Org")
         created = api.post(f"/orgs/{who.org_id}/spaces", body={"title": "fluentd"}, token=who.token)
@@ -113,7 +101,6 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
         again = commit(current)
         results.append(("re-import, nothing changed", (time.perf_counter() - started) * 1000,
                         ", ".join(f"{k} {v}" for k, v in sorted(again.items()))))
-        aws.reset()
     print(f"corpus: {args.corpus} ({len(files)} files, {len(pages)} Markdown pages)")
     print(f"{'step':<52}{'ms':>10}{'ratio':>8}  requests")
     for name, ms, requests in results:

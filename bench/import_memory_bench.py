@@ -67,19 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", default="50,200,800", help="repository sizes in MB, comma-separated")
     parser.add_argument("--file-mb", type=int, default=16, help="the size of each video")
     args = parser.parse_args(argv)
-    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-                       "AWS_SESSION_TOKEN": "bench", "AWS_DEFAULT_REGION": "us-east-1",
-                       "AWS_REGION": "us-east-1", "BINDERY_TABLE": "bindery-bench",
-                       "BINDERY_BUCKET": "bindery-bench-blobs", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
-                       "BINDERY_CURSOR_SECRET": "bench-cursor-secret-0123456789abcdef",
-                       "BINDERY_GIT_ALLOW_FILE_URLS": "1"})
-    for name in ("AWS_PROFILE", "BINDERY_DYNAMODB_ENDPOINT", "BINDERY_S3_ENDPOINT", "BINDERY_BLOB_DIR"):
-        os.environ.pop(name, None)
+    from bench.environment import in_process_aws, set_environment
 
-    from moto import mock_aws
+    set_environment(BINDERY_GIT_ALLOW_FILE_URLS="1")
 
-    from bench.run import create_table
-    from bindery import aws
     from bindery.content.tree import Tree, empty_tree
     from bindery.domain.git_sync import import_changes
     from bindery.domain.revisions import advance_space, commit_revision
@@ -103,10 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         advance_space(space, space.revision, revision)
 
     results: list[tuple[int, int, float, float, float, float]] = []  # MB, files, s, baseline s, peak, largest
-    with mock_aws(), tempfile.TemporaryDirectory(prefix="bindery-memory-bench-") as scratch:
-        aws.reset()
-        create_table()
-        aws.s3_client().create_bucket(Bucket="bindery-bench-blobs")
+    with in_process_aws(), tempfile.TemporaryDirectory(prefix="bindery-memory-bench-") as scratch:
         api = ApiClient()
         who = api.org_admin("Bench", "Bench Org")
         for size_mb in (int(size) for size in args.sizes.split(",")):
@@ -122,7 +110,6 @@ def main(argv: list[str] | None = None) -> int:
             tracemalloc.stop()
             results.append((size_mb, len(sizes), seconds, hash_seconds(size_mb * MB), peak_bytes / MB,
                             max(sizes.values()) / MB))
-        aws.reset()
     print(f"videos of {args.file_mb} MB at most; seconds with tracemalloc on; "
           "ratio: to SHA-256 of as many bytes")
     print(f"{'repository':<24}{'s':>8}{'ratio':>8}{'peak MB':>10}{'largest MB':>12}{'peak ÷ largest':>16}")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import platform
 import statistics
 import sys
@@ -30,11 +29,12 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):  # `python bench/run.py` as we
         sys.path.insert(0, str(_entry))
 
 from bench.content import ContentFixture, content_operations, seed_content  # noqa: E402
+from bench.environment import in_process_aws, set_environment  # noqa: E402
 from bench.sites import SiteFixture, seed_site, site_operations  # noqa: E402
 from bindery import aws, keys  # noqa: E402
 from bindery.aws import counting_requests  # noqa: E402
 from bindery.config import settings  # noqa: E402
-from local.template import create_table_kwargs, ttl_attribute  # noqa: E402
+from local import engine as engines  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.json"
@@ -68,16 +68,10 @@ class Measurement:
     requests_ratio: float = 1.0
 
 
-# --- set-up (as tests/conftest.py does it: the table from template.yaml) -------------------------
 def create_table() -> None:
-    client = aws.dynamodb_client()
-    name = settings().table_name
-    client.create_table(**create_table_kwargs(name))
-    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 1, "MaxAttempts": 60})
-    attribute = ttl_attribute()
-    if attribute:
-        client.update_time_to_live(TableName=name,
-                                   TimeToLiveSpecification={"Enabled": True, "AttributeName": attribute})
+    """The bench's table from template.yaml, for bench/conversations_bench.py until it uses
+    bench.environment.in_process_aws (which creates it) like the other benches."""
+    engines.create_table(settings().table_name)
 
 
 def seed(api: ApiClient, orgs: int = 3) -> Fixture:
@@ -206,32 +200,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.iterations <= MAX_ITERATIONS:
         parser.error(f"--iterations must be between 1 and {MAX_ITERATIONS}")
-    # moto only: never real credentials, never a real table.
-    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-                       "AWS_SESSION_TOKEN": "bench", "AWS_DEFAULT_REGION": "us-east-1",
-                       "AWS_REGION": "us-east-1", "BINDERY_TABLE": "bindery-bench",
-                       "BINDERY_BUCKET": "bindery-bench-blobs"})
-    for name in ("AWS_PROFILE", "BINDERY_DYNAMODB_ENDPOINT", "BINDERY_S3_ENDPOINT",
-                 "BINDERY_CLOCK_OFFSET_SECONDS"):
-        os.environ.pop(name, None)
-    os.environ.setdefault("BINDERY_CURSOR_SECRET", "bench-cursor-secret-0123456789abcdef")
-    os.environ.setdefault("POWERTOOLS_SERVICE_NAME", "bindery-bench")
-    os.environ.setdefault("POWERTOOLS_LOG_LEVEL", "CRITICAL")
-    # The timings include the handlers' logs/trace/metrics wrapper, but not EMF lines on the table's stdout.
-    os.environ.setdefault("POWERTOOLS_METRICS_DISABLED", "true")
-    os.environ.setdefault("POWERTOOLS_TRACE_DISABLED", "true")
-
-    from moto import mock_aws
-
-    with mock_aws():
-        aws.reset()
-        try:
-            create_table()
-            api = ApiClient()
-            fixture = seed(api, args.orgs)
-            results = measure(api, fixture, args.iterations, args.warmup)
-        finally:
-            aws.reset()
+    set_environment()
+    with in_process_aws():
+        api = ApiClient()
+        fixture = seed(api, args.orgs)
+        results = measure(api, fixture, args.iterations, args.warmup)
     document = report(results, args.iterations, args.warmup)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(json.dumps(document, indent=2) + "\n")

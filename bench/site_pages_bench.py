@@ -15,7 +15,6 @@ warm JSON read.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,10 +25,9 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
     if str(_entry) not in sys.path:
         sys.path.insert(0, str(_entry))
 
+from bench.environment import in_process_aws, set_environment  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
-from bindery import aws  # noqa: E402
 from bindery.aws import counting_requests  # noqa: E402
-from bindery.config import settings  # noqa: E402
 from bindery.store import revisions as revision_store  # noqa: E402
 from tests.client import ApiClient  # noqa: E402
 
@@ -176,29 +174,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--spaces", type=int, default=5, help="site spaces the site shows (searched)")
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args(argv)
-    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench",
-                       "AWS_SESSION_TOKEN": "bench", "AWS_DEFAULT_REGION": "us-east-1",
-                       "AWS_REGION": "us-east-1", "BINDERY_TABLE": "bindery-bench",
-                       "BINDERY_BUCKET": "bindery-bench-blobs", "POWERTOOLS_LOG_LEVEL": "CRITICAL",
-                       "POWERTOOLS_METRICS_DISABLED": "true"})
-    for name in ("AWS_PROFILE", "BINDERY_DYNAMODB_ENDPOINT", "BINDERY_S3_ENDPOINT",
-                 "BINDERY_SEARCH_INDEX_QUEUE_URL", "BINDERY_CLOCK_OFFSET_SECONDS"):
-        os.environ.pop(name, None)
-    os.environ.setdefault("BINDERY_CURSOR_SECRET", "bench-cursor-secret-0123456789abcdef")
-    from moto import mock_aws
-
-    from bench.run import create_table
-
-    with mock_aws():
-        aws.reset()
-        settings.cache_clear()
-        try:
-            create_table()
-            aws.s3_client().create_bucket(Bucket=settings().blob_bucket)
-            views = measure(ApiClient(), args.pages, args.repeat, args.spaces)
-        finally:
-            aws.reset()
-            settings.cache_clear()
+    set_environment()
+    with in_process_aws():
+        views = measure(ApiClient(), args.pages, args.repeat, args.spaces)
     baseline = views[BASELINE]
     for view in views.values():
         total = sum(view.requests.values())

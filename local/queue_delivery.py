@@ -20,22 +20,20 @@ once it has been received maxReceiveCount times.
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import sys
 import threading
-import uuid
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from local.template import Function, Template, load
+from local.lambda_runtime import Handler, WorkerContext, load_handler
+from local.template import Template, load
 
 if TYPE_CHECKING:
     from mypy_boto3_sqs.client import SQSClient
 
-Handler = Callable[[dict[str, Any], Any], Any]
 POLL_SECONDS = 1  # long-poll wait of the runner's delivery threads (bounds how long stop() takes)
 MAX_ROUNDS = 100  # deliver_available: a bound on redeliveries, far above any maxReceiveCount
 
@@ -125,31 +123,6 @@ def create_queues(sqs: SQSClient, template: Template, prefix: str) -> dict[str, 
         arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
         created[spec.name] = Queue(url, arn)
     return created
-
-
-def load_handler(function: Function) -> Handler:
-    """The function's handler, imported as Lambda would (its code directory on the path)."""
-    if str(function.code_uri) not in sys.path:
-        sys.path.insert(0, str(function.code_uri))
-    module_name, _, attr = function.handler.rpartition(".")
-    handler: Handler = getattr(importlib.import_module(module_name), attr)
-    return handler
-
-
-class WorkerContext:
-    """The LambdaContext attributes Powertools reads."""
-
-    def __init__(self, name: str) -> None:
-        self.function_name = name
-        self.function_version = "$LATEST"
-        self.invoked_function_arn = f"arn:aws:lambda:us-east-1:000000000000:function:{name}"
-        self.memory_limit_in_mb = 1024
-        self.aws_request_id = str(uuid.uuid4())
-        self.log_group_name = f"/aws/lambda/{name}"
-        self.log_stream_name = "local"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return 600_000
 
 
 # --- events -----------------------------------------------------------------------------------------------

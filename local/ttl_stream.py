@@ -27,7 +27,7 @@ from boto3.dynamodb.conditions import Attr
 
 from bindery import clock
 from bindery.aws import dynamodb_table
-from local.queue_delivery import Handler, WorkerContext, load_handler
+from local.lambda_runtime import Handler, WorkerContext, load_handler
 from local.stream_records import matches, removal_record, stream_subscriptions
 from local.template import Template, load, ttl_attribute
 

@@ -14,7 +14,6 @@ them with `-m "repository or concurrent"`.
 from __future__ import annotations
 
 import os
-import re
 import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -41,10 +40,10 @@ os.environ.pop("BINDERY_BLOB_DIR", None)  # bytes go to (mock) S3 unless a test 
 
 from bindery import aws
 from bindery.aws import counting_requests
-from bindery.config import settings
 from bindery.store import revisions
-from local.template import create_table_kwargs, ttl_attribute
+from local.engine import create_table
 from tests.client import ApiClient
+from tests.settings_environment import changed_environment
 
 ENGINE = os.environ.get("BINDERY_TEST_ENGINE", "moto")
 
@@ -73,12 +72,9 @@ def engine() -> Iterator[str]:
 
         server = dynamodb_local.start()
         os.environ["BINDERY_DYNAMODB_ENDPOINT"] = server.endpoint
-        # moto mocks S3 and SQS only; requests to DynamoDB Local pass through to it.
-        beside = {"core": {"service_whitelist": ["s3", "sqs"],
-                            "passthrough": {"urls": [re.escape(server.endpoint) + ".*"], "services": []}}}
         aws.reset()
         try:
-            with mock_aws(config=beside):
+            with mock_aws(config=server.moto_beside()):  # type: ignore[arg-type]
                 aws.reset()
                 yield "dynamodb-local"
         finally:
@@ -92,17 +88,6 @@ def engine() -> Iterator[str]:
             aws.reset()
             yield "moto"
         aws.reset()
-
-
-def _create_table() -> None:
-    client = aws.dynamodb_client()
-    name = os.environ["BINDERY_TABLE"]
-    client.create_table(**create_table_kwargs(name))
-    client.get_waiter("table_exists").wait(TableName=name, WaiterConfig={"Delay": 0.05, "MaxAttempts": 200})
-    attribute = ttl_attribute()
-    if attribute:
-        client.update_time_to_live(TableName=name,
-                                   TimeToLiveSpecification={"Enabled": True, "AttributeName": attribute})
 
 
 def _empty_bucket() -> None:
@@ -119,7 +104,7 @@ def table(engine: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """A fresh, empty table and blob bucket for every test (and no cached content from the last one:
     tests reuse space ids such as "s1")."""
     monkeypatch.delenv("BINDERY_CLOCK_OFFSET_SECONDS", raising=False)
-    _create_table()
+    create_table(os.environ["BINDERY_TABLE"], poll_seconds=0.05)
     aws.s3_client().create_bucket(Bucket=os.environ["BINDERY_BUCKET"])
     revisions.clear_cache()
     yield
@@ -151,18 +136,8 @@ def sqs_queues(engine: str) -> Iterator[dict[str, Any]]:
     sqs = aws.sqs_client()
     queues = queue_delivery.create_queues(sqs, template, prefix=f"test-{uuid.uuid4().hex[:8]}-")
     environment = {env: queues[ref].url for env, ref in queue_delivery.queue_environment(template).items()}
-    # Not monkeypatch: the settings must be re-read after the variables are restored, whatever order
-    # the other fixtures' teardowns run in.
-    before = {env: os.environ.get(env) for env in environment}
-    os.environ.update(environment)
-    settings.cache_clear()
-    yield queues
-    for env, value in before.items():
-        if value is None:
-            os.environ.pop(env, None)
-        else:
-            os.environ[env] = value
-    settings.cache_clear()
+    with changed_environment(environment):
+        yield queues
     for queue in queues.values():
         sqs.delete_queue(QueueUrl=queue.url)
 

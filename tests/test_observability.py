@@ -15,7 +15,8 @@ import pytest
 from bindery import observability
 from bindery.aws import counting_requests
 from local.gateway import build_event
-from local.queue_delivery import WorkerContext, load_handler, sqs_record
+from local.lambda_runtime import WorkerContext, load_handler
+from local.queue_delivery import sqs_record
 from local.template import Route, load
 from tests.client import ApiClient
 

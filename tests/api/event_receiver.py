@@ -5,15 +5,15 @@ answer with the statuses a test queues (500s to force retries), and keep what it
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from bindery.event_signatures import verify
+from tests.loopback_server import serving
 
 
 @dataclass
@@ -53,14 +53,6 @@ def _handler(receiver: Receiver) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def event_receiver(secret: str) -> Iterator[Receiver]:
     receiver = Receiver(secret=secret)
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(receiver))
-    httpd.daemon_threads = True
-    receiver.url = f"http://127.0.0.1:{httpd.server_address[1]}/events"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with serving(_handler(receiver)) as base:
+        receiver.url = f"{base}/events"
         yield receiver
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()

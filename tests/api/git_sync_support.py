@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bindery.config import settings
 from tests.api.test_spaces import new_space
 from tests.client import ApiClient, Identity
+from tests.settings_environment import changed_environment
 
 SIMPLE = {
     "README.md": b"# Home\n\nWelcome.\n",
@@ -26,26 +26,8 @@ SIMPLE = {
 @pytest.fixture
 def git_settings() -> Iterator[dict[str, str]]:
     """BINDERY_GIT_* as the local runner sets them (file:// on); tests may change them further."""
-    names = ("BINDERY_GIT_ALLOW_FILE_URLS", "BINDERY_ALLOW_PRIVATE_HOSTS")
-    before = {name: os.environ.get(name) for name in names}
-    os.environ["BINDERY_GIT_ALLOW_FILE_URLS"] = "1"
-    os.environ.pop("BINDERY_ALLOW_PRIVATE_HOSTS", None)
-    settings.cache_clear()
-    yield os.environ  # type: ignore[misc]
-    for name, value in before.items():
-        if value is None:
-            os.environ.pop(name, None)
-        else:
-            os.environ[name] = value
-    settings.cache_clear()
-
-
-def set_env(name: str, value: str | None) -> None:
-    if value is None:
-        os.environ.pop(name, None)
-    else:
-        os.environ[name] = value
-    settings.cache_clear()
+    with changed_environment({"BINDERY_GIT_ALLOW_FILE_URLS": "1", "BINDERY_ALLOW_PRIVATE_HOSTS": None}):
+        yield os.environ  # type: ignore[misc]
 
 
 def run_path(reply: Any) -> str:

@@ -9,10 +9,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
 from tests.data_paths import ROOT
+from tests.loopback_server import serving
 
 OPENAPI_DATA = ROOT / "tests" / "data" / "openapi"
 
@@ -70,15 +71,9 @@ def _handler(server: SpecServer) -> type[BaseHTTPRequestHandler]:
 @contextmanager
 def spec_server() -> Iterator[SpecServer]:
     state = SpecServer(base="")
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(state))
-    httpd.daemon_threads = True
-    state.base = f"http://127.0.0.1:{httpd.server_address[1]}"
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield state
-    finally:
-        state.release.set()
-        httpd.shutdown()
-        httpd.server_close()
-        thread.join()
+    with serving(_handler(state)) as base:
+        state.base = base
+        try:
+            yield state
+        finally:
+            state.release.set()  # the hanging requests end before the server stops

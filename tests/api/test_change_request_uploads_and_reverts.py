@@ -10,12 +10,12 @@ import pytest
 from bindery import remote_files
 from bindery.domain.change_requests import uploads as change_request_uploads
 from bindery.store import change_requests as cr_store
-from tests.api.git_sync_support import set_env
 from tests.api.test_change_request_content import edit, setup  # noqa: F401 - the fixture
 from tests.api.test_change_requests import new_cr
 from tests.api.test_content_reads import page, publish, tree
 from tests.api.test_members import error
 from tests.api.test_spaces import new_space
+from tests.settings_environment import set_env
 
 
 class FakeResponse(io.BytesIO):

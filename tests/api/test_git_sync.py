@@ -20,13 +20,13 @@ from tests.api.git_sync_support import (
     outline,
     pages,
     run,
-    set_env,
     space_with_admin,
     start,
 )
 from tests.api.test_members import error, join
 from tests.client import ApiClient
 from tests.git_repos import bare_repo, branch_head
+from tests.settings_environment import set_env
 
 pytestmark = pytest.mark.usefixtures("git_settings")
 Deliver = Callable[[], int]

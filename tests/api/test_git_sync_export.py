@@ -15,7 +15,8 @@ from bindery.aws import counting_requests
 from bindery.domain.git_sync import runs as git_runs
 from bindery.gitsync import transport
 from bindery.store import revisions as revision_store
-from local.queue_delivery import WorkerContext, sqs_event
+from local.lambda_runtime import WorkerContext
+from local.queue_delivery import sqs_event
 from tests.api.git_sync_support import (
     SIMPLE,
     git_settings,  # noqa: F401 - a fixture

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tests.api.event_receiver import event_receiver
-from tests.api.git_sync_support import set_env
 from tests.api.integration_support import SECRET, install, publish, publish_body
 from tests.api.test_integration_events import dead_letters, events
 from tests.api.test_members import error
+from tests.settings_environment import set_env
 
 
 def trace(api, who, event_id):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from bindery import aws
 from bindery.domain.integrations.delivery import backoff_seconds
 from local import queue_delivery
+from local.lambda_runtime import WorkerContext
 from local.template import load
 from tests.api.integration_support import install
 from tests.api.test_integration_events import dev_integration
@@ -35,7 +36,7 @@ def test_a_failed_attempt_hides_its_message_for_the_attempts_backoff(api, receiv
             messages = worker.receive(sqs)
             assert len(messages) == 1
             result = worker.handler(queue_delivery.sqs_event(messages, worker.queue.arn),
-                                    queue_delivery.WorkerContext(worker.source.function))
+                                    WorkerContext(worker.source.function))
             failed = [f["itemIdentifier"] for f in result["batchItemFailures"]]
             assert failed == [messages[0]["MessageId"]]
             # as if the backoff had passed (the test cannot wait for it)

@@ -11,12 +11,13 @@ from bindery.domain.git_sync import runs as git_runs
 from bindery.store import spaces as space_store
 from bindery.store import table
 from tests.api.event_receiver import event_receiver
-from tests.api.git_sync_support import SIMPLE, git_settings, set_env, start  # noqa: F401 - a fixture
+from tests.api.git_sync_support import SIMPLE, git_settings, start  # noqa: F401 - a fixture
 from tests.api.integration_support import SECRET, install, seeded_space
 from tests.api.test_collections import new_collection, space_in
 from tests.api.test_integration_events import dev_integration, events
 from tests.api.test_move import moved
 from tests.git_repos import bare_repo, branch_head
+from tests.settings_environment import set_env
 
 
 @pytest.fixture

@@ -15,11 +15,11 @@ from bindery.messages import OpenAPIProcessMessage
 from bindery.openapi import validation
 from bindery.store import openapi_specs as spec_store
 from bindery.store.objects import object_store
-from tests.api.git_sync_support import set_env
 from tests.api.spec_server import OPENAPI_DATA, spec_server
 from tests.api.test_members import error
 from tests.api.test_openapi_specs import PETSTORE_TEXT, create, specs_path
 from tests.data_paths import REFERENCE_SPEC
+from tests.settings_environment import set_env
 
 
 @pytest.fixture

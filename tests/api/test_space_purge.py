@@ -12,6 +12,7 @@ from bindery import aws
 from bindery.config import settings
 from bindery.store import space_purge
 from local import ttl_stream
+from local.lambda_runtime import WorkerContext
 from local.stream_records import matches, removal_record
 from tests.api.test_change_requests import new_cr
 from tests.api.test_content_reads import doc, page, publish, tree
@@ -112,7 +113,7 @@ def test_a_redelivered_removal_record_deletes_nothing_more(api, later):
     worker = purge_worker()
     again = removal_record({"PK": f"SPACE#{gone}", "SK": "SPACE"}, 1, at=0)
     with aws.counting_requests() as dynamodb, aws.counting_requests("s3") as s3:
-        response = worker.handler({"Records": [again]}, ttl_stream.WorkerContext("SpacePurgeWorker"))
+        response = worker.handler({"Records": [again]}, WorkerContext("SpacePurgeWorker"))
     assert response == {"batchItemFailures": []}
     assert not {"BatchWriteItem", "DeleteItem", "TransactWriteItems"} & set(dynamodb)
     assert not {"DeleteObjects", "DeleteObject"} & set(s3)
@@ -183,7 +184,7 @@ def test_only_ttl_removals_of_space_items_purge(api):
     # A TTL record for a space whose item is still stored (the stream is late, the item was renewed).
     still_stored = removal_record({"PK": f"SPACE#{space_id}", "SK": "SPACE"}, 3, at=0)
     response = worker.handler({"Records": [by_a_user, not_a_space, still_stored]},
-                              ttl_stream.WorkerContext("SpacePurgeWorker"))
+                              WorkerContext("SpacePurgeWorker"))
     assert response == {"batchItemFailures": []}
     assert len(stored_items(space_id)) == before
     assert api.get(f"/spaces/{space_id}", token=ada.token).status == 200

@@ -15,12 +15,12 @@ from bindery.domain.translations.result import run
 from bindery.domain.translations.runs import end_run, process
 from bindery.messages import TranslationRunMessage
 from bindery.store import translations as translation_store
-from tests.api.git_sync_support import set_env
 from tests.api.test_content_reads import doc, page, paragraph, publish, stored_tree, tree
 from tests.api.test_members import error
 from tests.api.test_spaces import new_space
 from tests.api.test_translations import DOCUMENT, create, glossary_path, translations_path
 from tests.api.translator_server import KEY, reverse_words, translator_server
+from tests.settings_environment import set_env
 
 BACKENDS = ("openai", "deepl", "libretranslate")
 CODE = {

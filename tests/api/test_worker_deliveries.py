@@ -27,7 +27,8 @@ from bindery.messages import (
 from bindery.search import indexing
 from bindery.store import search as search_store
 from bindery.store import spaces as space_store
-from local.queue_delivery import WorkerContext, event_sources, load_handler, queue_specs, sqs_event
+from local.lambda_runtime import WorkerContext, load_handler
+from local.queue_delivery import event_sources, queue_specs, sqs_event
 from local.template import load
 from tests.api.test_content_reads import doc, page, publish, tree
 from tests.api.test_spaces import new_space

@@ -27,8 +27,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.loopback_server import serving
 
 KEY = "test-key"
 _TAG = re.compile(r"(<[^>]*>)")
@@ -166,13 +168,7 @@ def _handler(server: TranslatorServer) -> type[BaseHTTPRequestHandler]:
 
 @contextmanager
 def translator_server() -> Iterator[TranslatorServer]:
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(TranslatorServer("")))
-    server = TranslatorServer(f"http://127.0.0.1:{httpd.server_address[1]}")
-    httpd.RequestHandlerClass = _handler(server)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
+    server = TranslatorServer("")
+    with serving(_handler(server)) as base:
+        server.base = base
         yield server
-    finally:
-        httpd.shutdown()
-        httpd.server_close()

@@ -1,26 +1,26 @@
 """Fixtures of the site-page tests: an organization `acme` with two spaces imported through
 Git Sync (the real importer and worker), shown by a site `docs`, read through the in-process gateway's
-readers' API (`/sites/...`), as a browser would."""
+readers' API (`/sites/...`), as a browser would. The table and bucket are the suite's (tests/conftest.py),
+fresh for each test."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bindery import aws
-from bindery.config import settings
-from bindery.store import revisions
 from local.gateway import Reply
-from tests.api.git_sync_support import run, start
+from tests.api.git_sync_support import (
+    git_settings,  # noqa: F401 - a fixture
+    run,
+    start,
+)
 from tests.api.test_sites import new_site, site_path
 from tests.api.test_spaces import new_space
 from tests.client import ApiClient, Identity
-from tests.conftest import _create_table, _empty_bucket
 from tests.git_repos import bare_repo
 
 GUIDE = {
@@ -42,31 +42,6 @@ API_DOCS = {
     "README.md": b"# API\n\nThe endpoints.\n",
     "SUMMARY.md": b"# Summary\n\n* [API](README.md)\n",
 }
-
-
-@pytest.fixture(autouse=True)
-def table(engine: str) -> Iterator[None]:
-    """The suite's fresh table and bucket per test (tests/site_pages/conftest.py turns them off for the
-    renderer's pure tests; these tests read sites from the table)."""
-    _create_table()
-    aws.s3_client().create_bucket(Bucket=os.environ["BINDERY_BUCKET"])
-    revisions.clear_cache()
-    yield
-    aws.dynamodb_client().delete_table(TableName=os.environ["BINDERY_TABLE"])
-    _empty_bucket()
-
-
-@pytest.fixture
-def git_files() -> Iterator[None]:
-    before = os.environ.get("BINDERY_GIT_ALLOW_FILE_URLS")
-    os.environ["BINDERY_GIT_ALLOW_FILE_URLS"] = "1"
-    settings.cache_clear()
-    yield
-    if before is None:
-        os.environ.pop("BINDERY_GIT_ALLOW_FILE_URLS", None)
-    else:
-        os.environ["BINDERY_GIT_ALLOW_FILE_URLS"] = before
-    settings.cache_clear()
 
 
 @dataclass
@@ -104,7 +79,8 @@ def imported_space(api: ApiClient, who: Identity, deliver: Callable[[], int], *,
 
 
 @pytest.fixture
-def world(api: ApiClient, deliver_queued: Callable[[], int], tmp_path: Path, git_files: None) -> World:
+def world(api: ApiClient, deliver_queued: Callable[[], int], tmp_path: Path,
+          git_settings: dict[str, str]) -> World:  # noqa: F811 - git_settings is the fixture
     ada = api.org_admin()
     assert api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"hostname": "acme"}).status == 200
     guide = imported_space(api, ada, deliver_queued, repo=tmp_path / "guide.git", files=GUIDE, title="Guide")

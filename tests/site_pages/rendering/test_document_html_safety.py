@@ -15,7 +15,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.content.strategies import documents
-from tests.site_pages.support import Resolver, block, document, inline, paragraph, parse, render, text
+from tests.site_pages.rendering.support import (
+    Resolver,
+    block,
+    document,
+    inline,
+    paragraph,
+    parse,
+    render,
+    text,
+)
 
 ELEMENTS = {
     "p",

@@ -15,7 +15,7 @@ from bindery.content.tree import Tree
 from bindery.gitsync.importer import import_repository
 from bindery.site_pages.document_html import RenderedDocument, render_document
 from tests.data_paths import FLUENTD_CORPUS
-from tests.site_pages.test_document_html_safety import assert_safe
+from tests.site_pages.rendering.test_document_html_safety import assert_safe
 
 SITE = "/fluentd/"
 

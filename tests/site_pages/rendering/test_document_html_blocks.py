@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bindery.site_pages.document_html import Heading
-from tests.site_pages.support import (
+from tests.data_paths import ROOT
+from tests.site_pages.rendering.support import (
     Resolver,
     TitledResolver,
     block,
@@ -83,15 +82,14 @@ def test_pygments_is_imported_only_when_a_code_block_is_rendered():
 
     script = (
         "import sys\nfrom bindery.site_pages.document_html import render_document\n"
-        "from tests.site_pages.support import Resolver, document, paragraph, block, text\n"
+        "from tests.site_pages.rendering.support import Resolver, document, paragraph, block, text\n"
         "render_document(document(paragraph('x')), links=Resolver())\n"
         "print('pygments' in sys.modules)\n"
         "render_document(document(block('code', [block('code-line', [text('x')])], syntax='py')),"
         " links=Resolver())\n"
         "print('pygments' in sys.modules)\n"
     )
-    root = Path(__file__).resolve().parents[2]
-    env = {"PYTHONPATH": f"{root / 'layers' / 'shared'}:{root}", "PATH": ""}
+    env = {"PYTHONPATH": f"{ROOT / 'layers' / 'shared'}:{ROOT}", "PATH": ""}
     out = subprocess.run(
         [sys.executable, "-c", script], env=env, capture_output=True, text=True, check=True
     ).stdout

@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 from bindery.site_pages.document_html import Heading
-from tests.site_pages.support import block, document, from_markdown, inline, paragraph, render, text, tree
+from tests.site_pages.rendering.support import (
+    block,
+    document,
+    from_markdown,
+    inline,
+    paragraph,
+    render,
+    text,
+    tree,
+)
 
 
 def test_paragraph_text_is_escaped_and_line_breaks_become_br():
@@ -122,7 +131,7 @@ def test_inline_links_mentions_and_buttons():
 
 
 def test_unreachable_references_are_plain_text():
-    from tests.site_pages.support import Resolver
+    from tests.site_pages.rendering.support import Resolver
 
     doc = document(
         paragraph(

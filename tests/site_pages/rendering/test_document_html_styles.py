@@ -8,7 +8,7 @@ import re
 
 from local import code_styles
 from tests.content.support import GOLDEN_DIR
-from tests.site_pages.support import tree
+from tests.site_pages.rendering.support import tree
 
 
 def test_the_code_colours_in_blocks_css_are_what_pygments_gives():
