@@ -144,11 +144,17 @@ def uninstall_from(caller: Caller, name: str, installation_id: str, kind: str, c
     setup = install_store.get_content_installation(kind, name, installation_id, content_id)
     if setup is None:
         return
+    _uninstall(setup)
+
+
+def _uninstall(setup: ContentInstallation) -> None:
+    """The setup removed with its `…_installation_deleted` event, its installation's counter moved; nothing
+    if another request removed it meanwhile."""
     recorded = _event(setup, "deleted", previous={"configuration": setup.configuration})
     try:
         Transaction(install_store.uninstall_content_ops(setup), recorded.ops).commit()
     except TransactionConflict:
-        return  # removed by another request meanwhile
+        return
     recorded.queue()
 
 
@@ -213,9 +219,4 @@ def content_gone(kind: str, content_ids: list[str]) -> None:
     site (usually empty), one transaction per setup."""
     for content_id in content_ids:
         for setup in install_store.installed_on(kind, content_id):
-            recorded = _event(setup, "deleted", previous={"configuration": setup.configuration})
-            try:
-                Transaction(install_store.uninstall_content_ops(setup), recorded.ops).commit()
-            except TransactionConflict:
-                continue  # uninstalled by someone else meanwhile
-            recorded.queue()
+            _uninstall(setup)
