@@ -19,3 +19,10 @@ def iso(moment: datetime) -> str:
 
 def now_iso() -> str:
     return iso(now())
+
+
+def iso_week(moment: datetime) -> str:
+    """`YYYY-Www`, the ISO week of a moment: what a conversation cluster's weekly counters are keyed by
+    and its pulse is read by (the two must agree)."""
+    year, week, _ = moment.isocalendar()
+    return f"{year}-W{week:02d}"

@@ -131,10 +131,6 @@ def conversations_page(org_id: str, source: str | None, limit: int,
     return query.run()
 
 
-def stats_key(org_id: str) -> dict[str, str]:
-    return conv_keys.stats(org_id)
-
-
 def counters_from(item: Item | None) -> Counters:
     if not item:
         return Counters()

@@ -21,6 +21,7 @@ from typing import Any
 
 from bindery.keys import conversations as conv_keys
 from bindery.store import table
+from bindery.store.batch_reads import items_by_key
 from bindery.store.table import Item
 
 SOURCE = "source:"
@@ -93,12 +94,8 @@ def cluster_in_org(cluster_id: str, org_id: str) -> bool:
 
 def get_clusters(cluster_ids: set[str]) -> dict[str, Cluster]:
     """The clusters (emptied ones too), by id: one BatchGetItem per 100."""
-    ids = sorted(cluster_ids)
-    found: dict[str, Cluster] = {}
-    for start in range(0, len(ids), 100):
-        for item in table.batch_get([conv_keys.cluster(i) for i in ids[start:start + 100]]):
-            found[item["id"]] = Cluster.from_item(item)
-    return found
+    found = items_by_key(conv_keys.cluster(cluster_id) for cluster_id in sorted(cluster_ids))
+    return {item["id"]: Cluster.from_item(item) for item in found.values()}
 
 
 def org_clusters(org_id: str) -> list[Cluster]:

@@ -61,11 +61,7 @@ def issue_to_wire(issue: Issue, conversation: StoredConversation) -> Conversatio
 def pulse_weeks() -> list[str]:
     """The 13 ISO weeks of the pulse, oldest first, the current week (bindery.clock) last."""
     now = clock.now()
-    weeks = []
-    for back in range(PULSE_WEEKS - 1, -1, -1):
-        year, week, _ = (now - timedelta(weeks=back)).isocalendar()
-        weeks.append(f"{year}-W{week:02d}")
-    return weeks
+    return [clock.iso_week(now - timedelta(weeks=back)) for back in range(PULSE_WEEKS - 1, -1, -1)]
 
 
 def cluster_to_wire(cluster: Cluster) -> ConversationsIssuesCluster:

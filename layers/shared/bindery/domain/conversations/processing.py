@@ -39,8 +39,7 @@ ATTEMPTS = 5  # rounds lost to other workers of the same organization before SQS
 
 def iso_week(timestamp: str) -> str:
     """`YYYY-Www`, the ISO week of a wire timestamp (the key of a cluster's weekly counters)."""
-    year, week, _ = datetime.fromisoformat(timestamp.replace("Z", "+00:00")).isocalendar()
-    return f"{year}-W{week:02d}"
+    return clock.iso_week(datetime.fromisoformat(timestamp.replace("Z", "+00:00")))
 
 
 class _Text(HTMLParser):
@@ -247,7 +246,11 @@ def process(message: ConversationMessage, cache: ProfileCache = CACHE) -> str:
     """Process the message's revision; what happened, for the log line."""
     extracted: list[tuple[str, str]] | None = None
     for _ in range(ATTEMPTS):
-        found = conversation_store.get_with_parts(message.conversationId)
+        if extracted is None:
+            found = conversation_store.get_with_parts(message.conversationId)
+        else:  # a lost round: the parts were read and extracted, only the conversation is read again
+            again = conversation_store.get_conversation(message.conversationId)
+            found = (again, []) if again is not None else None
         if found is None or found[0].org_id != message.organizationId:
             return "gone"
         conversation, parts = found
