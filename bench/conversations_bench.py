@@ -30,7 +30,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
     if str(_entry) not in sys.path:
         sys.path.insert(0, str(_entry))
 
-from bench.environment import in_process_aws, queue_url, set_environment  # noqa: E402
+from bench.environment import ENGINES, in_process_aws, queue_url, set_environment  # noqa: E402
 from bindery import aws  # noqa: E402
 from bindery.aws import counting_requests  # noqa: E402
 from bindery.config import settings  # noqa: E402
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.conversations_bench",
                                      description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--conversations", type=int, default=10_000)
-    parser.add_argument("--engine", choices=("moto", "dynamodb-local"), default="dynamodb-local")
+    parser.add_argument("--engine", choices=ENGINES, default="dynamodb-local")
     args = parser.parse_args(argv)
     set_environment()
     with in_process_aws(args.engine):

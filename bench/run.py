@@ -34,7 +34,6 @@ from bench.sites import SiteFixture, seed_site, site_operations  # noqa: E402
 from bindery import aws, keys  # noqa: E402
 from bindery.aws import counting_requests  # noqa: E402
 from bindery.config import settings  # noqa: E402
-from local import engine as engines  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.json"
@@ -66,12 +65,6 @@ class Measurement:
     requests_total: int
     latency_ratio: float = 1.0
     requests_ratio: float = 1.0
-
-
-def create_table() -> None:
-    """The bench's table from template.yaml, for bench/conversations_bench.py until it uses
-    bench.environment.in_process_aws (which creates it) like the other benches."""
-    engines.create_table(settings().table_name)
 
 
 def seed(api: ApiClient, orgs: int = 3) -> Fixture:

@@ -3,14 +3,13 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 
 import pytest
 
 from local import sample_events
 from local.gateway import API_GATEWAY_MAX_BODY, LAMBDA_MAX_PAYLOAD, match
-from local.lambda_runtime import LambdaContext
+from local.lambda_runtime import LambdaContext, WorkerContext, load_handler
 from local.queue_delivery import event_sources
 from local.stream_records import stream_subscriptions
 from local.template import Route, load
@@ -114,8 +113,7 @@ def test_sample_events_drive_their_function(api, name):
         streamed = ":dynamodb:" in source and next(iter(stream_subscriptions(template)))
         function = template.functions[streamed or next(s.function for s in event_sources(template)
                                                        if source.endswith(f":{s.queue}"))]
-        module, _, attr = function.handler.rpartition(".")
-        result = getattr(importlib.import_module(module), attr)(event, LambdaContext(function.name))
+        result = load_handler(function)(event, WorkerContext(function.name))
         # The partial batch response Lambda reads with ReportBatchItemFailures: nothing to retry for a
         # message about a run, revision or space that does not exist.
         assert result == {"batchItemFailures": []}
@@ -129,8 +127,7 @@ def test_sample_events_drive_their_function(api, name):
         assert found is not None
         assert found[0].path == event["resource"]
         function = template.functions[found[0].function]
-    module, _, attr = function.handler.rpartition(".")
-    result = getattr(importlib.import_module(module), attr)(event, LambdaContext(function.name))
+    result = load_handler(function)(event, LambdaContext(function.name))
     if event.get("type") == "TOKEN":
         assert result["context"] == {"userId": ada.user_id, "ssoOrg": "", "installation": "", "scopes": ""}
     elif function.name in sample_events.CHOSEN:

@@ -37,6 +37,9 @@ class Allowed:
         return route == self.route or (self.subtree and route.startswith(self.route + "/"))
 
 
+# A capability the ingest route also checks itself (as the installation's own source), named once here.
+CONVERSATIONS_INGEST = "conversations:ingest"
+
 SPACE = "/spaces/{spaceId}"
 CHANGE_REQUEST = f"{SPACE}/change-requests/{{changeRequestId}}"
 SITE = "/orgs/{organizationId}/sites/{siteId}"
@@ -90,7 +93,7 @@ SCOPE_ROUTES: dict[str, tuple[Allowed, ...]] = {
         Allowed("DELETE", f"{OPENAPI}/{{specSlug}}"),
     ),
     # Ingest the organization's conversations (its source is the installation: docs/conversations.md).
-    "conversations:ingest": (Allowed("POST", "/orgs/{organizationId}/conversations"),),
+    CONVERSATIONS_INGEST: (Allowed("POST", "/orgs/{organizationId}/conversations"),),
 }
 
 # Every token may read its own installation and its setups (the domain checks that they are its own).
@@ -110,8 +113,6 @@ SPACE_ROLES = {"space:content:read": "read", "space:metadata:read": "read", "spa
 ORG_ROLES = {"site:metadata:read": "read", "site:adaptive:read": "read", "site:adaptive:write": "admin",
              "site:visitor:auth": "admin",
              "openapi:read": "read", "openapi:write": "create"}
-# Capabilities a route checks itself, named here so that there is one list of what scopes mean.
-CONVERSATIONS_INGEST = "conversations:ingest"
 
 
 def scopes_naming(scopes: frozenset[str], method: str, route: str) -> frozenset[str] | None:

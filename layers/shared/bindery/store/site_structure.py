@@ -63,8 +63,8 @@ class Structure:
 
 
 def structure(site_id: str) -> Structure | None:
-    """The site with all its site spaces, sections, groups, customization and share links: one Query of
-    the site's partition (paged past 1 MB)."""
+    """The site with all its site spaces, sections, groups, customization, share links and publishing
+    auth: one Query of the site's partition (paged past 1 MB)."""
     site: Site | None = None
     site_spaces: list[SiteSpace] = []
     sections: list[Section] = []

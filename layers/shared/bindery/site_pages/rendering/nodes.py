@@ -22,11 +22,7 @@ def children(node: Node) -> list[Node]:
 
 def fragment(node: Node, name: str) -> list[Node]:
     """The nodes of the node's fragment `name` (the `fragment` field), or []."""
-    fragments = node.get("fragments")
-    for item in fragments if isinstance(fragments, list) else []:
-        if isinstance(item, Mapping) and item.get("fragment") == name:
-            return children(item)
-    return []
+    return next((children(item) for item in fragments(node) if item.get("fragment") == name), [])
 
 
 def has_fragment(node: Node, name: str) -> bool:

@@ -11,13 +11,13 @@ from markupsafe import Markup, escape
 
 from bindery.site_pages.rendering.context import attributes
 from bindery.site_pages.rendering.inlines import COLORS, file_label, ref_title
-from bindery.site_pages.rendering.media import image_tags
+from bindery.site_pages.rendering.layout import VERTICAL_ALIGNMENTS
+from bindery.site_pages.rendering.media import ALIGNMENTS, image_tags
 from bindery.site_pages.rendering.nodes import Node, data_of, fragment, has_fragment, string, text_of
 
 if TYPE_CHECKING:
     from bindery.site_pages.rendering.context import RenderContext
 
-ALIGNMENTS = frozenset({"left", "center", "right"})
 MAX_RATING = 10
 CARD_SIZES = frozenset({"medium", "large"})
 Cell = Callable[["RenderContext", Node, Mapping[str, Any], Any], Markup]
@@ -131,7 +131,7 @@ def _align(definition: Mapping[str, Any]) -> str | None:
     align = definition.get("textAlignment")
     valign = definition.get("verticalAlignment")
     classes = ([f"bd-align-{align}"] if align in ALIGNMENTS else []) + (
-        [f"bd-valign-{valign}"] if valign in ("top", "middle", "bottom") else [])
+        [f"bd-valign-{valign}"] if valign in VERTICAL_ALIGNMENTS else [])
     return " ".join(classes) or None
 
 
