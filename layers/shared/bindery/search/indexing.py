@@ -74,8 +74,11 @@ def _build_report(revision: Revision, tree: Tree, documents: RevisionDocuments) 
 def ensure_index(revision: Revision) -> IndexPointer:
     """The revision's index: its pointer (GetItem), or built and stored now."""
     pointer = search_store.get_index_pointer(revision.space_id, revision.id)
-    if pointer is not None:
-        return pointer
+    return pointer if pointer is not None else build_index(revision)
+
+
+def build_index(revision: Revision) -> IndexPointer:
+    """The revision's index built and stored now, for a caller that has read its pointer missing."""
     tree = revision_store.load_tree(revision)
     return _build_index(revision, tree, revision_store.revision_documents(revision.space_id, tree))
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bindery.search import storage
-from bindery.search.indexing import ensure_index
+from bindery.search.indexing import build_index
 from bindery.search.query import PageHit, search
 from bindery.site_pages.site_map import Place, SiteMap, SiteSpaceLink
 from bindery.store import revisions as revision_store
@@ -93,7 +93,7 @@ def _pointers(parts: list[Part]) -> dict[str, IndexPointer]:
             revision = revision_store.get_revision(space_id, revision_id)
             if revision is None:  # the space moved on since its item was read: nothing to search
                 continue
-            pointer = ensure_index(revision)
+            pointer = build_index(revision)  # its pointer was just read missing
         pointers[space_id] = pointer
     return pointers
 
