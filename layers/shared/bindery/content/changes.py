@@ -24,7 +24,8 @@ FileUrl = Callable[[Entry], str]
 # Tree fields named differently on the wire. Page fields the spec's `Revision*ChangeAttributes` do not
 # name (hidden, icon…) are reported under their own names: those schemas allow more properties.
 WIRE_NAMES = {"documentId": "document"}
-_NOT_ATTRIBUTES = frozenset({"id", "type", "pages", "createdAt", "updatedAt", "git", "href"})
+# `original` (values Git Sync writes back, bindery.gitsync.page_fields) is no field a reader sees.
+_NOT_ATTRIBUTES = frozenset({"id", "type", "pages", "createdAt", "updatedAt", "git", "href", "original"})
 
 
 @dataclass(frozen=True)

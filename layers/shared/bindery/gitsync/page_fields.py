@@ -5,6 +5,11 @@
     layout {width, cover: {visible, size}, title: {visible}, …}   layout {width, cover, coverSize, title, …}
     vars                                                variables
 
+A layout option outside the 0.146.0 enums (`cover: {size: background}`, as GitBook's own docs have) is
+stored as the nearest official value (content.page_defaults.nearest_choice), which every read shows, and
+as written under `original.layout` (a field no read shows), which an export writes back while the stored
+value is still the one it was mapped to.
+
 Other keys (`if`, `metaLinks`, anything unknown) have no field in a page entry and are not kept.
 """
 
@@ -13,9 +18,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bindery.content.page_defaults import LAYOUT_CHOICES, nearest_choice
+
 FLAGS = ("hidden", "noIndex", "noRobotsIndex")
 VISIBILITY = ("title", "description", "tableOfContents", "outline", "pagination", "metadata")
-FIELDS = ("description", "icon", *FLAGS, "cover", "layout", "variables")
+FIELDS = ("description", "icon", *FLAGS, "cover", "layout", "variables", "original")
 
 FileRef = Callable[[str], Mapping[str, Any] | None]
 RefUrl = Callable[[Mapping[str, Any]], str | None]
@@ -43,9 +50,29 @@ def _layout_from(value: Any) -> dict[str, Any] | str | None:
     return out or None
 
 
-def _layout_to(options: Any) -> Any:
+def _official(layout: dict[str, Any]) -> dict[str, Any]:
+    """The layout options outside the spec's enums, as written; `layout` gets their nearest values."""
+    originals: dict[str, Any] = {}
+    for name in LAYOUT_CHOICES:
+        if name in layout and layout[name] not in LAYOUT_CHOICES[name]:
+            originals[name] = layout[name]
+            layout[name] = nearest_choice(name, layout[name])
+    return originals
+
+
+def _as_written(options: Mapping[str, Any], original: Any) -> dict[str, Any]:
+    """The stored options with each original back in place, unless the option changed since import."""
+    kept = original.get("layout") if isinstance(original, Mapping) else None
+    if not isinstance(kept, Mapping):
+        return dict(options)
+    return {**options, **{name: value for name, value in kept.items()
+                          if name in options and options[name] == nearest_choice(name, value)}}
+
+
+def _layout_to(options: Any, original: Any = None) -> Any:
     if not isinstance(options, Mapping):
         return options
+    options = _as_written(options, original)
     out: dict[str, Any] = {}
     if "width" in options:
         out["width"] = options["width"]
@@ -72,6 +99,9 @@ def from_front_matter(meta: Mapping[str, Any], resolve_file: FileRef) -> dict[st
     layout = _layout_from(meta.get("layout"))
     if layout is not None:
         fields["layout"] = layout
+        originals = _official(layout) if isinstance(layout, dict) else {}
+        if originals:
+            fields["original"] = {"layout": originals}
     variables = meta.get("vars")
     if isinstance(variables, Mapping) and variables:
         fields["variables"] = {
@@ -92,7 +122,7 @@ def to_front_matter(entry: Mapping[str, Any], ref_url: RefUrl) -> dict[str, Any]
             meta["cover"] = url
             meta["coverY"] = cover.get("yPos", 0)
     if entry.get("layout"):
-        meta["layout"] = _layout_to(entry["layout"])
+        meta["layout"] = _layout_to(entry["layout"], entry.get("original"))
     if entry.get("variables"):
         meta["vars"] = dict(entry["variables"])
     return meta

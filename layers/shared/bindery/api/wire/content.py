@@ -55,6 +55,11 @@ class View:
     current: bool
     metadata: bool = True
 
+    def stored(self) -> dict[str, Any]:
+        """The validation context of a response built from this revision's stored tree: the item a
+        stored value the response model refuses is logged with (models.base.stored_or)."""
+        return {"item": f"space {self.space_id} revision {self.revision_id}"}
+
     def app_url(self, path: str = "") -> str:
         base = f"/s/{self.space_id}/"
         if not self.current:
@@ -94,7 +99,7 @@ def page_to_wire(view: View, entry: Mapping[str, Any], path: str | None, *, docu
     """A page read by itself: a document page carries its `document`, or its `markdown` when asked."""
     body = {"markdown": markdown} if markdown is not None else (
         {"document": document} if document is not None else None)
-    return RevisionPage.model_validate(page_fields(view, entry, path, body=body))
+    return RevisionPage.model_validate(page_fields(view, entry, path, body=body), context=view.stored())
 
 
 def pages_fields(view: View, tree: Tree) -> list[dict[str, Any]]:
@@ -102,7 +107,7 @@ def pages_fields(view: View, tree: Tree) -> list[dict[str, Any]]:
 
 
 def pages_to_wire(view: View, tree: Tree) -> RevisionPages:
-    return RevisionPages.model_validate({"pages": pages_fields(view, tree)})
+    return RevisionPages.model_validate({"pages": pages_fields(view, tree)}, context=view.stored())
 
 
 def file_fields(view: View, entry: Mapping[str, Any]) -> dict[str, Any]:
@@ -151,7 +156,7 @@ def revision_to_wire(view: View, revision: StoredRevision, tree: Tree, *,
         out["git"] = revision.git
     if merged_from is not None:
         out["mergedFrom"] = merged_from
-    return Revision.model_validate(out)
+    return Revision.model_validate(out, context=view.stored())
 
 
 def document_to_wire(document: Mapping[str, Any]) -> JSONDocument:

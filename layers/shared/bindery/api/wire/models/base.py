@@ -1,10 +1,13 @@
-"""What every response model shares: unknown fields refused, optional fields left out when unset."""
+"""What every response model shares: unknown fields refused, optional fields left out when unset, and
+stored values outside an enum served as its default (`stored_or`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from aws_lambda_powertools import Logger
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, WrapValidator
 from pydantic.json_schema import SkipJsonSchema
 
 T = TypeVar("T")
@@ -24,6 +27,34 @@ def _no_null_defaults(schema: dict[str, Any]) -> None:
     for prop in (schema.get("properties") or {}).values():
         if isinstance(prop, dict) and "default" in prop and prop["default"] is None:
             del prop["default"]
+
+
+# What a stored value may get wrong and still be served (as the field's default): a value outside the
+# enum, or of another scalar type. Anything else (a missing field, an unknown one, a wrong nesting) is
+# Bindery's bug and fails the response as before.
+_STORED_VALUE_ERRORS = frozenset({"literal_error", "enum", "bool_type", "bool_parsing", "string_type"})
+_log = Logger(service="wire")
+
+
+def stored_or(default: Any) -> WrapValidator:
+    """For a response field that shows a value read from the table, as written by an import, an older
+    Bindery or a hand edit: a value the field's type refuses is served as `default` and logged with the
+    stored item's key (the mapper's validation context `item`, the page being validated `page`), so that
+    one stored value never makes a read answer 500 (docs/content-model.md, "Values outside the spec")."""
+
+    def validate(value: Any, handler: Callable[[Any], Any], info: ValidationInfo) -> Any:
+        try:
+            return handler(value)
+        except ValidationError as error:
+            if any(detail["type"] not in _STORED_VALUE_ERRORS for detail in error.errors()):
+                raise
+        context = info.context if isinstance(info.context, dict) else {}
+        _log.warning("a stored value outside the response model is served as its default", extra={
+            "item": context.get("item"), "page": context.get("page"), "field": info.field_name,
+            "stored": repr(value)[:200], "served": default})
+        return default
+
+    return WrapValidator(validate)
 
 
 class WireModel(BaseModel):

@@ -3,15 +3,17 @@ RevisionReusableContent, and the content-location and link shapes built on them.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, RootModel
+from pydantic import Field, RootModel, ValidationInfo, model_validator
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
+from bindery.api.wire.models.base import ListPage, Omitted, WireModel, stored_or
 from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.common import JSONObject, Timestamp
 from bindery.api.wire.models.organizations import Organization
 from bindery.api.wire.models.spaces import Space
+from bindery.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
 
 
 class AppUrl(WireModel):
@@ -23,19 +25,34 @@ class GitSyncBlob(WireModel):
     path: str
 
 
+# Stored options (an import's, an old item's) that the spec's enums refuse show as the default layout's.
 class PageLayout(WireModel):
-    width: Literal["default", "wide"]
-    cover: bool
-    coverSize: Literal["hero", "full"]
-    title: bool
-    description: bool
-    tableOfContents: bool
-    outline: bool
-    pagination: bool
-    metadata: bool
+    width: Annotated[Literal["default", "wide"], stored_or(_DEFAULT["width"])]
+    cover: Annotated[bool, stored_or(_DEFAULT["cover"])]
+    coverSize: Annotated[Literal["hero", "full"], stored_or(_DEFAULT["coverSize"])]
+    title: Annotated[bool, stored_or(_DEFAULT["title"])]
+    description: Annotated[bool, stored_or(_DEFAULT["description"])]
+    tableOfContents: Annotated[bool, stored_or(_DEFAULT["tableOfContents"])]
+    outline: Annotated[bool, stored_or(_DEFAULT["outline"])]
+    pagination: Annotated[bool, stored_or(_DEFAULT["pagination"])]
+    metadata: Annotated[bool, stored_or(_DEFAULT["metadata"])]
 
 
 class PageBase(WireModel):
+    @model_validator(mode="wrap")
+    @classmethod
+    def _named_in_warnings(cls, data: Any, handler: Callable[[Any], Any], info: ValidationInfo) -> Any:
+        """While a page validates, stored_or's warnings name it (its nested pages name themselves)."""
+        context = info.context
+        if not isinstance(context, dict) or not isinstance(data, dict):
+            return handler(data)
+        outer = context.get("page")
+        context["page"] = data.get("id")
+        try:
+            return handler(data)
+        finally:
+            context["page"] = outer
+
     id: str
     title: str
     emoji: Omitted[str] = None
