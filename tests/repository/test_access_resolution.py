@@ -270,10 +270,12 @@ def test_the_resolver_reads_only_what_it_was_not_given(batch_keys):
     assert read(lambda: roles_on(bob, [space])) == []
 
 
-def _installation_caller(*, org: str = ORG, scopes: frozenset[str] = frozenset({"space:content:read"})) -> Caller:
+def _installation_caller(*, org: str = ORG, scopes: frozenset[str] = frozenset({"space:content:read"}),
+                         ) -> Caller:
     """An installation token's caller, its installation (every space of `org`) put as the install does."""
-    table.transact([table.put_op(Installation(id="i1", integration="analytics", org_id=org, status="active",
-                                              created_at=AT, updated_at=AT, space_selection="all").to_item())])
+    installation = Installation(id="i1", integration="analytics", org_id=org, status="active", created_at=AT,
+                                updated_at=AT, space_selection="all")
+    table.transact([table.put_op(installation.to_item())])
     grant = InstallationGrant("analytics", "i1", scopes, route_scopes=scopes)
     return Caller(user_id=f"{INSTALLATION_PREFIX}i1", installation=grant)
 
