@@ -4,6 +4,7 @@ testing").
 
     python -m local.mutation                     # every module, one after the other
     python -m local.mutation pagination positions --max-children 2
+    python -m local.mutation --changed --max-children 2   # CI: the modules changed since their last run
 
 mutmut names a mutant after its file's path (`layers.shared.bindery.pagination…`) but records the tests
 that reach a function under the module's import name (`bindery.pagination…`), and only understands a
@@ -15,7 +16,11 @@ Each run starts from a fresh `mutants/` directory: results cached from an older 
 
 Every surviving mutant must be listed in docs/testing.md's table, as equivalent (with the reason) or as
 left alive (with the reason); the run fails (exit 1) on a survivor the table does not list, on a mutant no
-test reaches, or when fewer than 90% of a module's non-equivalent mutants are killed.
+test reaches, or when fewer than 90% of a module's non-equivalent mutants are killed. A module that
+passes has its row of the kill-rate table rewritten, with its fingerprint (local/mutation_results.py).
+
+Adding a module is one entry of MODULES (and its line in docs/testing.md's table of modules): CI runs it
+at once, since no fingerprint of it is recorded yet.
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+import tomli_w
+
+from local.mutation_results import Result, fingerprint, record, recorded
 from local.template import ROOT
 
 WORK = ROOT / ".bindery" / "mutation"
@@ -45,6 +53,9 @@ class Module:
 
     files: tuple[str, ...]
     tests: tuple[str, ...]
+
+    def fingerprint(self) -> str:
+        return fingerprint(ROOT, (*(f"{_LAYER}/{path}" for path in self.files), *self.tests))
 
 
 MODULES: dict[str, Module] = {
@@ -68,13 +79,21 @@ def documented() -> dict[str, str]:
     return {row["name"]: row["verdict"].strip().lower() for row in rows if row}
 
 
-def _pytest_config() -> str:
+def _pytest_config() -> dict[str, object]:
     """Our pytest settings for a work directory: `bindery` is at its top level, so layers/shared goes."""
     options = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["pytest"]["ini_options"]
-    paths = [path for path in options["pythonpath"] if path != _LAYER]
-    markers = ", ".join(f'"{marker}"' for marker in options.get("markers", []))
-    return (f"[tool.pytest.ini_options]\npythonpath = {paths!r}\n"
-            f'addopts = "-q -p no:cacheprovider"\nmarkers = [{markers}]\n').replace("'", '"')
+    return {"pythonpath": [path for path in options["pythonpath"] if path != _LAYER],
+            "addopts": "-q -p no:cacheprovider", "markers": options.get("markers", [])}
+
+
+def configuration(module: Module) -> str:
+    """The work directory's pyproject.toml: what mutmut mutates and runs, and our pytest settings."""
+    mutmut = {"source_paths": ["bindery"], "only_mutate": list(module.files),
+              "also_copy": [*_BESIDE, "pyproject.toml"],
+              "pytest_add_cli_args_test_selection": list(module.tests),
+              # The tests of a module are deterministic; no git: the work directory is not a checkout.
+              "use_git_change_detection": False}
+    return tomli_w.dumps({"tool": {"mutmut": mutmut, "pytest": {"ini_options": _pytest_config()}}})
 
 
 def prepare(name: str, module: Module) -> Path:
@@ -85,17 +104,7 @@ def prepare(name: str, module: Module) -> Path:
     (root / "bindery").symlink_to(ROOT / _LAYER / "bindery", target_is_directory=True)
     for entry in _BESIDE:
         (root / entry).symlink_to(ROOT / entry)
-    tests = ", ".join(f'"{test}"' for test in module.tests)
-    only = ", ".join(f'"{path}"' for path in module.files)
-    copy = ", ".join(f'"{entry}"' for entry in (*_BESIDE, "pyproject.toml"))
-    (root / "pyproject.toml").write_text(
-        "[tool.mutmut]\n"
-        'source_paths = ["bindery"]\n'
-        f"only_mutate = [{only}]\n"
-        f"also_copy = [{copy}]\n"
-        f"pytest_add_cli_args_test_selection = [{tests}]\n"
-        # The tests of a module are deterministic; no git: the work directory is not a checkout.
-        "use_git_change_detection = false\n\n" + _pytest_config())
+    (root / "pyproject.toml").write_text(configuration(module))
     return root
 
 
@@ -115,7 +124,7 @@ def run(name: str, module: Module, max_children: int) -> dict[str, str]:
             for found in map(_RESULT.match, listed.stdout.splitlines()) if found}
 
 
-def report(name: str, results: dict[str, str], verdicts: dict[str, str]) -> list[str]:
+def report(name: str, results: dict[str, str], verdicts: dict[str, str]) -> tuple[Result, list[str]]:
     """Print the module's line of the kill-rate table; the problems that fail the run."""
     survived = sorted(mutant for mutant, status in results.items() if status == "survived")
     equivalent = [mutant for mutant in survived if verdicts.get(mutant, "").startswith("equivalent")]
@@ -133,20 +142,40 @@ def report(name: str, results: dict[str, str], verdicts: dict[str, str]) -> list
     for mutant in sorted(set(verdicts) - set(survived)):
         if mutant.startswith(tuple(path[:-3].replace("/", ".") + "." for path in MODULES[name].files)):
             print(f"  (docs/testing.md lists {mutant}, which no longer survives)")
-    return problems
+    result = Result(name, len(results), killed, len(equivalent), len(survived) - len(equivalent), rate,
+                    MODULES[name].fingerprint())
+    return result, problems
+
+
+def changed() -> list[str]:
+    """The modules whose recorded fingerprint is not their own now (or that have none recorded)."""
+    known = recorded(DOC)
+    return [name for name, module in MODULES.items() if known.get(name) != module.fingerprint()]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("modules", nargs="*", help=f"of {', '.join(MODULES)} (default: all)")
     parser.add_argument("--max-children", type=int, default=1, help="parallel mutants (CPU is shared)")
+    parser.add_argument("--changed", action="store_true",
+                        help="only the modules whose code or tests changed since their recorded run")
     args = parser.parse_args(argv)
     if unknown := set(args.modules) - set(MODULES):
         parser.error(f"unknown modules: {', '.join(sorted(unknown))}")
+    names = args.modules or list(MODULES)
+    if args.changed:
+        due = set(changed())
+        for name in names:
+            if name not in due:
+                print(f"{name}: unchanged since its recorded run (fingerprint {MODULES[name].fingerprint()})")
+        names = [name for name in names if name in due]
     verdicts = documented()
     problems: list[str] = []
-    for name in args.modules or list(MODULES):
-        problems += report(name, run(name, MODULES[name], args.max_children), verdicts)
+    for name in names:
+        result, found = report(name, run(name, MODULES[name], args.max_children), verdicts)
+        if not found:
+            record(DOC, result)
+        problems += found
     for problem in problems:
         print(problem, file=sys.stderr)
     return 1 if problems else 0

@@ -32,7 +32,8 @@ def victim_publish_body(org_id: str) -> dict[str, Any]:
 
 def add_integration(api: ApiClient, alice: Identity, ids: dict[str, str]) -> dict[str, str]:
     """A's private integration, installed on A, its space and its site; its first event and an
-    installation token. Answers the secrets (the signing secret, the token)."""
+    installation token. Answers the secrets (the signing secret it published, the one Bindery generated
+    for it, the token)."""
     name, t = VICTIM_INTEGRATION, alice.token
     signing = "whsec-victim-" + "s" * 24
     body = {**victim_publish_body(ids["organizationId"]), "secrets": {"SIGNING_SECRET": signing}}
@@ -45,7 +46,8 @@ def add_integration(api: ApiClient, alice: Identity, ids: dict[str, str]) -> dic
     created(api.post(installation + "/sites", token=t, body={"siteId": ids["siteId"]}))
     ids["eventId"] = created(api.get(f"/integrations/{name}/events", token=t))["items"][0]["id"]
     token = created(api.post(installation + "/tokens", token=t))["token"]
-    return {"signingSecret": signing, "installationToken": token}
+    generated = created(api.get(f"/integrations/{name}/signing-secrets", token=t))["integration"]
+    return {"signingSecret": signing, "generatedSigningSecret": generated, "installationToken": token}
 
 
 def integration_paths(ids: dict[str, str]) -> list[str]:

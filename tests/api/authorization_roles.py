@@ -121,14 +121,16 @@ anyone  GET     /saml/{samlProviderId}/start /saml/{samlProviderId}/metadata
 anyone  POST    /saml/{samlProviderId}/acs
 anyone  POST    ORG/join ORG/invites/{inviteId}
 # Integrations (docs/integrations.md): A's integration is private, so its record is for A's members
-# (guests included, as ORG/integrations); its owner's admins publish, develop, read its installations
-# and events and make its tokens; its installation (on A) is read and managed by A's admins; what is
-# installed on a space is read by the space's readers, on a site by the site's readers.
+# (guests included, as ORG/integrations); its owner's admins publish, develop, read its installations,
+# events and generated signing secret and make its tokens; its installation (on A) is read and managed
+# by A's admins; what is installed on a space is read by the space's readers, on a site by the site's
+# readers.
 member  GET     INT ORG/integrations
 admin   POST    INT INT/installations INST/spaces INST/sites INST/tokens
 admin   PUT     INT/dev
 admin   DELETE  INT INT/dev INST INST/spaces/{spaceId} INST/sites/{siteId}
 admin   GET     INT/events INT/events/{eventId} INT/installations INT/spaces INT/sites
+admin   GET     INT/signing-secrets
 admin   GET     INST INST/spaces INST/spaces/{spaceId} INST/sites INST/sites/{siteId} ORG/installations
 admin   PATCH   INST INST/spaces/{spaceId} INST/sites/{siteId}
 read    GET     SPACE/integrations SITE/integrations

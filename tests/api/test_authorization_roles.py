@@ -100,12 +100,12 @@ def add_private_content(api: ApiClient, world: World) -> None:
 
 def hidden_from(kind: Kind, world: World) -> dict[str, str]:
     """What the caller must never be shown (beyond what they sent themselves)."""
-    # The integration's signing secret and installation token reach nobody; its installation and events
-    # are its admins' (docs/integrations.md).
+    # The integration's published signing secret and installation token reach nobody; its installation,
+    # events and generated signing secret are its admins' (docs/integrations.md).
     names = {"aliceToken", "reviewerToken", "aliceElsewhere", "signingSecret", "installationToken"}
     if kind.org_role != "admin":
         names |= {"privateSpaceId", "privateChangeRequestId", "privateCollectionId", "shareKey", "inviteId",
-                  "shareLinkId", "installationId", "eventId"}
+                  "shareLinkId", "installationId", "eventId", "generatedSigningSecret"}
     if kind.org_role is None:  # docs/decisions.md, Members; docs/permissions.md, Granting access
         # A guest may see the id of the team granted on the space (its grant listing), and the Space's
         # `parent` (PARENT_SHOWN): ids only, which open nothing to them (404, 403).

@@ -59,7 +59,7 @@ def test_events_go_to_the_endpoint_signed_and_retried(api, receiver, deliver_que
     (event,) = events(api, ada)["items"]
     assert event["status"] == "success"
     messages = trace(api, ada, event["id"])
-    assert f"Attempt 1: POST {receiver.url}" in messages
+    assert f"Attempt 1: POST {receiver.url}, signed with the published SIGNING_SECRET" in messages
     assert "Attempt 1 failed: the endpoint answered 500" in messages
     assert "Attempt 2: delivered (200)" in messages
 

@@ -10,8 +10,11 @@ import urllib.request
 import pytest
 
 from bindery import aws
+from bindery.aws import counting_requests
+from bindery.keys import integrations as integration_keys
+from bindery.store import table
 from tests.api.integration_support import SECRET, install, publish
-from tests.api.test_members import error
+from tests.api.test_members import error, join
 
 
 def dev_integration(api, who, receiver, **fields):
@@ -119,7 +122,7 @@ def test_a_replayed_delivery_is_refused_by_its_timestamp(api, receiver, deliver_
     assert len(receiver.accepted) == 1
 
 
-def test_without_a_tunnel_or_a_signing_secret_nothing_is_sent(api, receiver, deliver_queued, sqs_queues):
+def test_without_a_tunnel_nothing_is_sent(api, receiver, deliver_queued, sqs_queues):
     ada = api.org_admin()
     publish(api, ada, secrets={"SIGNING_SECRET": SECRET})
     install(api, ada)
@@ -129,14 +132,115 @@ def test_without_a_tunnel_or_a_signing_secret_nothing_is_sent(api, receiver, del
     assert event["status"] == "failed"
     assert "No endpoint" in logs[-1]["message"]
     assert dead_letters(sqs_queues) == []  # no retry: nothing would change
-    publish(api, ada, "unsigned")
-    api.put("/integrations/unsigned/dev", token=ada.token, body={"tunnelUrl": receiver.url})
-    install(api, ada, "unsigned")
+    assert receiver.raw == []
+
+
+def generated_secret(api, who, name="analytics"):
+    reply = api.get(f"/integrations/{name}/signing-secrets", token=who.token)
+    assert reply.status == 200, reply.body
+    return reply.json()["integration"]
+
+
+def test_an_integration_without_a_signing_secret_is_signed_with_the_one_generated_for_it(
+        api, receiver, deliver_queued):
+    ada = api.org_admin()
+    publish(api, ada)  # no `secrets` at all, as the official CLI publishes a new integration
+    api.put("/integrations/analytics/dev", token=ada.token, body={"tunnelUrl": receiver.url})
+    receiver.secret = generated_secret(api, ada)
+    installation = install(api, ada)
     deliver_queued()
-    unsigned = api.get("/integrations/unsigned/events", token=ada.token).json()["items"][0]
-    trace = api.get(f"/integrations/unsigned/events/{unsigned['id']}", token=ada.token).json()["trace"]
+    assert [(e["type"], e["installationId"]) for e in receiver.accepted] == [
+        ("installation_setup", installation["id"])]
+    assert receiver.refused == []
+    (event,) = events(api, ada)["items"]
+    logs = api.get(f"/integrations/analytics/events/{event['id']}", token=ada.token).json()["trace"]["logs"]
+    assert "signed with the generated secret" in logs[0]["message"]
+    # A later publish keeps it: receivers verifying with it go on working.
+    publish(api, ada, title="Analytics 2")
+    assert generated_secret(api, ada) == receiver.secret
+
+
+def test_a_published_signing_secret_still_signs(api, receiver, deliver_queued):
+    ada = api.org_admin()
+    dev_integration(api, ada, receiver)
+    generated = generated_secret(api, ada)
+    assert generated != SECRET
+    install(api, ada)
+    deliver_queued()
+    assert len(receiver.accepted) == 1  # the receiver verifies with SECRET, the published one
+    (event,) = events(api, ada)["items"]
+    logs = api.get(f"/integrations/analytics/events/{event['id']}", token=ada.token).json()["trace"]["logs"]
+    assert "signed with the published SIGNING_SECRET" in logs[0]["message"]
+
+
+def test_the_generated_secret_is_its_owners_admins_to_read(api):
+    ada = api.org_admin()
+    publish(api, ada)
+    publish(api, ada, "hidden", visibility="private")
+    secret = generated_secret(api, ada)
+    assert secret != generated_secret(api, ada, "hidden")  # one per integration
+    reader = join(api, ada.org_id, "Rita", "read")
+    olga = api.org_admin("Olga", "Other")
+    install(api, olga)  # installing it gives no access to its secret
+    for who, path, status in [(reader, "analytics", 403), (olga, "analytics", 403), (olga, "hidden", 404),
+                              (ada, "missing", 404)]:
+        reply = api.get(f"/integrations/{path}/signing-secrets", token=who.token)
+        assert reply.status == status, (who, path, reply.body)
+        assert secret.encode() not in reply.body
+    # Nor does any read of the integration carry it.
+    for path in ("/integrations/analytics", "/integrations", f"/orgs/{olga.org_id}/installations"):
+        assert secret.encode() not in api.get(path, token=olga.token).body
+        assert secret.encode() not in api.get(path, token=ada.token).body
+
+
+def test_an_integration_published_before_secrets_were_generated_gets_one_at_its_next_publish(
+        api, receiver, deliver_queued):
+    ada = api.org_admin()
+    publish(api, ada)
+    api.put("/integrations/analytics/dev", token=ada.token, body={"tunnelUrl": receiver.url})
+    # The item as a version before generated secrets wrote it.
+    table.dynamodb_table().update_item(Key=integration_keys.integration("analytics"),
+                                       UpdateExpression="REMOVE signingSecret")
+    reply = api.get("/integrations/analytics/signing-secrets", token=ada.token)
+    assert "publish it again" in error(reply, 404)
+    install(api, ada)
+    deliver_queued()
+    unsigned = events(api, ada)["items"][0]
+    trace = api.get(f"/integrations/analytics/events/{unsigned['id']}", token=ada.token).json()["trace"]
     assert "SIGNING_SECRET" in trace["logs"][-1]["message"]
     assert receiver.raw == []
+    publish(api, ada)
+    receiver.secret = generated_secret(api, ada)
+    api.patch(f"/integrations/analytics/installations/{unsigned['installationId']}", token=ada.token,
+              body={"externalIds": ["x"]})
+    deliver_queued()
+    assert len(receiver.accepted) == 1
+
+
+def test_signing_with_the_generated_secret_costs_no_request_more(api, receiver, deliver_queued):
+    ada = api.org_admin()
+    with counting_requests() as published:
+        dev_integration(api, ada, receiver)
+    with counting_requests() as generated:
+        publish(api, ada, "bare")
+        api.put("/integrations/bare/dev", token=ada.token, body={"tunnelUrl": receiver.url})
+    # Generated at publish, inside the one PutItem a publish makes: no request of its own.
+    assert generated == published
+    install(api, ada)
+    with counting_requests() as signed_with_published:
+        deliver_queued()
+    receiver.secret = generated_secret(api, ada, "bare")
+    install(api, ada, "bare")
+    with counting_requests() as signed_with_generated:
+        deliver_queued()
+    assert len(receiver.accepted) == 2
+    # The event, the integration (which holds both secrets), the attempt recorded.
+    assert signed_with_generated == signed_with_published == {"GetItem": 2, "TransactWriteItems": 1}
+    with counting_requests() as read:
+        generated_secret(api, ada, "bare")
+    # The caller's token (the authorizer), the integration, then the caller's organization and membership
+    # (owner_admin), as a read of its events does before its own Query.
+    assert read == {"GetItem": 2, "BatchGetItem": 1}
 
 
 def test_development_mode_sends_only_the_owners_events_unless_all(api, receiver, deliver_queued):

@@ -7,7 +7,7 @@ import json
 import pytest
 import requests
 
-from bindery.domain.integrations.publishing import secrets_of
+from bindery.domain.integrations.sealed_secrets import secrets_of
 from bindery.store import integrations as integration_store
 from bindery.store import orgs as org_store
 from tests.api.integration_support import PNG, PNG64, SCRIPT, publish, publish_body

@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import pytest
 
 from bindery import aws
-from bindery.auth import Caller
+from bindery.auth import INSTALLATION_PREFIX, Caller, InstallationGrant
 from bindery.domain.access.content import (
     NO_COLLECTION,
     NO_SPACE,
@@ -30,6 +30,7 @@ from bindery.store import table
 from bindery.store import teams as team_store
 from bindery.store import users as user_store
 from bindery.store.collections import Collection
+from bindery.store.integration_installations import Installation
 from bindery.store.members import Member
 from bindery.store.orgs import Organization
 from bindery.store.spaces import Space
@@ -267,3 +268,35 @@ def test_the_resolver_reads_only_what_it_was_not_given(batch_keys):
     assert read(lambda: member_roles(ORG, "bob", [space])) == [{"membership", "org"}]
     # Given the membership and asked for no organization, it reads neither (nothing else here).
     assert read(lambda: roles_on(bob, [space])) == []
+
+
+def _installation_caller(*, org: str = ORG, scopes: frozenset[str] = frozenset({"space:content:read"}),
+                         ) -> Caller:
+    """An installation token's caller, its installation (every space of `org`) put as the install does."""
+    installation = Installation(id="i1", integration="analytics", org_id=org, status="active", created_at=AT,
+                                updated_at=AT, space_selection="all")
+    table.transact([table.put_op(installation.to_item())])
+    grant = InstallationGrant("analytics", "i1", scopes, route_scopes=scopes)
+    return Caller(user_id=f"{INSTALLATION_PREFIX}i1", installation=grant)
+
+
+def test_an_installation_token_has_the_role_its_scopes_give_as_a_guest_of_no_collection():
+    _org()
+    _collection("top", level="admin")
+    _space("s1", above=("top",))
+    caller = _installation_caller()
+    access = space_access(caller, "s1")
+    assert (access.node.id, access.role, access.collections) == ("s1", "read", [])
+    # Never anyone's membership: a guest of the organization named "Integration".
+    assert access.member == Member(org_id=ORG, user_id=caller.user_id, role=None, joined_at="",
+                                   display_name="Integration")
+
+
+def test_an_installation_token_reaches_nothing_its_installation_does_not_cover():
+    _org()
+    _space("s1")
+    _missing(lambda: space_access(_installation_caller(org="elsewhere"), "s1"), NO_SPACE)
+    _missing(lambda: space_access(_installation_caller(scopes=frozenset({"site:metadata:read"})), "s1"),
+             NO_SPACE)
+    _collection("top")
+    _missing(lambda: collection_access(_installation_caller(), "top"), NO_COLLECTION)

@@ -19,8 +19,9 @@ from bindery.api.wire.models.integrations import (
     IntegrationEventList,
     IntegrationEventWithTrace,
     IntegrationList,
+    IntegrationSigningSecrets,
 )
-from bindery.domain.integrations import content_installs, events, publishing
+from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
 from integrations_api import shapes
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 from integrations_api.listing_query import ListingQuery, with_listing_query
@@ -89,6 +90,13 @@ def _declare_setups(target: InstallTarget[Install, Shown, Shelf]) -> None:
 
 _declare_setups(SPACE)
 _declare_setups(SITE)
+
+
+@router.get("/<integrationName>/signing-secrets")
+def get_signing_secrets(integrationName: str, who: Who) -> IntegrationSigningSecrets:  # noqa: N803
+    """The signing secret Bindery generated for the integration, which signs its event deliveries unless
+    it published a `SIGNING_SECRET` (its owner's admins; a Bindery extension)."""
+    return IntegrationSigningSecrets(integration=sealed_secrets.read_signing_secret(who, integrationName))
 
 
 @router.get("/<integrationName>/events")

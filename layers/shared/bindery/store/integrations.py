@@ -4,8 +4,9 @@
      GSI2 ORG#{ownerId}#INTEGRATIONS / {name}, name, ownerId, version, title, description?, summary?,
      target, visibility, scopes, categories, blocks, contentSources, configurations, externalLinks,
      contentSecurityPolicy?, runtime, icon? {digest, contentType}, previewImages [{digest, contentType}],
-     scriptDigest, secrets? (sealed, base64: bindery.secret_box), search (lower-cased name and title),
-     blockDomains, hasBlocks, hasContentSources, devTunnel?, devAll, createdAt, updatedAt}
+     scriptDigest, secrets? (sealed, base64: bindery.secret_box), signingSecret? (the generated one,
+     sealed, base64), search (lower-cased name and title), blockDomains, hasBlocks, hasContentSources,
+     devTunnel?, devAll, endpoint?, createdAt, updatedAt}
 
 Icons, preview images and scripts are S3 objects named by their SHA-256 under the integration's prefix,
 written before the item that names them (equal bytes are one object). A publish is one conditional
@@ -58,6 +59,9 @@ class Integration:
     # Where events are delivered outside development mode (the publish body's `endpoint`, a Bindery
     # extension: docs/integrations.md, "Delivered").
     endpoint: str | None = None
+    # The signing secret Bindery generated at its first publish (sealed, base64; docs/integrations.md,
+    # "Delivered"); kept by every later publish.
+    signing_secret: str | None = None
 
     _FIELDS = ItemFields(
         ("name", "name"), ("owner_id", "ownerId"), ("version", "version"), ("title", "title"),
@@ -68,7 +72,7 @@ class Integration:
         ("configurations", "configurations"), ("external_links", "externalLinks"),
         ("content_security_policy", "contentSecurityPolicy"), ("icon", "icon"),
         ("preview_images", "previewImages"), ("secrets", "secrets"), ("dev_tunnel", "devTunnel"),
-        ("dev_all", "devAll"), ("endpoint", "endpoint"),
+        ("dev_all", "devAll"), ("endpoint", "endpoint"), ("signing_secret", "signingSecret"),
     )
 
     @property

@@ -7,8 +7,9 @@ nowhere to deliver: the attempt says so in the trace and the event is `failed` (
 change by trying again). The URL is checked again before each attempt (bindery.url_policy: DNS or the
 settings may have changed since it was given).
 
-How: the event's payload as JSON, signed (bindery.event_signatures) with the integration's secret named
-`SIGNING_SECRET` (one of its published, sealed `secrets`; none: `failed`, logged, no retry). A 2xx is
+How: the event's payload as JSON, signed (bindery.event_signatures) with the `SIGNING_SECRET` it
+published, or else the signing secret its first publish generated (sealed_secrets.signer; an integration
+last published before secrets were generated has none: `failed`, logged, no retry). A 2xx is
 `success`; anything else, or no answer within the timeout, is logged as `failed` and raised; the worker
 then hides the message for `backoff_seconds(attempt)` (growing with each attempt), so SQS delivers it
 again after that and, after its maxReceiveCount, moves it to the dead-letter queue. Every attempt leaves
@@ -23,7 +24,7 @@ import urllib.request
 
 from bindery import clock
 from bindery.config import settings
-from bindery.domain.integrations.publishing import secrets_of
+from bindery.domain.integrations.sealed_secrets import SIGNING_SECRET, signer
 from bindery.errors import BinderyError
 from bindery.event_signatures import headers
 from bindery.messages import IntegrationEventMessage
@@ -32,9 +33,6 @@ from bindery.store import integrations as integration_store
 from bindery.store.integration_events import Event
 from bindery.store.integrations import Integration
 from bindery.url_policy import check_endpoint, check_url, redact
-
-SIGNING_SECRET = "SIGNING_SECRET"  # noqa: S105 - the name of the secret, not a secret
-
 
 FIRST_BACKOFF_SECONDS = 30
 MAX_BACKOFF_SECONDS = 12 * 3600  # SQS's longest visibility timeout
@@ -83,20 +81,22 @@ def deliver(message: IntegrationEventMessage, *, attempt: int) -> str:
         event_store.record_attempt(event, [said], "failed")
         return "no endpoint"
     target, field = found
-    secret = secrets_of(integration).get(SIGNING_SECRET)
-    if not secret:
-        said = _log(f"Not sent: the integration has no {SIGNING_SECRET} secret to sign deliveries with",
-                    "error")
+    signing = signer(integration)
+    if signing is None:
+        said = _log(f"Not sent: the integration has no {SIGNING_SECRET} secret to sign deliveries with, "
+                    "and no generated one: publish it again to have one generated", "error")
         event_store.record_attempt(event, [said], "failed")
         return "no signing secret"
     body = json.dumps(event.payload, separators=(",", ":"), sort_keys=True).encode()
-    start = _log(f"Attempt {attempt}: POST {redact(target)}", "debug")
+    start = _log(f"Attempt {attempt}: POST {redact(target)}, signed with the "
+                 f"{'published SIGNING_SECRET' if signing.source == SIGNING_SECRET else 'generated secret'}",
+                 "debug")
     try:
         if field == "endpoint":
             check_endpoint(target, field)
         else:
             check_url(target, field, files_allowed=False)
-        signed = headers(secret, int(clock.now().timestamp()), body)
+        signed = headers(signing.secret, int(clock.now().timestamp()), body)
         request = urllib.request.Request(target, data=body, method="POST",  # noqa: S310 - checked above
                                          headers={"Content-Type": "application/json", **signed})
         opener = urllib.request.build_opener(_NoRedirects)

@@ -3,7 +3,8 @@
 A publish creates the integration (version 1) or replaces it (version n+1) with one conditional PutItem
 on the version it read; the icon, preview images and script go to the object store first, under their
 SHA-256 (a publish that fails after them leaves only unreferenced objects). Secrets are sealed
-(bindery.secret_box) and never leave the store again through the API.
+(bindery.domain.integrations.sealed_secrets) and never leave the store again through the API, but for
+the signing secret the first publish generates, which its owner's admins may read.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-import json
 
 from bindery import clock
 from bindery.api.schemas.integrations import PublishIntegration
@@ -27,9 +27,9 @@ from bindery.domain.integrations.records import (
     readable_views,
     view,
 )
+from bindery.domain.integrations.sealed_secrets import generated_signing_secret, sealed
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.pagination import Listing, next_page, open_page
-from bindery.secret_box import secret_box
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store
@@ -97,6 +97,14 @@ def _endpoint(body: PublishIntegration, existing: Integration | None) -> str | N
     return check_endpoint(body.endpoint, "endpoint") if body.endpoint is not None else None
 
 
+def _signing_secret(name: str, existing: Integration | None) -> str:
+    """The previous version's generated signing secret; a new one for a first publish (and for an
+    integration last published before secrets were generated)."""
+    if existing is not None and existing.signing_secret:
+        return existing.signing_secret
+    return generated_signing_secret(name)
+
+
 def publish(caller: Caller, name: str, body: PublishIntegration) -> IntegrationView:
     if not NAME.fullmatch(name):
         raise BadRequest("integrationName: letters, digits, '-', '_' and '.' only, at most 100")
@@ -124,10 +132,10 @@ def publish(caller: Caller, name: str, body: PublishIntegration) -> IntegrationV
         preview_images=[_stored_image(name, f"previewImages.{index}", image)
                         for index, image in enumerate(body.previewImages or [])],
         dev_tunnel=existing.dev_tunnel if existing else None, dev_all=existing.dev_all if existing else False,
-        endpoint=_endpoint(body, existing))
+        endpoint=_endpoint(body, existing),
+        signing_secret=_signing_secret(name, existing))
     if body.secrets is not None:
-        sealed = secret_box().seal(json.dumps(body.secrets, sort_keys=True).encode(), context=name)
-        integration.secrets = base64.b64encode(sealed).decode()
+        integration.secrets = sealed(name, body.secrets)
     elif existing is not None:
         integration.secrets = existing.secrets  # a publish without `secrets` keeps the ones it had
     try:
@@ -136,15 +144,6 @@ def publish(caller: Caller, name: str, body: PublishIntegration) -> IntegrationV
     except TransactionConflict:
         raise Conflict("The integration was published or unpublished meanwhile; publish again") from None
     return view(integration, access.org, access.member)
-
-
-def secrets_of(integration: Integration) -> dict[str, str]:
-    """The integration's secrets, opened (for the code that runs with them, never for a response)."""
-    if not integration.secrets:
-        return {}
-    plain = secret_box().open(base64.b64decode(integration.secrets), context=integration.name)
-    opened: dict[str, str] = json.loads(plain)
-    return opened
 
 
 def get(caller: Caller, name: str) -> IntegrationView:

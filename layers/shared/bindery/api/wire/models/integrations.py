@@ -144,6 +144,14 @@ class IntegrationEvent(WireModel):
     status: Literal["success", "failed"]
 
 
+class IntegrationSigningSecrets(WireModel):
+    """A Bindery extension (GET /integrations/{name}/signing-secrets): the secret Bindery generated for
+    the integration, shaped as the official `IntegrationEnvironment.signingSecrets` hands it to an
+    integration's code on GitBook's runtime."""
+
+    integration: str
+
+
 class IntegrationEventList(ListPage):
     items: list[IntegrationEvent]
 
