@@ -4,8 +4,9 @@ with real ids (tests/api/authorization_world.py) and a corpus built from the bod
 1 MB string and a lone surrogate (`"\\ud800"`, escaped as JSON sends it) in each string field, JSON nested
 10,000 deep, bytes that are not UTF-8, a body over the gateway's limit, and each path id over-long or a
 traversal; every list GET with a huge and a negative `limit`; every operation (single-resource GETs
-included) with each path value longer than a DynamoDB key may be, and every GET with hostile headers and
-cookies (JSON nested past the parser's stack, long values, text that is not UTF-8). All of it against
+included) with each path value longer than a DynamoDB key may be, and every GET with each query value
+over-long and with hostile headers and cookies (JSON nested past the parser's stack, long values, text
+that is not UTF-8). All of it against
 DynamoDB's key-size limits (tests.key_limits), which the default engine does not enforce on reads. The
 operations come from docs/openapi.json, so a new route is in the corpus as soon as it exists.
 
@@ -284,6 +285,12 @@ def test_every_operation_answers_an_over_long_path_value_with_a_404(api, tmp_pat
     assert not problems, report(problems)
 
 
+def query_parameters(operation: Operation) -> list[str]:
+    spec = json.loads(SPEC.read_text())
+    return [p["name"] for p in spec["paths"][operation.path][operation.method.lower()].get("parameters", [])
+            if p["in"] == "query"]
+
+
 def test_every_read_ignores_hostile_headers_and_cookies(api, tmp_path, deliver_queued,
                                                        git_settings):  # noqa: F811
     reads = [op for op in OPERATIONS if op.method == "GET"]
@@ -291,6 +298,12 @@ def test_every_read_ignores_hostile_headers_and_cookies(api, tmp_path, deliver_q
     world = build_world(api, tmp_path, deliver_queued)
     problems: list[Problem] = []
     for operation in reads:
+        for name in query_parameters(operation):  # each query value longer than a key may be
+            case = Case(f"{name} over-long", world.fill(operation), None)
+            status, answer = send(api, world, operation, case, **{name: "q" * 3000})
+            issue = shape_problem(status, answer)
+            if issue:
+                problems.append((operation.method, operation.path, status, f"{name} of 3,000: {issue}"))
         target = "/v1" + world.fill(operation) + "?" + urlencode(world.query(operation))
         token = {"Authorization": f"Bearer {world.alice.token}"}
         clean = api.gateway.dispatch("GET", target, token, None).status

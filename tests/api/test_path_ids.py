@@ -104,3 +104,18 @@ def test_a_put_creates_a_spec_only_under_a_valid_slug(api, slug):
     ada = api.org_admin()
     created = api.put(f"/orgs/{ada.org_id}/openapi/{slug}", token=ada.token, body={"source": {"text": "{}"}})
     assert error(created, 400).startswith("specSlug: ")
+
+
+@pytest.mark.parametrize(("where", "name"), [
+    ("/orgs/{org}/change-requests", "creator"), ("/orgs/{org}/change-requests", "contributor"),
+    ("/spaces/{space}/change-requests", "requestedReviewer"),
+    ("/spaces/{space}/change-requests", "conversationsIssuesCluster"),
+    ("/orgs/{org}/sites", "space"), ("/spaces/{space}/comments", "authors"),
+])
+def test_a_filter_naming_an_id_longer_than_any_is_a_400_naming_it(api, where, name):
+    # Issue 39: these filters reached a key, which DynamoDB refuses over its size limits (a 500).
+    ada = api.org_admin()
+    path = where.format(org=ada.org_id, space=new_space(api, ada)["id"])
+    message = error(api.get(path, token=ada.token, query={name: "q" * 3000}), 400)
+    assert message.startswith(f"Invalid request: {name}")
+    assert api.get(path, token=ada.token, query={name: "q" * 128}).json()["items"] == []
