@@ -3,7 +3,12 @@ with real ids (tests/api/authorization_world.py) and a corpus built from the bod
 (tests/api/authorization_bodies.py): each top-level field with a value of the wrong JSON type, `{}`, a
 1 MB string and a lone surrogate (`"\\ud800"`, escaped as JSON sends it) in each string field, JSON nested
 10,000 deep, bytes that are not UTF-8, a body over the gateway's limit, and each path id over-long or a
-traversal; every list GET with a huge and a negative `limit`.
+traversal; every list GET with a huge and a negative `limit`; every operation (single-resource GETs
+included) with each path value longer than a DynamoDB key may be, and every GET with each query value
+over-long and with hostile headers and cookies (JSON nested past the parser's stack, long values, text
+that is not UTF-8). All of it against
+DynamoDB's key-size limits (tests.key_limits), which the default engine does not enforce on reads. The
+operations come from docs/openapi.json, so a new route is in the corpus as soon as it exists.
 
 The rule: never a 5xx; a lone surrogate never accepted; every 4xx in the error shape `{"error": {"code":
 N, "message": str}}`; and a call that is refused leaves A's world as it was (Alice's re-read of it,
@@ -21,6 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+import pytest
+
+from tests import key_limits
 from tests.api.authorization_bodies import VALID_BODIES, body_values
 from tests.api.authorization_world import (
     OPERATIONS,
@@ -42,6 +50,22 @@ TRAVERSALS = ("../x", "%2e%2e")
 MEGABYTE = "a" * 1_000_000
 OVER_GATEWAY = b'{"title":"' + b"a" * 10_485_761 + b'"}'
 Problem = tuple[str, str, int, str]
+# Longer than any key DynamoDB takes (2,048 bytes), and than a sort key (1,024) but not a partition key.
+OVER_LONG = ("x" * 2100, "x" * 1030)
+DEEP_JSON = "[" * 100_000
+HOSTILE_HEADERS = (
+    {"Cookie": f"session={DEEP_JSON}; bindery-unsigned-x={DEEP_JSON}"},
+    {"Cookie": "a=" + "v" * 16_000, "Accept-Language": "l" * 16_000,
+     "If-None-Match": '"' + "e" * 16_000 + '"'},
+    {"Cookie": "a=\udcff\xfe", "User-Agent": "\udcff\xfe\x00", "X-Forwarded-For": "\udcff"},
+    {"Accept": DEEP_JSON, "X-Amzn-Trace-Id": DEEP_JSON, "Content-Type": "application/json; charset=\udcff"},
+)
+
+
+@pytest.fixture(autouse=True)
+def dynamodb_key_limits():
+    with key_limits.enforced():
+        yield
 
 
 @dataclass(frozen=True)
@@ -223,4 +247,73 @@ def test_every_list_answers_a_huge_or_negative_limit_without_a_server_error(api,
             issue = shape_problem(status, body)
             if issue:
                 problems.append((operation.method, operation.path, status, f"limit={limit}: {issue}"))
+    assert not problems, report(problems)
+
+
+def over_long_answer(operation: Operation, param: str) -> tuple[int, ...]:
+    """What an over-long path value must get: a GET, 404; a DELETE of the thing it names, 204 (deleting
+    what cannot exist, API.md), above it 404; a PUT creating a spec under it, 400 naming the slug; other
+    writes 404, or 400 where the (empty) body is refused first."""
+    last = operation.params[-1] == param
+    if operation.method == "GET":
+        return (404,)
+    if operation.method == "DELETE":
+        return (204,) if last else (404,)
+    if operation.method == "PUT" and param == "specSlug":
+        return (400,)
+    return (400, 404)
+
+
+def test_every_operation_answers_an_over_long_path_value_with_a_404(api, tmp_path, deliver_queued,
+                                                                   git_settings):  # noqa: F811
+    assert len(OPERATIONS) > 200
+    world = build_world(api, tmp_path, deliver_queued)
+    seen = snapshot(api, world)
+    problems: list[Problem] = []
+    for operation in sorted(OPERATIONS, key=order):
+        for param in operation.params:
+            for bad in OVER_LONG:
+                path = world.fill(Operation(operation.method, operation.path.replace(f"{{{param}}}", bad)))
+                body = None if operation.method in ("GET", "DELETE") else b"{}"
+                status, answer = send(api, world, operation, Case(f"{param} over-long", path, body))
+                wanted = over_long_answer(operation, param)
+                issue = shape_problem(status, answer) if status != 204 else None
+                if issue or status not in wanted:
+                    problems.append((operation.method, operation.path, status,
+                                     f"{param} of {len(bad)}: wanted {wanted}, {issue or answer[:120]!r}"))
+    assert snapshot(api, world) == seen
+    assert not problems, report(problems)
+
+
+def query_parameters(operation: Operation) -> list[str]:
+    spec = json.loads(SPEC.read_text())
+    return [p["name"] for p in spec["paths"][operation.path][operation.method.lower()].get("parameters", [])
+            if p["in"] == "query"]
+
+
+def test_every_read_ignores_hostile_headers_and_cookies(api, tmp_path, deliver_queued,
+                                                       git_settings):  # noqa: F811
+    reads = [op for op in OPERATIONS if op.method == "GET"]
+    assert len(reads) > 100
+    world = build_world(api, tmp_path, deliver_queued)
+    problems: list[Problem] = []
+    for operation in reads:
+        for name in query_parameters(operation):  # each query value longer than a key may be
+            case = Case(f"{name} over-long", world.fill(operation), None)
+            status, answer = send(api, world, operation, case, **{name: "q" * 3000})
+            issue = shape_problem(status, answer)
+            if issue:
+                problems.append((operation.method, operation.path, status, f"{name} of 3,000: {issue}"))
+        target = "/v1" + world.fill(operation) + "?" + urlencode(world.query(operation))
+        token = {"Authorization": f"Bearer {world.alice.token}"}
+        clean = api.gateway.dispatch("GET", target, token, None).status
+        for headers in HOSTILE_HEADERS:
+            try:
+                status = api.gateway.dispatch("GET", target, {**token, **headers}, None).status
+            except Exception as error:  # noqa: BLE001 - an unhandled error is what the corpus reports
+                status = 500
+                problems.append((operation.method, operation.path, status, repr(error)[:200]))
+            if status != clean:
+                problems.append((operation.method, operation.path, status,
+                                 f"{', '.join(headers)}: {status}, {clean} without them"))
     assert not problems, report(problems)

@@ -86,14 +86,28 @@ def test_the_same_content_again_changes_nothing(api, sqs_queues):
     assert listed(api, ada)["items"] == [first]
 
 
+def installation_source(api, who, name="intercom"):
+    """An installation on `who`'s organization of an integration with the ingest scope (published by
+    another organization): (its token, the source it ingests as)."""
+    from tests.api.integration_support import install, publish
+    from tests.api.test_installation_tokens import token_for
+
+    dev = api.org_admin(f"Dev {name}", f"{name} Inc")
+    publish(api, dev, name, scopes=["conversations:ingest"])
+    installation = install(api, who, name)
+    return token_for(api, dev, name, installation["id"]), f"integration:{name}:{installation['id']}"
+
+
 def test_source_filter_and_its_count(api, sqs_queues):
     ada = api.org_admin()
-    ingest(api, ada, [conversation("a"), conversation("b", source="integration:intercom:inst1"),
-                      conversation("a", source="integration:intercom:inst1")])
+    token, source = installation_source(api, ada)
+    ingest(api, ada, conversation("a"))
+    reply = api.post(conversations_path(ada), token=token, body=[conversation("b"), conversation("a")])
+    assert reply.status == 204, reply.body
     assert listed(api, ada)["count"] == 3
-    body = listed(api, ada, source="integration:intercom:inst1")
+    body = listed(api, ada, source=source)
     assert body["count"] == 2
-    assert {item["source"] for item in body["items"]} == {"integration:intercom:inst1"}
+    assert {item["source"] for item in body["items"]} == {source}
     assert listed(api, ada, source="email")["count"] == 1
     assert listed(api, ada, source="integration:zendesk:x") == {"items": [], "count": 0}
 
@@ -131,6 +145,25 @@ def test_a_bad_body_is_a_400_naming_the_field_and_writes_nothing(api, sqs_queues
     assert field in message
     assert listed(api, ada)["count"] == 0
     assert queued(sqs_queues) == []
+
+
+def test_a_member_cannot_ingest_as_an_installation_of_any_organization(api, sqs_queues):
+    # Issue 39: a source naming an installation is that installation's own, never a member's to claim,
+    # whether the installation is another organization's or one on the member's own organization.
+    ada = api.org_admin()
+    olga = api.org_admin("Olga", "Other")
+    _, theirs = installation_source(api, olga, "helpdesk")
+    _, ours = installation_source(api, ada, "intercom")
+    for source in (theirs, ours, "integration:x:y"):
+        message = error(api.post(conversations_path(ada), token=ada.token, body=conversation(source=source)),
+                        403)
+        assert message.startswith("source: only an installation's own token")
+        batch = [conversation("ok"), conversation("b", source=source)]
+        refused = api.post(conversations_path(ada), token=ada.token, body=batch)
+        assert error(refused, 403).startswith("1.source")
+    ingest(api, ada, conversation(source="email"))
+    assert [item["source"] for item in listed(api, ada)["items"]] == ["email"]
+    assert listed(api, olga)["count"] == 0
 
 
 def test_ingesting_takes_the_ingest_permission_and_reading_a_member(api, sqs_queues):

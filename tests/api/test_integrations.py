@@ -92,12 +92,22 @@ def test_the_publisher_is_found_by_hostname_or_subdomain_and_must_be_an_admin(ap
     ({"configurations": {"account": {"properties": {}, "required": ["missing"]}}}, "configurations"),
     ({"contentSecurityPolicy": {"script-source": "'self'"}}, "contentSecurityPolicy"),
     ({"externalLinks": [{"url": "ftp://x", "label": "x"}]}, "externalLinks"),
+    ({"script": "x" * 1_000_000}, "script"),  # a megabyte (issue 39): the cap is 256 KiB
+    ({"script": "x" * 262_145}, "script"),
+    ({"script": "é" * 131_073}, "script"),  # 131,073 characters, 262,146 bytes
 ])
 def test_bad_publish_bodies_are_400s_naming_the_field_and_write_nothing(api, change, named):
     ada = api.org_admin()
     assert named in error(api.post("/integrations/bad", token=ada.token,
                                    body=publish_body(ada.org_id, **change)), 400)
     assert api.get("/integrations/bad", token=ada.token).status == 404
+
+
+def test_a_script_of_the_documented_limit_is_accepted(api):
+    ada = api.org_admin()
+    script = "x" * 262_144
+    assert api.post("/integrations/big", token=ada.token, body=publish_body(ada.org_id, script=script)
+                    ).status == 200
 
 
 def test_a_bad_name_is_a_400_to_publish_and_a_404_to_read(api):

@@ -239,3 +239,47 @@ def test_deleting_a_site_takes_its_settings_and_links(api, docs):
     assert api.delete(site_path(ada, site_id), token=ada.token).status == 204
     for rest in ("/adaptive-schema", "/customization", "/share-links", "/published"):
         error(api.get(site_path(ada, site_id, rest), token=ada.token), 404)
+
+
+def _spaces_shown(api, owner, who, site_id):
+    """Each space as the three reads of the published site show it to `who`."""
+    profile = api.get(site_path(owner, site_id, "/published"), token=who.token).json()
+    sections = api.get(site_path(owner, site_id, "/sections"), token=who.token).json()
+    site_spaces = api.get(site_path(owner, site_id, "/site-spaces"), token=who.token).json()
+    shown = [ss["space"] for ss in profile["structure"]["structure"]]
+    shown += [ss["space"] for section in sections["items"] for ss in section["siteSpaces"]]
+    return shown + [ss["space"] for ss in site_spaces["items"]]
+
+
+WORK = ("comments", "changeRequests", "changeRequestsOpen", "changeRequestsDraft")
+
+
+def test_an_outsider_reading_a_published_site_is_not_told_how_its_private_spaces_are_worked_on(api, docs):
+    # Issue 39: a signed-in outsider read the counts of comments and change requests, and the current
+    # revision, of the private spaces a public site publishes; the published content needs none of them.
+    from tests.api.test_change_requests import new_cr
+
+    ada, (guide, _), site_id = docs
+    new_cr(api, ada, guide)
+    opened = new_cr(api, ada, guide)
+    api.patch(f"/spaces/{guide}/change-requests/{opened['id']}", token=ada.token, body={"status": "open"})
+    assert api.post(f"/spaces/{guide}/comments", token=ada.token,
+                    body={"body": {"markdown": "internal note"}}).status == 200
+    api.post(site_path(ada, site_id, "/publish"), token=ada.token)
+    olga = api.org_admin("Olga", "Outsider")
+    seen = _spaces_shown(api, ada, olga, site_id)
+    assert {space["id"] for space in seen} == set(docs[1])
+    for space in seen:
+        assert {name: space[name] for name in WORK} == dict.fromkeys(WORK, 0)
+        assert space["revision"] == ""
+        assert "gitSync" not in space
+        assert "parent" not in space
+    # A member reads the same site with the space as the API shows it to her.
+    direct = api.get(f"/spaces/{guide}", token=ada.token).json()
+    assert direct["changeRequests"] == 2
+    assert direct["comments"] == 1
+    assert direct["revision"]
+    for space in _spaces_shown(api, ada, ada, site_id):
+        if space["id"] == guide:
+            assert {name: space[name] for name in (*WORK, "revision")} == {
+                name: direct[name] for name in (*WORK, "revision")}

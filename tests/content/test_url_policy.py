@@ -155,3 +155,47 @@ def test_git_follows_redirects_only_where_the_policy_allows(monkeypatch: pytest.
     with pytest.raises(Exception, match="more than 5 redirects"):
         manager.urlopen("GET", "https://93.184.216.34/loop")
     assert len(asked) == MAX_REDIRECTS + 1
+
+
+# IPv6 forms that embed an IPv4 address are judged by that address; deprecated and tunnelling prefixes,
+# and the IETF's protocol assignments, are refused outright (issue 39, F4).
+@pytest.mark.parametrize("address", [
+    "64:ff9b::a9fe:a9fe",  # NAT64 (RFC 6052) of 169.254.169.254, the instance metadata endpoint
+    "64:ff9b::7f00:1",  # NAT64 of 127.0.0.1
+    "64:ff9b::a00:5",  # NAT64 of 10.0.0.5
+    "64:ff9b:1::8c52:7003",  # local-use NAT64 (RFC 8215), whatever it carries
+    "2002:7f00:1::",  # 6to4 of 127.0.0.1
+    "2002:a9fe:a9fe::1",  # 6to4 of 169.254.169.254
+    "2002:c0a8:101::",  # 6to4 of 192.168.1.1
+    "::7f00:1",  # IPv4-compatible (deprecated) 127.0.0.1
+    "::8c52:7003",  # IPv4-compatible, even of a public address
+    "::ffff:169.254.169.254",  # IPv4-mapped
+    "::ffff:0:a9fe:a9fe",  # IPv4-translated (SIIT) 169.254.169.254
+    "fec0::1",  # site-local (deprecated)
+    "feff::1",  # site-local, the top of fec0::/10
+    "2001:0:4136:e378:8000:63bf:3fff:fdd2",  # Teredo
+    "2001::1",  # Teredo
+    "3fff::1",  # documentation (RFC 9637)
+    "192.0.0.8",  # IETF protocol assignments (RFC 6890)
+    "192.0.0.9",
+    "192.0.0.170",
+    "192.88.99.1",  # 6to4 relay anycast (deprecated)
+])
+def test_embedded_ipv4_deprecated_and_tunnelling_forms_are_refused(address: str) -> None:
+    with pytest.raises(RefusedUrl, match="loopback, private or reserved"):
+        check_url("https://docs.internal/acme.git", resolver=resolves_to(address))
+    bracketed = f"[{address}]" if ":" in address else address
+    with pytest.raises(RefusedUrl, match="loopback, private or reserved"):
+        check_url(f"https://{bracketed}/acme.git", resolve=False)
+
+
+@pytest.mark.parametrize("address", [
+    "140.82.112.3",
+    "2620:0:2d0:200::7",
+    "64:ff9b::8c52:7003",  # NAT64 of a public address
+    "2002:8c52:7003::1",  # 6to4 of a public address
+    "::ffff:140.82.112.3",  # IPv4-mapped public address
+])
+def test_forms_embedding_a_public_ipv4_address_are_allowed(address: str) -> None:
+    url = "https://github.com/acme/docs.git"
+    assert check_url(url, resolver=resolves_to(address)) == url

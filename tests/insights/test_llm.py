@@ -76,3 +76,13 @@ def test_a_configuration_that_cannot_work_is_named(overrides, named):
     with pytest.raises(ExtractionFailed, match=named) as failure:
         extract_issues(subject=None, messages=MESSAGES, conf=_conf("http://127.0.0.1:9/v1", **overrides))
     assert failure.value.code == "BACKEND_NOT_CONFIGURED"
+
+
+def test_an_answer_nested_past_the_parser_is_a_named_failure():
+    # A conversation's text can steer the model's answer: one nested past json.loads's stack is the
+    # protocol's BACKEND_RESPONSE failure, not a RecursionError that crashes the worker (issue 39).
+    from bindery.insights.llm import parse_issues
+
+    with pytest.raises(ExtractionFailed) as nested:
+        parse_issues("[" * 100_000)
+    assert nested.value.code == "BACKEND_RESPONSE"

@@ -53,3 +53,13 @@ def test_a_request_over_the_size_cap_or_to_another_scheme_is_never_sent():
         with pytest.raises(TranslationFailed):
             post_json("LibreTranslate", "file:///etc/passwd", {"q": ["x"]}, {}, policy)
         assert server.requests == []
+
+
+def test_a_model_answer_nested_past_the_parser_is_a_named_failure():
+    # Issue 39: the text being translated can steer the model's answer; nested past json.loads's stack,
+    # it is the BACKEND_RESPONSE failure, never a RecursionError.
+    from bindery.translation.backends.openai import parse_translations
+
+    with pytest.raises(TranslationFailed) as nested:
+        parse_translations("[" * 100_000, 1)
+    assert nested.value.code == "BACKEND_RESPONSE"

@@ -10,6 +10,7 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
+from bindery.api.route_params import IdFilter
 from bindery.api.route_signatures import with_query
 from bindery.api.schemas.change_requests import Status
 from bindery.domain.change_requests.listing import Filters
@@ -19,10 +20,10 @@ class ListingQuery(BaseModel):
     """The spec's filters of a change-request listing (spec names: they are the query parameters)."""
 
     status: Annotated[Status, Query()] = "open"
-    creator: Annotated[str | None, Query(min_length=1)] = None
-    contributor: Annotated[str | None, Query(min_length=1)] = None
-    requestedReviewer: Annotated[str | None, Query(min_length=1)] = None  # noqa: N815 - the spec's name
-    conversationsIssuesCluster: Annotated[str | None, Query(min_length=1)] = None  # noqa: N815
+    creator: IdFilter = None
+    contributor: IdFilter = None
+    requestedReviewer: IdFilter = None  # noqa: N815 - the spec's name
+    conversationsIssuesCluster: IdFilter = None  # noqa: N815
 
     def filters(self) -> Filters:
         return Filters(self.status, self.creator, self.contributor, self.requestedReviewer,

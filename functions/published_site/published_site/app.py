@@ -10,7 +10,7 @@ from urllib.parse import unquote
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
-from bindery.site_pages.page_view import Reply, SiteRequest, serve
+from bindery.site_pages.page_view import Reply, SiteRequest, content_security_policy, serve
 
 SERVICE = "published-site"
 
@@ -32,10 +32,8 @@ def _request(event: dict[str, Any]) -> SiteRequest:
 def _response(reply: Reply) -> dict[str, Any]:
     headers = {"Content-Type": reply.content_type, "X-Content-Type-Options": "nosniff",
                "Referrer-Policy": "strict-origin-when-cross-origin",
-               # Pages carry no script at all, and nothing may frame them.
-               "Content-Security-Policy": "default-src 'none'; img-src * data:; style-src 'self' "
-                                          "'unsafe-inline'; frame-src https:; form-action 'self'; "
-                                          "frame-ancestors 'none'; base-uri 'none'",
+               # A page that may frame embeds says so in its own reply's headers.
+               "Content-Security-Policy": content_security_policy(frames=False),
                **reply.headers}
     response: dict[str, Any] = {"statusCode": reply.status, "headers": headers, "body": reply.body,
                                 "isBase64Encoded": False}

@@ -82,10 +82,41 @@ def redact_text(text: str, url: str) -> str:
     return cleaned
 
 
+# IPv6 forms that reach an IPv4 address: the address is judged as the IPv4 one it carries. NAT64's
+# well-known prefix (RFC 6052: `64:ff9b::a9fe:a9fe` is 169.254.169.254 behind a NAT64 gateway) and SIIT's
+# IPv4-translated addresses (RFC 2765) carry it in their last 32 bits; IPv4-mapped (`::ffff:0:0/96`) and
+# 6to4 (`2002::/16`, RFC 3056) are unwrapped by `ipaddress` itself.
+_LAST_32_BITS = (ipaddress.IPv6Network("64:ff9b::/96"), ipaddress.IPv6Network("::ffff:0:0:0/96"))
+# Refused whatever follows: IPv4-compatible addresses (`::/96`, deprecated by RFC 4291), local-use NAT64
+# (`64:ff9b:1::/48`, RFC 8215: mapped to whatever the operator's network chooses), site-local
+# (`fec0::/10`, deprecated by RFC 3879), Teredo tunnels (`2001::/32`, RFC 4380) and the documentation
+# prefix `3fff::/20` (RFC 9637), which `ipaddress` does not know yet.
+_REFUSED_V6 = tuple(ipaddress.IPv6Network(net) for net in
+                    ("::/96", "64:ff9b:1::/48", "fec0::/10", "2001::/32", "3fff::/20"))
+# IETF protocol assignments (`192.0.0.0/24`, RFC 6890: 192.0.0.8 and the anycast services, which
+# `ipaddress` calls global) and the deprecated 6to4 relay anycast (`192.88.99.0/24`, RFC 7526).
+_REFUSED_V4 = tuple(ipaddress.IPv4Network(net) for net in ("192.0.0.0/24", "192.88.99.0/24"))
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address reaches, for the forms that embed one."""
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if any(ip in network for network in _LAST_32_BITS):
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    return None
+
+
 def _public(address: str) -> bool:
-    ip = ipaddress.ip_address(address.split("%", 1)[0])  # drop an IPv6 zone index
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address = ipaddress.ip_address(address.split("%", 1)[0])
+    if isinstance(ip, ipaddress.IPv6Address):  # the zone index is dropped above
+        if any(ip in network for network in _REFUSED_V6):
+            return False
+        ip = _embedded_ipv4(ip) or ip
+    if isinstance(ip, ipaddress.IPv4Address) and any(ip in network for network in _REFUSED_V4):
+        return False
     return ip.is_global and not ip.is_multicast
 
 

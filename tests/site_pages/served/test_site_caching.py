@@ -70,3 +70,23 @@ def test_a_site_space_override_customizes_its_pages_only(world: World):
     assert reply.status == 200, reply.body
     assert "<title>API | API Reference</title>" in world.text("/api")
     assert "<title>Install | Acme Docs</title>" in world.text("/install")
+
+
+def directives(reply) -> dict[str, str]:
+    policy = reply.headers["Content-Security-Policy"]
+    return {part.split(" ", 1)[0]: part.partition(" ")[2] for part in (p.strip() for p in policy.split(";"))}
+
+
+def test_frames_are_allowed_only_on_pages_of_a_site_whose_customization_frames_embeds(world: World):
+    # Issue 39: `frame-src https:` was sent by every site, though embeds are links unless the
+    # customization turns advanced customization on (docs/published-sites.md).
+    for path in ("/install", "/nothing-here"):
+        policy = directives(world.get(path))
+        assert "frame-src" not in policy
+        assert policy["default-src"] == "'none'"  # which refuses frames too
+        assert policy["frame-ancestors"] == "'none'"
+    customize(world, advancedCustomization={"enabled": True})
+    assert directives(world.get("/install"))["frame-src"] == "https:"
+    assert "frame-src" not in directives(world.get("/nothing-here"))
+    customize(world, advancedCustomization={"enabled": False})
+    assert "frame-src" not in directives(world.get("/install"))

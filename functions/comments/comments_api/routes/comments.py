@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
-from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.route_params import IdsFilter, PageCursor, PageLimit, Who
 from bindery.api.schemas.comments import CommentStatus, PostComment, UpdateComment
 from bindery.api.schemas.content import DocumentFormat
 from bindery.api.wire.comments import comment_to_wire
@@ -36,7 +36,7 @@ def list_comments(
     status: Annotated[CommentStatus, Query()] = "all",
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     targetPage: Annotated[str | None, Query(max_length=128)] = None,  # noqa: N803
-    authors: Annotated[list[str] | None, Query()] = None,
+    authors: IdsFilter = None,
 ) -> CommentList:
     found = domain.list_comments(who, target, order=order, status=status, page=targetPage,
                                  authors=authors or [], fmt=format, limit=page_limit(limit), cursor=page)

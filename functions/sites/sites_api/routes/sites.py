@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
-from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.route_params import IdFilter, PageCursor, PageLimit, Who
 from bindery.api.schemas.sites import CreateSite, SiteType, UpdateSite
 from bindery.api.wire.models.sites import Site, SiteList
 from bindery.api.wire.sites import site_to_wire
@@ -29,7 +29,7 @@ def list_sites(
     who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
-    space: Annotated[str | None, Query()] = None,
+    space: IdFilter = None,
     title: Annotated[str | None, Query(max_length=128)] = None,
     published: Annotated[bool | None, Query()] = None,
     type: Annotated[list[SiteType] | None, Query()] = None,  # noqa: A002 - the spec's name

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -20,9 +19,9 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
+from bindery.api import path_params
 from bindery.api.wire.urls import remember_request_base
 from bindery.errors import BinderyError, ServiceUnavailable, error_body, unavailable
-from bindery.ids import plausible
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response[str]:
@@ -51,9 +50,15 @@ def validation_message(errors: list[dict[str, Any]]) -> str:
     return "Invalid request: " + "; ".join(described)
 
 
-def _resource(parameter: str) -> str:
-    """`changeRequestId` → "change request"."""
-    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", parameter.removesuffix("Id")).lower()
+def _path_parameters(resolver: APIGatewayRestResolver) -> list[tuple[str, str]]:
+    """The path's parameters in the route's order, all of them: the route's arguments hold only those its
+    function declares (Powertools drops the others, such as the `organizationId` a dependency reads), and
+    API Gateway's `pathParameters` only `proxy` under a proxy resource; the route's own pattern, matched
+    again, has every one."""
+    route, path = resolver.context.get("_route"), resolver.context.get("_path")
+    matched = route.rule.match(path) if route is not None and isinstance(path, str) else None
+    values = matched.groupdict() if matched else (resolver.context.get("_route_args") or {})
+    return [(name, value) for name, value in values.items() if isinstance(value, str)]
 
 
 def _raw_body(event: dict[str, Any]) -> bytes:
@@ -141,18 +146,15 @@ def create_app(service: str) -> Resolver:
         return next_middleware(resolver)
 
     def _path_ids(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
-        # Every id the route names (`spaceId`, `commentId`…), after routing: one that cannot exist is a
-        # 404 here, before it reaches a key (DynamoDB refuses over-long keys with a 500-worthy error).
-        # Deleting what does not exist is a 204 (API.md), so an impossible id of the thing a DELETE
-        # names — the route's last id — is one too; an impossible id above it is a 404 as ever.
-        ids = [(name, value) for name, value in (resolver.context.get("_route_args") or {}).items()
-               if name.endswith("Id") and isinstance(value, str)]
-        for position, (name, value) in enumerate(ids):
-            if not plausible(value):
-                if resolver.current_event.http_method == "DELETE" and position == len(ids) - 1:
-                    return Response(status_code=204, body="")
-                return _error(404, f"No matching {_resource(name)}")
-        return next_middleware(resolver)
+        # Every value the route's path names (`spaceId`, `specSlug`…), after routing and before any
+        # dependency or route reads it: one that cannot name anything is answered here, before it
+        # reaches a key (bindery.api.path_params).
+        judged = path_params.refusal(resolver.current_event.http_method, _path_parameters(resolver))
+        if judged is None:
+            return next_middleware(resolver)
+        if judged.status == 204:
+            return Response(status_code=204, body="")
+        return _error(judged.status, judged.message)
 
     app.use(middlewares=[_path_ids, _request_base])
 

@@ -71,7 +71,7 @@ def parse_issues(content: str) -> list[ExtractedIssue]:
 
     try:
         value: Any = json.loads(_FENCE.sub("", content.strip()))
-    except ValueError:
+    except (ValueError, RecursionError):  # a conversation can steer the answer: nested past the stack too
         raise ExtractionFailed("BACKEND_RESPONSE", "the model's answer is not JSON") from None
     found = value.get("issues") if isinstance(value, dict) else None
     if not isinstance(found, list):

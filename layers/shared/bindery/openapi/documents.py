@@ -21,6 +21,9 @@ def parse(data: bytes, name: str) -> Any:
         return json.loads(text)  # most specs are JSON: the C parser reads a megabyte in milliseconds
     except ValueError:
         pass
+    except RecursionError:
+        raise ProcessingFailed("PARSE_ERROR", [SpecError(f"{name}: nested too deeply",
+                                                         "INVALID_SYNTAX")]) from None
     import yaml  # only YAML files pay for it
 
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it

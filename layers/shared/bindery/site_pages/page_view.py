@@ -36,6 +36,15 @@ RENDER_VERSION = "1"
 HTML = "text/html; charset=utf-8"
 
 
+def content_security_policy(*, frames: bool) -> str:
+    """Every answer's policy: pages carry no script at all, and nothing may frame them. `frames`: the
+    page may frame https pages (the embeds of a site whose customization allows them, framed sandboxed);
+    otherwise `default-src 'none'` refuses frames too (docs/published-sites.md)."""
+    framing = "frame-src https:; " if frames else ""
+    return ("default-src 'none'; img-src * data:; style-src 'self' 'unsafe-inline'; "
+            f"{framing}form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+
+
 @dataclass(frozen=True)
 class SiteRequest:
     host: str
@@ -179,7 +188,9 @@ def _page(view: _View) -> Reply:
         return _page_not_found(view)
     page = found.page
     etag = view.etag(page["id"])
-    headers = {"ETag": etag, "Cache-Control": view.cache_control(), "Vary": "Cookie"}
+    embeds = _embeds_allowed(view.structure)
+    headers = {"ETag": etag, "Cache-Control": view.cache_control(), "Vary": "Cookie",
+               "Content-Security-Policy": content_security_policy(frames=embeds)}
     if view.request.if_none_match and etag in [tag.strip() for tag in view.request.if_none_match.split(",")]:
         return Reply(304, "", headers=headers)
     from bindery.site_pages.document_html import render_document  # Pygments and friends, on first page
@@ -188,8 +199,7 @@ def _page(view: _View) -> Reply:
     scope = {**view.visitor.scope, "space": {"vars": dict(tree.variables)},
              "page": {"vars": dict(page.get("variables") or {})}}
     links = view.links
-    rendered = render_document(document, links=links, allow_embeds=_embeds_allowed(view.structure),
-                               scope=scope)
+    rendered = render_document(document, links=links, allow_embeds=embeds, scope=scope)
     previous, following = neighbours(tree, page["id"])
     context = chrome(view, tree, page["id"], links)
     body = html.render(

@@ -27,6 +27,12 @@ TOKEN_QUERY = "jwt_token"  # noqa: S105 - the query parameter's name (GitBook's)
 UNSIGNED_PREFIX = "visitor."
 MAX_UNSIGNED = 20  # claims a visitor may set themselves; more are ignored
 MAX_CLAIM_NAME, MAX_CLAIM_VALUE = 64, 256  # longer ones are ignored: the cookie must stay small
+# A cookie or token longer than these was not made by Bindery (or its sign-in service): it is ignored
+# unread, so that hostile input never reaches a parser (JSON nested 1,000 deep overflows json.loads's
+# stack: a RecursionError, once a 502 on any site, issue 39 F2). The unsigned-claims cookie holds at
+# most MAX_UNSIGNED claims, each escaped at worst to six characters a character.
+MAX_UNSIGNED_COOKIE = MAX_UNSIGNED * (MAX_CLAIM_NAME + MAX_CLAIM_VALUE) * 6 + 2 * MAX_UNSIGNED + 2
+MAX_TOKEN = 8192
 COOKIE_DAYS = 30
 
 
@@ -80,11 +86,27 @@ def _cookie(name: str, value: str, *, path: str, secure: bool) -> str:
 
 
 def _unsigned_value(text: str) -> Any:
-    """`true`, `3`, `"x"` as JSON; anything else as the string it is."""
+    """`true`, `3`, `"x"` as JSON; anything else as the string it is. (A value is at most MAX_CLAIM_VALUE
+    characters, too few to nest past the parser's stack; RecursionError is caught all the same.)"""
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
+
+
+def _kept_unsigned(text: str | None) -> dict[str, str]:
+    """The claims of the unsigned-claims cookie: as Bindery writes it, a flat object of short strings;
+    anything else in it is ignored (the cookie is the visitor's to change)."""
+    if not text or len(text) > MAX_UNSIGNED_COOKIE:
+        return {}
+    try:
+        loaded = json.loads(text)
+    except (ValueError, RecursionError):
+        return {}
+    if not isinstance(loaded, dict):
+        return {}
+    return {name: value for name, value in loaded.items() if isinstance(value, str)
+            and 0 < len(name) <= MAX_CLAIM_NAME and len(value) <= MAX_CLAIM_VALUE}
 
 
 def _valid_share_key(structure: Structure, key: str | None) -> bool:
@@ -94,14 +116,14 @@ def _valid_share_key(structure: Structure, key: str | None) -> bool:
 
 def _verified_claims(structure: Structure, token: str | None) -> dict[str, Any] | None:
     auth = structure.publishing_auth
-    if not token or auth is None:
+    if not token or auth is None or len(token) > MAX_TOKEN:
         return None
     import jwt  # PyJWT: only requests carrying a token pay for the import
 
     try:
         claims: dict[str, Any] = jwt.decode(token, auth.private_key, algorithms=["HS256"],
                                             options={"require": [], "verify_aud": False})
-    except jwt.PyJWTError:
+    except (jwt.PyJWTError, RecursionError):  # PyJWT reads the header's JSON before any signature check
         return None
     return claims
 
@@ -145,13 +167,8 @@ class _Reading:
             kept = dict(list(given.items())[:MAX_UNSIGNED])
             self.remember("unsigned", json.dumps(kept, separators=(",", ":")))
         else:
-            try:
-                loaded = json.loads(self.cookies.get(self.name("unsigned")) or "{}")
-            except ValueError:
-                loaded = {}
-            kept = {str(k): v for k, v in loaded.items()} if isinstance(loaded, dict) else {}
-        return {name: _unsigned_value(value) if isinstance(value, str) else value
-                for name, value in list(kept.items())[:MAX_UNSIGNED]}
+            kept = _kept_unsigned(self.cookies.get(self.name("unsigned")))
+        return {name: _unsigned_value(value) for name, value in list(kept.items())[:MAX_UNSIGNED]}
 
 
 def visitor_of(structure: Structure, *, query: Mapping[str, str], cookie_header: str | None, base: str,

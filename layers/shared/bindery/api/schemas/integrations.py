@@ -124,11 +124,24 @@ def _csp(value: Any) -> Any:
     return value
 
 
+# The script an integration puts on published sites (docs/integrations.md): bundled code is tens of
+# kilobytes; a megabyte would be stored per version and sent with every page's script list.
+MAX_SCRIPT_BYTES = 262_144
+
+
+def _script_size(value: str) -> str:
+    size = len(value.encode("utf-8", errors="surrogatepass"))
+    if size > MAX_SCRIPT_BYTES:
+        raise PydanticCustomError("script_size", "at most {limit} bytes of UTF-8, not {size}",
+                                  {"limit": MAX_SCRIPT_BYTES, "size": size})
+    return value
+
+
 class PublishIntegration(Body):
     organization: Annotated[str, Field(min_length=1, max_length=253)]
     title: Annotated[str, Field(min_length=2, max_length=30)]
     description: Annotated[str, Field(max_length=100)]
-    script: Annotated[Text, Field(max_length=5_000_000)]
+    script: Annotated[Text, Field(max_length=MAX_SCRIPT_BYTES), AfterValidator(_script_size)]
     scopes: list[Scope]
     runtime: Literal["v1", "v2"] = "v1"
     icon: Base64 | None = None

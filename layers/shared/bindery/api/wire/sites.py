@@ -59,6 +59,11 @@ def published_at(site: Site, org: Organization, path: str) -> dict[str, Any]:
 # What a reader with no role on the space (a visitor of a published site) is not shown of it: where it
 # sits among the organization's collections, and its Git Sync and visitor-authentication settings.
 HIDDEN_FROM_VISITORS = ("parent", "gitSync", "visitorAuth")
+# What the spec requires of a space but a visitor is not told (issue 39): how its work goes (comments and
+# change requests counted) and which revision is current, which published content does not need (the
+# site's pages are read from the site, never through the space). Neutral values: docs/decisions.md.
+WITHHELD_FROM_VISITORS = {"comments": 0, "changeRequests": 0, "changeRequestsOpen": 0,
+                          "changeRequestsDraft": 0, "revision": ""}
 
 
 def _space_as_seen(space: Space, role: str | None) -> dict[str, Any]:
@@ -66,6 +71,7 @@ def _space_as_seen(space: Space, role: str | None) -> dict[str, Any]:
     if role is None:
         for key in HIDDEN_FROM_VISITORS:
             body.pop(key, None)
+        body.update(WITHHELD_FROM_VISITORS)
     return body
 
 

@@ -99,7 +99,7 @@ def _parse_value(body: str, i: int) -> tuple[Any, int]:
     if i < n and body[i] in "[{":
         try:
             value, end = _DECODER.raw_decode(body, i)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested past the parser's stack: read as a word
             pass
         else:
             return value, end

@@ -4,7 +4,8 @@ processing (ConversationsWorker, bindery.domain.conversations.processing).
 Who may ingest: a member with the organization's `ingestConversations` permission (admins), or an
 installation token with the `conversations:ingest` scope whose installation is on the organization. The
 source is the installation's own (`integration:{integration}:{installationId}`) for an installation, and
-the body's `source` (default `email`) for a member (docs/decisions.md).
+`email` for a member: a source naming an installation (`integration:…`) is that installation's alone,
+so a member naming one is refused (403 naming `source`), whichever organization's it is (docs/decisions.md).
 
 A new conversation is one transaction (the conversation, its parts, the organization's counters); one
 ingested again with the same content changes nothing, and with other content replaces its item under a
@@ -25,7 +26,7 @@ from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.installations import require_installation_scope
 from bindery.domain.access.organization import require_org_role
-from bindery.errors import BadRequest, Conflict
+from bindery.errors import BadRequest, Conflict, Forbidden
 from bindery.ids import new_id
 from bindery.installation_scopes import CONVERSATIONS_INGEST
 from bindery.messages import ConversationMessage, Message
@@ -41,6 +42,11 @@ def _source(caller: Caller, org_id: str, inputs: list[ConversationInput]) -> str
     grant = caller.installation
     if grant is None:
         require_org_role(caller, org_id, "admin", "ingest conversations")
+        for index, given in enumerate(inputs):
+            if given.source is not None and given.source != EMAIL:
+                where = "source" if len(inputs) == 1 else f"{index}.source"
+                raise Forbidden(f"{where}: only an installation's own token ingests as an integration's "
+                                f"source; a member's conversations are {EMAIL}")
         return None
     require_installation_scope(caller, org_id, CONVERSATIONS_INGEST)
     source = f"integration:{grant.integration}:{grant.installation_id}"

@@ -91,7 +91,7 @@ def post_json(service: str, url: str, body: Mapping[str, Any], headers: Mapping[
                 from None
         try:
             return json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise TranslationFailed("BACKEND_RESPONSE", f"{service} answered with something that is not "
                                     "JSON") from None
     raise AssertionError("unreachable: the last attempt returns or raises")

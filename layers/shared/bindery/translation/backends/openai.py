@@ -54,7 +54,7 @@ def content_of(answer: Any) -> str:
 def parse_translations(content: str, count: int) -> list[str]:
     try:
         value = json.loads(_FENCE.sub("", content.strip()))
-    except ValueError:
+    except (ValueError, RecursionError):  # nested past the parser's stack: not the protocol's either
         raise TranslationFailed("BACKEND_RESPONSE", "the model's answer is not JSON") from None
     found = value.get("translations") if isinstance(value, dict) else value
     if not isinstance(found, list) or len(found) != count or not all(isinstance(t, str) for t in found):
