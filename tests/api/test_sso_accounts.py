@@ -90,11 +90,13 @@ def test_a_link_needs_a_signed_in_member_and_an_identity_no_other_account_holds(
     error(api.post(link, token=mallory.token), 404)  # not a member of A
     error(api.post(f"/orgs/{mallory.org_id}/saml/{provider['id']}/link", token=mallory.token), 404)
     error(api.post(f"/orgs/{ada.org_id}/saml/{evil['id']}/link", token=ada.token), 404)
-    # The first login of sam@… created and bound an account: nobody else links that identity.
+    # A link binds only the identity with the signed-in account's email: one that someone else finishes at
+    # the IdP (a bound identity, or one nobody holds yet) binds nothing.
     created = logged_in(sp_initiated(api, idp, provider, email="sam@corp.example"))["user"]
-    assert "already linked to another account" in error(
-        linked(api, idp, provider, reader, "sam@corp.example"), 403)
+    for email in ("sam@corp.example", "nobody-yet@corp.example"):
+        assert "not your account's" in error(linked(api, idp, provider, reader, email), 403)
     assert logged_in(sp_initiated(api, idp, provider, email="sam@corp.example"))["user"] == created
+    assert saml_store.bound_user_id(ada.org_id, "nobody-yet@corp.example") is None
     # A plain login's request binds nobody, whoever started it.
     request, relay = authn_request(start(api, provider))
     assert logged_in(post_acs(api, provider, answer(idp, provider, request.get("ID"),

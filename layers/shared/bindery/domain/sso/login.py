@@ -164,7 +164,7 @@ def _account(provider: Provider, email: str,
     # A binding whose account was since deleted binds nothing: the identity is free again.
     bound = user_store.get_user(bound_id) if bound_id else None
     linking = request.link_user_id if request is not None else None
-    owner = user_store.user_id_for_email(email) if bound is None and linking is None else None
+    owner = user_store.user_id_for_email(email) if bound is None or linking is not None else None
     decision = account_binding.decide(account_binding.Facts(
         bound_user=bound.id if bound else None, email_owner=owner, linking_user=linking))
     if decision.user_id is None or (bound is not None and decision.user_id == bound.id):
