@@ -1,5 +1,5 @@
-"""SAML providers, the AuthnRequests Bindery sent, and the assertions it accepted (keys in
-bindery.keys.saml; docs/sso.md).
+"""SAML providers, the AuthnRequests Bindery sent, the assertions it accepted, and which account each
+organization's SSO identity is bound to (keys in bindery.keys.saml; docs/sso.md).
 
 A provider is one item of its own partition (GetItem by id) indexed by organization on GSI1. A login is
 one transaction (`login_ops` + the user's, membership's and token's ops): the request it answers is
