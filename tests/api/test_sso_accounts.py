@@ -4,11 +4,14 @@ their own key, so an assertion never signs in an existing account of another org
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
 import pytest
 
 from bindery.store import members as member_store
 from bindery.store import saml as saml_store
-from tests.api.saml_idp import IdP, authn_request
+from tests.api.saml_idp import IdP, authn_request, certificate_pair
 from tests.api.test_members import error, join
 from tests.api.test_sso_login import answer, linked, logged_in, post_acs, sp_initiated, start
 from tests.api.test_sso_providers import complete, new_provider
@@ -153,3 +156,14 @@ def test_removing_or_unconfiguring_the_provider_ends_its_tokens(api, acme, reque
     assert api.delete(f"/orgs/{ada.org_id}/saml/{second['id']}", token=ada.token).status == 205
     assert api.get("/user", token=token).status == 401
     assert api.get(f"/orgs/{ada.org_id}", token=token).status == 401
+
+
+def test_a_provider_whose_certificate_expired_ends_its_tokens(api, acme):
+    _, _, idp, provider = acme
+    token = logged_in(sp_initiated(api, idp, provider, email="sam@corp.example"))["token"]
+    stored = saml_store.get_provider(provider["id"])
+    # The API refuses an expired certificate, so it expires as time does: in the stored item.
+    now = datetime.now(UTC)
+    _, expired = certificate_pair(not_before=now - timedelta(days=2), not_after=now - timedelta(days=1))
+    saml_store.replace_provider(replace(stored, certificate=expired), stored.updated_at)
+    assert api.get("/user", token=token).status == 401
