@@ -65,9 +65,9 @@ def service(api_base: str, provider_id: str) -> ServiceEndpoints:
     return service_endpoints(api_base, provider_id)
 
 
-def start(api_base: str, provider_id: str, link_user_id: str | None = None) -> str:
+def start(api_base: str, provider_id: str) -> str:
     """Where to send the browser: the IdP's SSO URL with a new AuthnRequest, remembered for the ACS."""
-    return _redirect(api_base, _active(provider_id), link_user_id)
+    return _redirect(api_base, _active(provider_id), None)
 
 
 def start_link(api_base: str, caller: Caller, org_id: str, provider_id: str) -> str:
