@@ -53,6 +53,7 @@ VALID_BODIES: dict[tuple[str, str], Body | None] = {
     ("POST", ORG + "/ping"): None,
     ("POST", ORG + "/saml"): lambda w, me, o: {"label": "Mallory IdP"},
     ("PATCH", ORG + "/saml/{samlProviderId}"): lambda w, me, o: {"label": "Hijacked"},
+    ("POST", ORG + "/saml/{samlProviderId}/link"): None,
     ("POST", ORG + "/sites"): lambda w, me, o: {"title": "Mallory's site"},
     ("PATCH", SITE): lambda w, me, o: {"title": "Hijacked"},
     ("PUT", SITE + "/adaptive-schema"): lambda w, me, o: {"jsonSchema": ADAPTIVE},

@@ -99,10 +99,12 @@ def mallory_order(operation: Operation) -> tuple[int, str, str]:
     return rank, operation.path, operation.method
 
 
-def judge_outsider(api: ApiClient, world: World, made: Call, body: Any, who: Identity) -> list[str]:
-    """What is wrong with an outsider's call of an operation naming A's ids."""
+def judge_outsider(api: ApiClient, world: World, made: Call, body: Any, who: Identity, *,
+                   open_to: dict[tuple[str, str], Open] | None = None) -> list[str]:
+    """What is wrong with an outsider's call of an operation naming A's ids (`open_to`: the operations
+    open to this outsider, OPEN_TO_OUTSIDERS unless said)."""
     operation = made.operation
-    allowed = OPEN_TO_OUTSIDERS.get(operation.key)
+    allowed = (OPEN_TO_OUTSIDERS if open_to is None else open_to).get(operation.key)
     if made.status >= 500:
         return [f"server error (body {body}): {made.body[:200]!r}"]
     problems = []

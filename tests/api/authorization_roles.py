@@ -66,7 +66,7 @@ admin   POST    COLL/move COLL/transfer COLL/permissions
 # The organization: docs/decisions.md (Organizations, Members, Teams, Invites). Listings of content show
 # a member what their roles let them see (guests: what they were granted).
 member  GET     ORG ORG/spaces ORG/collections ORG/change-requests ORG/search
-member  POST    ORG/ping
+member  POST    ORG/ping ORG/saml/{samlProviderId}/link
 read    GET     ORG/agent-instructions ORG/members ORG/members/{userId} ORG/members/{userId}/spaces
 read    GET     ORG/members/{userId}/teams ORG/teams ORG/teams/{teamId} ORG/teams/{teamId}/members
 create  POST    ORG/spaces ORG/collections

@@ -16,6 +16,9 @@ A DELETE answers 204 also when there is nothing to delete, and content a caller 
 them (API.md, Common rules 2): a 204 to Mallory's DELETE counts as a refusal only when the same DELETE of
 an unknown id answers the same and Alice still reads the resource.
 
+An SSO-issued token calls every operation too: Mallory's, issued by her own organization B's SAML login,
+while Mallory is also an admin of A: it reaches nothing of A (issue 39 F1, docs/sso.md "Tokens").
+
 A's installation token (its read scopes) also calls every operation: it reaches what its scopes
 name on its own space and installation, and nothing else (403 or 404).
 
@@ -29,9 +32,13 @@ import secrets
 
 import pytest
 
+from bindery.store import table
+from bindery.store import users as user_store
+from bindery.store.members import Member, add_member_ops
 from tests.api.authorization_bodies import OWNER_LAST, VALID_BODIES, bodies_for, outsider_bodies
 from tests.api.authorization_outsiders import (
     OPEN_TO_OUTSIDERS,
+    Open,
     judge_outsider,
     mallory_order,
     unchanged_but_for_the_link,
@@ -53,6 +60,10 @@ from tests.api.authorization_world import (
     snapshot,
 )
 from tests.api.git_sync_support import git_settings  # noqa: F401 - a fixture
+from tests.api.saml_idp import IdP
+from tests.api.test_sso_login import linked, logged_in
+from tests.api.test_sso_providers import complete, new_provider
+from tests.client import Identity
 
 # Routes template.yaml serves without an authorizer (`Auth: {Authorizer: NONE}`; docs/sso.md): a login
 # page lists an organization's providers before anyone has a token, and browsers and IdPs reach the SAML
@@ -128,6 +139,51 @@ def test_another_organizations_admin_gets_nothing_and_changes_nothing(api, world
     problems += unchanged_but_for_the_link(before, snapshot(api, world), world, mallory)
     left = settle_known_holes(problems, KNOWN_HOLES)
     assert not left, report(left)
+
+
+# What an SSO token of another organization may still call on A's ids: the profiles and the (empty)
+# email-domain listing any signed-in user reads, and the routes without an authorizer. Not A's published
+# site through the API, not A's invite link: nothing of another organization (docs/sso.md, "Tokens").
+OPEN_TO_SSO_TOKENS: dict[tuple[str, str], Open] = {
+    key: open_ for key, open_ in OPEN_TO_OUTSIDERS.items()
+    if key in {("GET", "/users/{userId}"), ("GET", "/email-domains/{emailDomain}/orgs"), *UNAUTHENTICATED}}
+
+
+AT = "2026-01-01T00:00:00.000Z"
+
+
+def _sso_token_of_her_own_organization(api, mallory):
+    idp = IdP(entity_id="https://idp.outsider-b.example", sso_url="https://idp.outsider-b.example/sso")
+    provider = new_provider(api, mallory, **complete(idp, label="Outsider IdP"))
+    fragment = logged_in(linked(api, idp, provider, mallory, "mallory@outsider-b.example"))
+    return Identity(mallory.user_id, fragment["token"], mallory.org_id)
+
+
+def test_an_sso_token_of_another_organization_reaches_nothing_of_a_even_for_an_admin_of_a(api, world):
+    mallory = world.mallory
+    sso = _sso_token_of_her_own_organization(api, mallory)
+    org = world.ids["organizationId"]
+    # Mallory is an admin of A too (added as the store adds a member): only her SSO token is B's alone.
+    table.transact(add_member_ops(Member.joining(org, user_store.get_user(mallory.user_id), "admin", AT)))
+    assert api.get(f"/orgs/{org}", token=mallory.token).json()["permissions"]["admin"]
+    assert api.get(f"/orgs/{org}", token=sso.token).status == 404
+    before = snapshot(api, world)
+    problems: list[tuple[str, str, int, str]] = []
+    for operation in (op for op in OPERATIONS if not op.params):
+        body = {} if operation.method in WRITES else None
+        made = call(api, world, operation, headers=bearer(sso), body=body)
+        shown = leaks(world, made, None)
+        if made.status >= 500 or shown:
+            problems.append((operation.method, operation.path, made.status, f"fails or shows A's {shown}"))
+    for operation in sorted((op for op in OPERATIONS if op.params), key=mallory_order):
+        for body in outsider_bodies(world, operation, sso, mallory.org_id):
+            made = call(api, world, operation, headers=bearer(sso), body=body)
+            problems += [(operation.method, operation.path, made.status, issue)
+                         for issue in judge_outsider(api, world, made, body, sso, open_to=OPEN_TO_SSO_TOKENS)]
+    after = snapshot(api, world)
+    problems += [("GET", path, 0, f"changed by the SSO token's calls: {difference(seen, after[path])}")
+                 for path, seen in before.items() if after[path] != seen]
+    assert not problems, report(problems)
 
 
 def test_every_operation_needs_a_valid_token(api, world):

@@ -88,17 +88,30 @@ def test_sp_initiated_login_creates_the_user_member_of_the_default_team_with_a_w
     assert api.get(f"/orgs/{ada.org_id}", token=token).status == 200
 
 
-def test_an_existing_user_is_found_by_email_and_a_second_login_changes_nothing_but_the_token(api, setup):
+def linked(api, idp, provider, who, email, *, org_id=None):
+    """`who`, signed in, links the IdP identity `email` to their account: the link route's URL is the
+    IdP's, with an AuthnRequest the answering ACS binds to them (docs/sso.md, "Accounts")."""
+    org_id = org_id or provider_org(provider)
+    reply = api.post(f"/orgs/{org_id}/saml/{provider['id']}/link", token=who.token)
+    assert reply.status == 200, reply.body
+    assert reply.json()["object"] == "saml-link"
+    request, relay = authn_request(reply.json()["url"])
+    return post_acs(api, provider, answer(idp, provider, request.get("ID"), email=email), relay)
+
+
+def provider_org(provider):
+    return urlsplit(provider["urls"]["location"]).path.split("/orgs/")[1].split("/")[0]
+
+
+def test_a_later_login_signs_in_the_account_the_first_one_created_changing_nothing_but_the_token(api, setup):
     ada, idp, provider, _ = setup
-    bob = api.user("Bob", "bob@corp.example")
     first = logged_in(sp_initiated(api, idp, provider, email="bob@corp.example"))
-    assert first["user"] == bob.user_id
-    second = logged_in(sp_initiated(api, idp, provider, email="bob@corp.example"))
-    assert second["user"] == bob.user_id
+    second = logged_in(post_acs(api, provider, answer(idp, provider, email="BOB@corp.example")))
+    assert second["user"] == first["user"]
     assert second["token"] != first["token"]
-    member = member_store.get_member(ada.org_id, bob.user_id)
+    member = member_store.get_member(ada.org_id, first["user"])
     assert (member.sso, member.teams, member.role) == (True, 1, "edit")
-    assert api.get(f"/orgs/{ada.org_id}", token=ada.token).json()["permissions"]["admin"]
+    assert api.get("/user", token=first["token"]).json()["id"] == first["user"]
 
 
 def test_idp_initiated_login_without_in_response_to_is_accepted(api, setup):
@@ -220,8 +233,8 @@ def test_garbage_is_400_and_pending_or_unknown_providers_do_not_log_in(api, setu
 
 def test_an_organization_enforcing_sso_lets_its_sso_members_act_only_with_sso_tokens(api, setup):
     ada, idp, provider, _ = setup
-    bob = api.user("Bob", "bob@corp.example")
-    sso_token = logged_in(sp_initiated(api, idp, provider, email="bob@corp.example"))["token"]
+    bob = join(api, ada.org_id, "Bob", "read", email="bob@corp.example")
+    sso_token = logged_in(linked(api, idp, provider, bob, "bob@corp.example", org_id=ada.org_id))["token"]
     org = f"/orgs/{ada.org_id}"
     # SSO not enforced yet: both of Bob's tokens work.
     assert api.get(org, token=bob.token).status == 200

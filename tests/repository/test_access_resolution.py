@@ -145,8 +145,8 @@ def test_what_the_caller_may_not_see_does_not_exist():
     _missing(lambda: space_access(Caller("dan"), "private", deleted=True), NO_SPACE)
     _disable("dan")
     _missing(lambda: space_access(Caller("dan"), "private"), NO_SPACE)
-    _missing(lambda: member_roles(ORG, "dan", []), NO_ORG)
-    _missing(lambda: member_roles(ORG, "eve", []), NO_ORG)
+    _missing(lambda: member_roles(ORG, Caller("dan"), []), NO_ORG)
+    _missing(lambda: member_roles(ORG, Caller("eve"), []), NO_ORG)
 
 
 def test_require_refuses_below_the_role_naming_it_and_the_action():
@@ -228,11 +228,11 @@ def test_member_roles_reads_the_membership_and_the_organization_with_the_nodes()
     _org(("bob", "read"))
     inside = _space("s1", above=("c-missing",), grants={"user:bob": "create"})
     plain = _space("s2", level="comment")
-    member, roles = member_roles(ORG, "bob", [inside, plain])
+    member, roles = member_roles(ORG, Caller("bob"), [inside, plain])
     assert member.user_id == "bob"
     # A collection above that no longer exists is skipped, not an error.
     assert roles == {"s1": "create", "s2": "comment"}
-    member, roles, org = member_roles_and_org(ORG, "bob", [plain])
+    member, roles, org = member_roles_and_org(ORG, Caller("bob"), [plain])
     assert (member.role, roles, org.id, org.member_count) == ("read", {"s2": "comment"}, ORG, 2)
 
 
@@ -264,8 +264,8 @@ def test_the_resolver_reads_only_what_it_was_not_given(batch_keys):
         return [{keys.get(key, "other") for key in batch} for batch in batch_keys]
 
     assert read(lambda: space_access(Caller("bob"), "s1")) == [{"membership", "org"}]
-    assert read(lambda: member_roles_and_org(ORG, "bob", [space])) == [{"membership", "org"}]
-    assert read(lambda: member_roles(ORG, "bob", [space])) == [{"membership", "org"}]
+    assert read(lambda: member_roles_and_org(ORG, Caller("bob"), [space])) == [{"membership", "org"}]
+    assert read(lambda: member_roles(ORG, Caller("bob"), [space])) == [{"membership", "org"}]
     # Given the membership and asked for no organization, it reads neither (nothing else here).
     assert read(lambda: roles_on(bob, [space])) == []
 
@@ -300,3 +300,20 @@ def test_an_installation_token_reaches_nothing_its_installation_does_not_cover()
              NO_SPACE)
     _collection("top")
     _missing(lambda: collection_access(_installation_caller(), "top"), NO_COLLECTION)
+
+
+def test_an_sso_token_of_another_organization_reaches_nothing_here_and_reads_nothing(batch_keys):
+    """docs/sso.md "Tokens": a SAML login's token is a non-member of every other organization (404),
+    refused before any membership is read; in its own organization it is the member it is."""
+    _org(("bob", "admin"))
+    _space("s1")
+    _collection("c1")
+    elsewhere = Caller("bob", sso_org="another-org")
+    batch_keys.clear()
+    _missing(lambda: space_access(elsewhere, "s1"), NO_SPACE)
+    _missing(lambda: collection_access(elsewhere, "c1"), NO_COLLECTION)
+    _missing(lambda: member_roles(ORG, elsewhere, []), NO_ORG)
+    _missing(lambda: member_roles_and_org(ORG, elsewhere, []), NO_ORG)
+    assert batch_keys == []
+    assert space_access(Caller("bob", sso_org=ORG), "s1").role == "admin"
+    assert member_roles(ORG, Caller("bob", sso_org=ORG), [])[0].role == "admin"

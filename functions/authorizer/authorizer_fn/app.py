@@ -12,6 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
 from bindery.auth import bearer_token, hash_token
+from bindery.domain.sso.token_validity import sso_token_stands
 from bindery.store.users import token_item
 
 
@@ -26,6 +27,9 @@ def authorize(event: dict[str, Any], context: LambdaContext,
               invocation: observability.Invocation) -> dict[str, Any]:
     token = bearer_token(event.get("authorizationToken"))
     item = token_item(hash_token(token)) if token else None
+    if item and item.get("ssoOrg") and not sso_token_stands(str(item.get("samlProvider") or ""),
+                                                             str(item["ssoOrg"])):
+        item = None  # its SAML provider was removed, unset or expired: the login it came from is void
     user_id = str(item["userId"]) if item else None
     invocation.counts["Denied"] = int(user_id is None)
     if user_id is None:

@@ -11,8 +11,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.schemas.saml import CreateSAMLProvider, UpdateSAMLProvider
-from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList
+from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList, SAMLLinkStart
 from bindery.api.wire.saml import provider_to_wire
+from bindery.api.wire.urls import api_base
+from bindery.domain.sso import login
 from bindery.domain.sso import providers as domain
 from bindery.domain.sso.providers import ProviderResult
 
@@ -57,3 +59,10 @@ def delete_provider(organizationId: str, samlProviderId: str, who: Who) -> Respo
     deleted = domain.delete_provider(who, organizationId, samlProviderId)
     # The spec: 205 when the provider was deleted, 204 when there was none.
     return Response(status_code=205 if deleted else 204, body="")
+
+
+@router.post("/<samlProviderId>/link")
+def link(organizationId: str, samlProviderId: str, who: Who) -> SAMLLinkStart:  # noqa: N803
+    """Starts a login that links the IdP's identity to the caller's account (docs/sso.md, "Accounts")."""
+    url = login.start_link(api_base(), who, organizationId, samlProviderId)
+    return SAMLLinkStart(object="saml-link", url=url)

@@ -87,7 +87,7 @@ def list_collections(caller: Caller, org_id: str, *,
     collections, last_key = read(start.start, limit)
     # Membership is checked after the Query so that each read stays one request; nothing read reaches a
     # caller who is not a member (404).
-    member, roles, org = member_roles_and_org(org_id, caller.user_id, collections)
+    member, roles, org = member_roles_and_org(org_id, caller, collections)
     items = [CollectionView(c, roles[c.id]) for c in collections if roles[c.id] is not None]
     if nested and member.role == "admin":
         return Listing(items, next_page(scope, last_key), org.collection_count)

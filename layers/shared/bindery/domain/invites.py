@@ -8,7 +8,7 @@ from __future__ import annotations
 from bindery.api.schemas.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access.organization import OrgAccess
+from bindery.domain.access.organization import OrgAccess, require_token_org
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
@@ -142,6 +142,7 @@ def join_with_link(caller: Caller, org_id: str, invite_id: str) -> None:
     organization from them). An unknown organization and an unknown link answer the same 404, so that
     guessing ids tells nothing about which organizations exist.
     """
+    require_token_org(caller, org_id, NO_INVITE)
     context = invite_store.join_context(org_id, invite_id, caller.user_id)
     org, invite = context.org, context.invite
     if org is None or invite is None:

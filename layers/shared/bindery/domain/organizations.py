@@ -9,9 +9,9 @@ from typing import Any
 from bindery.api.schemas.organizations import CreateOrganization, UpdateOrganization
 from bindery.auth import Caller
 from bindery.clock import now_iso
-from bindery.domain.access.organization import NO_ORG, OrgAccess
+from bindery.domain.access.organization import NO_ORG, OrgAccess, require_token_org
 from bindery.domain.change_requests.rules import checked_merge_rules
-from bindery.errors import BadRequest, NotFound
+from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
 from bindery.store import Transaction, TransactionConflict
@@ -66,12 +66,18 @@ def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing[OrgView]:
         raise NotFound("No matching user")
     orgs = {item["orgId"]: Organization.from_item(found[ref(org_store.org_key(item["orgId"]))])
             for item in result.items if ref(org_store.org_key(item["orgId"])) in found}
+    # An SSO login's token acts in that login's organization only: it lists no other.
     items = [OrgView(orgs[item["orgId"]], item.get("role"))
-             for item in result.items if item["orgId"] in orgs and not item.get("disabled")]
-    return Listing(items=items, next_cursor=cursor, count=User.from_item(user_item).org_count)
+             for item in result.items if item["orgId"] in orgs and not item.get("disabled")
+             and caller.sso_org in (None, item["orgId"])]
+    count = User.from_item(user_item).org_count if caller.sso_org is None else 1
+    return Listing(items=items, next_cursor=cursor, count=count)
 
 
 def create_org(caller: Caller, body: CreateOrganization) -> OrgView:
+    if caller.sso_org is not None:
+        raise Forbidden("A token a single sign-on login issued acts only in that organization: create "
+                        "organizations with another API token")
     user = _caller_user(caller)
     created = now_iso()
     org = Organization(id=new_id(), title=body.title, created_at=created, type=body.type,
@@ -128,6 +134,7 @@ def update_org(access: OrgAccess, body: UpdateOrganization) -> OrgView:
 
 def join_org(caller: Caller, org_id: str) -> None:
     """Join through an allowed, verified email domain; members joining again change nothing."""
+    require_token_org(caller, org_id)
     org = org_store.get_org(org_id)
     if org is None:
         raise NotFound(NO_ORG)
@@ -157,7 +164,7 @@ def orgs_for_email_domain(caller: Caller, domain: str) -> list[OrgView]:
     if not (user.email_verified and user.email_domain == domain.lower()):
         return []
     orgs = org_store.get_orgs(org_store.org_ids_for_email_domain(domain))
-    return [OrgView(org, None) for org in orgs.values()]
+    return [OrgView(org, None) for org in orgs.values() if caller.sso_org in (None, org.id)]
 
 
 def agent_instructions(access: OrgAccess) -> AgentInstructions:

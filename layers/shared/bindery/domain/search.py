@@ -121,7 +121,7 @@ def search_organization(caller: Caller, org_id: str, query: str, *,
     result = space_store.org_spaces_page(org_id, min(limit, ORG_SPACES_PER_PAGE), start.start)
     spaces = [Space.from_item(item) for item in result.items]
     # Membership is checked after the Query so that each read stays one request; a non-member gets a 404.
-    member, roles = member_roles(org_id, caller.user_id, spaces)
+    member, roles = member_roles(org_id, caller, spaces)
     items = _spaces_with_hits(query, [space for space in spaces if roles[space.id] is not None])
 
     # Which spaces match is known only by searching them: the first page counts them with a pass over

@@ -31,3 +31,9 @@ def authn_request(request_id: str) -> Key:
 
 def assertion(provider_id: str, assertion_id: str) -> Key:
     return {"PK": f"SAMLASSERTION#{provider_id}#{assertion_id}", "SK": "SAMLASSERTION"}
+
+
+def sso_identity(org_id: str, email: str) -> Key:
+    """The account an organization's SSO identity (the email its IdPs assert, lower-cased) is bound to:
+    written by that identity's first login or by a link made while signed in (docs/sso.md, "Accounts")."""
+    return {"PK": f"SSOIDENTITY#{org_id}#{email.lower()}", "SK": "SSOIDENTITY"}

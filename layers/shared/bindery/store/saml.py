@@ -1,5 +1,5 @@
-"""SAML providers, the AuthnRequests Bindery sent, and the assertions it accepted (keys in
-bindery.keys.saml; docs/sso.md).
+"""SAML providers, the AuthnRequests Bindery sent, the assertions it accepted, and which account each
+organization's SSO identity is bound to (keys in bindery.keys.saml; docs/sso.md).
 
 A provider is one item of its own partition (GetItem by id) indexed by organization on GSI1. A login is
 one transaction (`login_ops` + the user's, membership's and token's ops): the request it answers is
@@ -68,6 +68,9 @@ class AuthnRequest:
     provider_id: str
     created_at: str
     expires_at: int  # epoch seconds
+    # The signed-in user who started this login to link the IdP's identity to their account (None: a
+    # login, not a link): the proof that the account's holder is the one at the IdP (docs/sso.md).
+    link_user_id: str | None = None
 
 
 # --- providers ------------------------------------------------------------------------------------
@@ -106,6 +109,8 @@ def put_authn_request(request: AuthnRequest) -> None:
     item = {**saml_keys.authn_request(request.id), "type": "saml-request", "id": request.id,
             "providerId": request.provider_id, "createdAt": request.created_at,
             TTL_ATTRIBUTE: request.expires_at}
+    if request.link_user_id is not None:
+        item["linkUserId"] = request.link_user_id
     table.transact([table.put_op(item, NEW, name="authn-request")])
 
 
@@ -114,7 +119,26 @@ def get_authn_request(request_id: str) -> AuthnRequest | None:
     if item is None:
         return None
     return AuthnRequest(id=item["id"], provider_id=item["providerId"], created_at=item["createdAt"],
-                        expires_at=int(item[TTL_ATTRIBUTE]))
+                        expires_at=int(item[TTL_ATTRIBUTE]), link_user_id=item.get("linkUserId"))
+
+
+# --- SSO identities: which account an organization's IdP identity signs in -------------------------
+def bound_user_id(org_id: str, email: str) -> str | None:
+    """The account the organization's identity `email` is bound to (None: not bound yet)."""
+    item = table.get(saml_keys.sso_identity(org_id, email))
+    return str(item["userId"]) if item else None
+
+
+def _bind_op(login: Login) -> table.Op:
+    """Binds the identity to the login's user: a new binding only if none exists, a replaced one (its
+    account was deleted) only if it still names that account, so two first logins cannot both bind."""
+    item = {**saml_keys.sso_identity(login.member.org_id, login.identity_email), "type": "sso-identity",
+            "orgId": login.member.org_id, "email": login.identity_email.lower(), "userId": login.user.id,
+            "samlProvider": login.provider.id, "createdAt": now_iso()}
+    if login.replaces_binding is None:
+        return table.put_op(item, NEW, name="sso-identity")
+    return table.put_op(item, "userId = :stale", name="sso-identity",
+                        ExpressionAttributeValues={":stale": login.replaces_binding})
 
 
 def consume_request_op(request_id: str) -> table.Op:
@@ -145,6 +169,9 @@ class Login:
     new_member: bool
     team_link: TeamLink | None  # a team the member is not in yet
     token_hash: str
+    identity_email: str = ""  # the asserted email: the organization's identity the login signs in
+    bind: bool = False  # write the identity's binding to `user` (first login, or a link)
+    replaces_binding: str | None = None  # the deleted account a binding named, replaced by `user`
 
 
 def in_team(org_id: str, team_id: str, user_id: str) -> bool:
@@ -172,6 +199,8 @@ def commit_login(login: Login) -> None:
         values = {":t": True, ":n": 1} if login.team_link else {":t": True}
         ops.append(table.update_op(keys.member(member.org_id, member.user_id), expression, values, EXISTS,
                                    name="member"))
+    if login.bind:
+        ops.append(_bind_op(login))
     if login.team_link is not None:
         ops += [table.put_op(login.team_link.to_item(), NEW, name="team-link"),
                 team_store.team_members_op(member.org_id, login.team_link.team_id, 1)]

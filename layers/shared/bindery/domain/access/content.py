@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from bindery.auth import Caller
 from bindery.domain.access.installations import installation_member, installation_role
-from bindery.domain.access.organization import NO_ORG, require_sso_login
+from bindery.domain.access.organization import NO_ORG, require_sso_login, require_token_org
 from bindery.domain.access.roles import Role, at_least, strongest
 from bindery.errors import Forbidden, NotFound
 from bindery.store import Item, Key
@@ -137,6 +137,7 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
 
 
 def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
+    require_token_org(caller, node.org_id, missing)
     if caller.installation is not None:
         role = installation_role(caller, node)
         if role is None:
@@ -162,19 +163,22 @@ def roles_on(member: Member, nodes: Sequence[Node]) -> dict[str, str | None]:
     return _resolve_many(member.org_id, member.user_id, nodes, member).roles
 
 
-def member_roles(org_id: str, user_id: str, nodes: Sequence[Node]) -> tuple[Member, dict[str, str | None]]:
+def member_roles(org_id: str, caller: Caller, nodes: Sequence[Node]) -> tuple[Member, dict[str, str | None]]:
     """The caller's membership and their role on each of `nodes` (a page of spaces or collections), from
     the same reads as `roles_on` with the membership in the first one. Not an active member: 404."""
-    member, roles, _ = member_roles_and_org(org_id, user_id, nodes)
+    member, roles, _ = member_roles_and_org(org_id, caller, nodes)
     return member, roles
 
 
-def member_roles_and_org(org_id: str, user_id: str, nodes: Sequence[Node]
+def member_roles_and_org(org_id: str, caller: Caller, nodes: Sequence[Node]
                          ) -> tuple[Member, dict[str, str | None], Organization]:
-    """`member_roles`, with the organization (its counters) read in the same first BatchGetItem."""
-    resolved = _resolve_many(org_id, user_id, nodes, with_org=True)
+    """`member_roles`, with the organization (its counters) read in the same first BatchGetItem; the
+    organization's SSO rules apply as in `org_access`."""
+    require_token_org(caller, org_id)
+    resolved = _resolve_many(org_id, caller.user_id, nodes, with_org=True)
     if resolved.member is None or resolved.member.disabled or resolved.org is None:
         raise NotFound(NO_ORG)
+    require_sso_login(resolved.org, resolved.member, caller)
     return resolved.member, resolved.roles, resolved.org
 
 

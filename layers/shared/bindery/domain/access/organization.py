@@ -35,7 +35,9 @@ class OrgAccess:
 def org_access(org_id: str, caller: Caller) -> OrgAccess:
     """The organization and the caller's membership, in one request; 404 unless the caller is a member.
     An installation token is the member its organization-level scopes make it (bindery.installation_scopes
-    ORG_ROLES) in its installation's organization, and not a member anywhere else."""
+    ORG_ROLES) in its installation's organization, and not a member anywhere else; a token an SSO login
+    issued is not a member anywhere but in that login's organization (`require_token_org`)."""
+    require_token_org(caller, org_id)
     if caller.installation is not None:
         role = installation_org_role(caller, org_id)
         found = get_org_and_member(org_id, caller.user_id)[0] if role else None
@@ -54,6 +56,14 @@ def require_org_role(caller: Caller, org_id: str, role: Role, action: str) -> Or
     access = org_access(org_id, caller)
     access.require(role, action)
     return access
+
+
+def require_token_org(caller: Caller, org_id: str, missing: str = NO_ORG) -> None:
+    """A token an SSO login issued acts only in the organization whose provider issued it (docs/sso.md):
+    that organization's identity provider vouches for nothing elsewhere, so everything of another
+    organization does not exist for it (404, `missing`), as for a non-member. Checked before any read."""
+    if caller.sso_org is not None and caller.sso_org != org_id:
+        raise NotFound(missing)
 
 
 def require_sso_login(org: Organization, member: Member, caller: Caller) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bindery.auth import Caller
-from bindery.domain.access.organization import NO_ORG, OrgAccess, require_sso_login
+from bindery.domain.access.organization import NO_ORG, OrgAccess, require_sso_login, require_token_org
 from bindery.errors import NotFound
 from bindery.store import Item, Key
 from bindery.store import members as member_store
@@ -44,6 +44,7 @@ class Scoped:
 
 def scoped_access(org_id: str, caller: Caller, *extra: Key) -> Scoped:
     """Like `org_access` (404 unless the caller is an active member), with `extra` read alongside."""
+    require_token_org(caller, org_id)
     org_key, member_key = org_store.org_key(org_id), member_store.member_key(org_id, caller.user_id)
     found = items_by_key([org_key, member_key, *extra])
     org_item, member_item = found.get(ref(org_key)), found.get(ref(member_key))

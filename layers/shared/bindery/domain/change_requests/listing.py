@@ -115,7 +115,7 @@ def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limi
 
     change_requests, spaces, last_key = read(start.start, limit)
     # Membership is read with the page's roles: a non-member gets 404 and nothing read.
-    member, roles = member_roles(org_id, caller.user_id, list(spaces.values()))
+    member, roles = member_roles(org_id, caller, list(spaces.values()))
     visible = [cr for cr in change_requests if roles.get(cr.space_id) is not None]
 
     # Which change requests the caller may see depends on their role in each space: the first page

@@ -184,7 +184,7 @@ def _views(caller: Caller, setups: list[ContentInstallation], *,
         spaces = space_store.get_spaces([s.content_id for s in setups])
         org_id = setups[0].org_id
         try:
-            _, roles = member_roles(org_id, caller.user_id, list(spaces.values()))
+            _, roles = member_roles(org_id, caller, list(spaces.values()))
         except NotFound:
             roles = {}  # the integration's developer, outside the organization: no role of their own
         return [ContentInstallationView(s, space=spaces.get(s.content_id), space_role=roles.get(s.content_id))

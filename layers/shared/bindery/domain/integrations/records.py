@@ -90,8 +90,8 @@ def readable_views(caller: Caller, integrations: list[Integration]) -> list[Inte
 def acting_member(org: Organization, member: Member | None, caller: Caller) -> Member | None:
     """The caller's membership as it may act now: none when disabled, or when the organization enforces
     single sign-on and this token did not come from its login (docs/sso.md) — such a caller reads the
-    owner's integrations as an outsider does."""
-    if member is None or member.disabled:
+    owner's integrations as an outsider does; so does a token another organization's SSO login issued."""
+    if member is None or member.disabled or caller.sso_org not in (None, org.id):
         return None
     try:
         require_sso_login(org, member, caller)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from bindery.auth import Caller
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
 from bindery.domain.access.installations import installation_covers_site
-from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
+from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login, require_token_org
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.pagination import ItemT, Listing, next_page, open_page
 from bindery.store import Op, Transaction, TransactionConflict, site_structure
@@ -111,6 +111,8 @@ def open_for_reader(caller: Caller, org_id: str, site_id: str, share_key: str | 
     if caller.installation is not None:
         access, structure = open_structure(caller, org_id, site_id)
         return Reader(access.org, access.member, structure)
+    # An SSO login's token reads nothing of another organization, not even what it publishes.
+    require_token_org(caller, org_id, NO_SITE)
     org, member = get_org_and_member(org_id, caller.user_id)
     if org is None:
         raise NotFound(NO_SITE)

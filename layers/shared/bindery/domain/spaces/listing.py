@@ -30,7 +30,7 @@ def list_spaces(caller: Caller, org_id: str, *, limit: int, page: str | None) ->
     spaces = [Space.from_item(item) for item in result.items]
     # Membership is checked after the Query so that both reads stay one request each; nothing read is
     # returned to a caller who is not a member (404).
-    member, roles, org = member_roles_and_org(org_id, caller.user_id, spaces)
+    member, roles, org = member_roles_and_org(org_id, caller, spaces)
     items = [SpaceView(space, roles[space.id]) for space in spaces if roles[space.id] is not None]
     if member.role == "admin":
         return Listing(items, next_page(scope, result.last_key), org.space_count)

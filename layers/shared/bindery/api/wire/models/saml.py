@@ -44,3 +44,11 @@ class OrganizationSSOProviderLogin(WireModel):
 
 class OrganizationSSOProviderLogins(WireModel):
     items: list[OrganizationSSOProviderLogin]
+
+
+class SAMLLinkStart(WireModel):
+    """A Bindery extension (POST ORG/saml/{samlProviderId}/link): where to send the browser to log in at
+    the IdP, so that the identity it asserts gets linked to the signed-in caller's account."""
+
+    object: Literal["saml-link"]
+    url: str
