@@ -64,6 +64,7 @@ MODULES: dict[str, Module] = {
     "merge-fields": Module(("bindery/content/merge/fields.py",), ("tests/content/test_merge_presence.py",)),
     "permissions": Module(("bindery/role_order.py", "bindery/domain/access/content.py"),
                           ("tests/test_effective_role.py", "tests/repository/test_access_resolution.py")),
+    "sso-binding": Module(("bindery/domain/sso/account_binding.py",), ("tests/test_sso_account_binding.py",)),
     "site-urls": Module(("bindery/site_pages/rendering/urls.py",),
                         ("tests/site_pages/rendering/test_document_html_urls.py",)),
 }
