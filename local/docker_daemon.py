@@ -3,6 +3,8 @@ started when none answers. Only a daemon started here is stopped again (`Daemon.
 
 from __future__ import annotations
 
+import ipaddress
+import json
 import os
 import shutil
 import subprocess
@@ -60,7 +62,10 @@ def ensure(log: Path) -> Daemon:
 
 
 def bridge_gateway() -> str:
-    """The host's address on Docker's default bridge: where a container reaches a service of the host."""
-    return subprocess.run(
-        ["docker", "network", "inspect", "bridge", "--format", "{{(index .IPAM.Config 0).Gateway}}"],
-        capture_output=True, text=True, check=True, timeout=30).stdout.strip()
+    """The host's address on Docker's default bridge: where a container reaches a service of the host.
+    Docker 20.10 leaves the gateway out of the network's IPAM config; it is then the subnet's first
+    address, which dockerd gives the bridge."""
+    config = json.loads(subprocess.run(
+        ["docker", "network", "inspect", "bridge", "--format", "{{json (index .IPAM.Config 0)}}"],
+        capture_output=True, text=True, check=True, timeout=30).stdout)
+    return str(config.get("Gateway") or ipaddress.ip_network(config["Subnet"])[1])

@@ -29,6 +29,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import boto3
+import yaml
 
 from local import docker_daemon, dynamodb_local, queue_delivery, sam_invocations
 from local.template import ROOT, create_table_kwargs, load
@@ -72,7 +73,7 @@ def wait_for(url: str, process: subprocess.Popen[bytes], log: Path) -> None:
         if process.poll() is not None:
             raise RuntimeError(f"{process.args!r} exited ({process.returncode}):\n{log.read_text()[-4000:]}")
         try:
-            urllib.request.urlopen(url, timeout=2)  # noqa: S310 - an http:// URL built here
+            urllib.request.urlopen(url, timeout=READY_SECONDS)  # noqa: S310 - an http:// URL built here
             return
         except urllib.error.HTTPError:
             return  # it answers
@@ -109,7 +110,33 @@ def build(arch: str, build_dir: Path) -> str:
     subprocess.run(sam("build", "--build-dir", str(build_dir), "--parameter-overrides",
                        f"Architecture={arch} LambdaBaseImage={BASE_IMAGE_REPOSITORY}"),
                    cwd=ROOT, env=sam_environment(), check=True)
+    adapt_built_template(build_dir / "template.yaml")
     return image
+
+
+def adapt_built_template(built: Path) -> None:
+    """Two things `sam local` cannot do from the template as deployed, done in the built copy:
+
+    - Each API's Lambda authorizer points at its function rather than the `live` alias: SAM CLI cannot
+      parse an alias's ARN ("Unable to parse the Lambda ARN for Authorizer") and would serve every route
+      without the authorizer. On AWS the alias stays (SnapStart).
+    - Every function may be given BINDERY_PUBLIC_URL (the API's base URL, as a custom domain sets it):
+      sam local puts one stage name, the readers' API's, in every event, so the URL a function derives
+      from its request would name the wrong stage. An --env-vars file sets only declared variables.
+    """
+    template = yaml.safe_load(built.read_text())
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
+    variables.setdefault("BINDERY_PUBLIC_URL", "")
+    for resource in template["Resources"].values():
+        authorizers = ((resource.get("Properties") or {}).get("Auth") or {}).get("Authorizers") or {}
+        for authorizer in authorizers.values():
+            ref = (authorizer.get("FunctionArn") or {}).get("Ref", "")
+            if ref.endswith("Aliaslive"):
+                # An ARN string, which SAM CLI reads the function's logical id from (it resolves no
+                # !GetAtt here either).
+                function = ref.removesuffix("Aliaslive")
+                authorizer["FunctionArn"] = f"arn:aws:lambda:us-east-1:123456789012:function:{function}"
+    built.write_text(yaml.safe_dump(template, sort_keys=False))
 
 
 def provision(dynamodb_endpoint: str, moto_endpoint: str) -> dict[str, str]:
@@ -145,7 +172,9 @@ def main() -> None:
         moto = background(stack, [str(Path(sys.executable).parent / "moto_server"), "-H", gateway,
                                   "-p", str(moto_port)], moto_log, dict(os.environ))
         wait_for(moto_endpoint + "/moto-api/", moto, moto_log)
+        api_port, lambda_port = free_port("127.0.0.1"), free_port("127.0.0.1")
         variables = provision(ddb.endpoint, moto_endpoint)
+        variables["BINDERY_PUBLIC_URL"] = f"http://127.0.0.1:{api_port}/v1"
         env_file = WORK / "env.json"
         env_file.write_text(json.dumps({"Parameters": variables}, indent=2))
         overrides = (f"CursorSecret={secrets.token_hex(32)} Architecture={arch} "
@@ -157,7 +186,6 @@ def main() -> None:
         invocations = sam_invocations.SamLocal(sam, sam_environment(), common, WORK)
 
         stack.callback(sam_invocations.remove_containers)
-        api_port, lambda_port = free_port("127.0.0.1"), free_port("127.0.0.1")
         api_log, lambda_log = WORK / "start-api.log", WORK / "start-lambda.log"
         api = background(stack, sam("local", "start-api", "--host", "127.0.0.1", "--port", str(api_port),
                                     "--warm-containers", "LAZY", *common), api_log, sam_environment())
@@ -183,7 +211,7 @@ def main() -> None:
         failures = sam_invocations.run_conformance(f"http://127.0.0.1:{api_port}/v1", token, admin_env,
                                                    CONFORMANCE_SECONDS)
         print(f"test-sam: conformance done ({time.monotonic() - started:.0f} s)", flush=True)
-        failures += invocations.invoke_workers(ROOT / "events")
+        failures += invocations.invoke_workers(ROOT / "events", f"http://127.0.0.1:{lambda_port}")
         print(f"test-sam: workers invoked ({time.monotonic() - started:.0f} s)", flush=True)
     if failures:
         raise SystemExit(f"test-sam: {failures} failed (logs in {WORK})")
