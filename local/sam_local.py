@@ -28,7 +28,6 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-import boto3
 import yaml
 
 from local import docker_daemon, dynamodb_local, queue_delivery, sam_invocations
@@ -142,10 +141,10 @@ def adapt_built_template(built: Path) -> None:
 def provision(dynamodb_endpoint: str, moto_endpoint: str) -> dict[str, str]:
     """The table, bucket and queues; the functions' variables naming them (an --env-vars file's
     Parameters: sam local resolves `!Ref Table` and `!Ref SomeQueue` to no real name)."""
-    aws = sam_invocations.LOCAL_AWS
-    boto3.client("dynamodb", endpoint_url=dynamodb_endpoint, **aws).create_table(**create_table_kwargs(TABLE))
-    boto3.client("s3", endpoint_url=moto_endpoint, **aws).create_bucket(Bucket=BUCKET)
-    sqs = boto3.client("sqs", endpoint_url=moto_endpoint, **aws)
+    aws = sam_invocations.local_session()
+    aws.client("dynamodb", endpoint_url=dynamodb_endpoint).create_table(**create_table_kwargs(TABLE))
+    aws.client("s3", endpoint_url=moto_endpoint).create_bucket(Bucket=BUCKET)
+    sqs = aws.client("sqs", endpoint_url=moto_endpoint)
     queues = queue_delivery.create_queues(sqs, load(), "bindery-")
     variables = {env: queues[ref].url for env, ref in queue_delivery.queue_environment(load()).items()}
     return {"BINDERY_TABLE": TABLE, "BINDERY_BUCKET": BUCKET, **variables}
@@ -195,7 +194,7 @@ def main() -> None:
         wait_for(f"http://127.0.0.1:{api_port}/user", api, api_log)
         wait_for(f"http://127.0.0.1:{lambda_port}/", lam, lambda_log)
 
-        sqs = boto3.client("sqs", endpoint_url=moto_endpoint, **sam_invocations.LOCAL_AWS)
+        sqs = sam_invocations.local_session().client("sqs", endpoint_url=moto_endpoint)
         deliveries = sam_invocations.deliveries_through(f"http://127.0.0.1:{lambda_port}", sqs, load())
         deliveries.start()
         stack.callback(deliveries.stop)
@@ -203,9 +202,13 @@ def main() -> None:
         admin_env = {**sam_environment(), "BINDERY_DYNAMODB_ENDPOINT": ddb.endpoint, "BINDERY_TABLE": TABLE,
                      "PYTHONPATH": str(ROOT / "layers" / "shared")}
         token = f"gb_api_sam_{secrets.token_hex(16)}"
-        subprocess.run([sys.executable, "-m", "bindery.admin", "create-user", "--name", "SAM admin",
-                        "--email", "sam-admin@example.com", "--token", token],
-                       cwd=ROOT, env=admin_env, check=True, capture_output=True)
+        # What the local runner's first start makes: an admin, their organization and a token.
+        admin = json.loads(subprocess.run(
+            [sys.executable, "-m", "bindery.admin", "create-user", "--name", "SAM admin", "--email",
+             "sam-admin@example.com", "--token", token],
+            cwd=ROOT, env=admin_env, check=True, capture_output=True, text=True).stdout)
+        subprocess.run([sys.executable, "-m", "bindery.admin", "create-org", "--owner", admin["userId"],
+                        "--title", "SAM local"], cwd=ROOT, env=admin_env, check=True, capture_output=True)
         print(f"test-sam: engines and sam local up ({time.monotonic() - started:.0f} s)", flush=True)
 
         failures = sam_invocations.run_conformance(f"http://127.0.0.1:{api_port}/v1", token, admin_env,

@@ -41,7 +41,12 @@ async function validatedFetch(input, init = {}) {
             assert.fail(`${request.method} ${apiPath} → ${response.status}: body is not JSON: ${text.slice(0, 500)}`);
         }
     }
-    expectResponse(op.operationId, response.status, body);
+    // `sam local` applies none of the template's gateway responses: a request its authorizer refuses
+    // gets SAM's own {"message": "Unauthorized"}, where API Gateway sends the template's error body
+    // (which the moto tier's gateway checks). The status is still checked by the test.
+    const samsOwn = connection()?.stageInPath === false && response.status === 401
+        && body && Object.keys(body).join() === 'message';
+    if (!samsOwn) expectResponse(op.operationId, response.status, body);
     seen.push({ method: request.method, path: apiPath, operationId: op.operationId, status: response.status, body });
     bodies.set(response, body);
     return response;

@@ -37,15 +37,22 @@ command -v debootstrap >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=non
 mirror="$(sed -n 's/^URIs: *\([^ ]*\).*/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | grep -v security | head -1 || true)"
 [[ -n "$mirror" ]] || mirror="$(awk '$1 == "deb" && $0 !~ /security/ {print $2; exit}' /etc/apt/sources.list 2>/dev/null)"
 [[ -n "$mirror" ]] || { echo "no Debian mirror in apt's sources" >&2; exit 1; }
+# The Debian packages of the shared libraries the interpreter's extension modules load (sqlite3, ssl,
+# ctypes…), from the host's package database; tkinter is left out, and X11 with it.
+libraries="$(ldd "$prefix"/lib/python3.12/lib-dynload/*.so "$prefix"/lib/libpython3.12.so* 2>/dev/null \
+    | grep -v _tkinter | awk '/=> \//{print $3}' | sort -u | while read -r file; do
+        dpkg -S "$file" 2>/dev/null || dpkg -S "$(realpath "$file")" 2>/dev/null || true
+    done | grep -v -e libtk -e libx -e libfontconfig -e libfreetype -e libpng | cut -d: -f1 | sort -u | paste -sd, -)"
 echo "Building $tag: Debian bookworm from $mirror, $("$python" -V) from $prefix" >&2
-debootstrap --variant=minbase --include=ca-certificates bookworm "$rootfs" "$mirror" >"$work/debootstrap.log" 2>&1 \
+debootstrap --variant=minbase --include="ca-certificates,$libraries" bookworm "$rootfs" "$mirror" \
+    >"$work/debootstrap.log" 2>&1 \
     || { tail -20 "$work/debootstrap.log" >&2; exit 1; }
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
 
 mkdir -p "$rootfs$prefix" "$rootfs/var/lang/bin" "$rootfs/var/runtime" "$rootfs/var/task" "$rootfs/opt"
 # The interpreter and its standard library, without its test suite or anything installed beside it.
 tar -C "$prefix" --exclude=./lib/python3.12/test --exclude=./lib/python3.12/site-packages \
-    --exclude='__pycache__' -cf - . | tar -C "$rootfs$prefix" -xf -
+    --exclude='__pycache__' --exclude='_tkinter*' -cf - . | tar -C "$rootfs$prefix" -xf -
 # pip, which AWS's images have too (the conversations image's Dockerfile runs it).
 site="lib/python3.12/site-packages"
 mkdir -p "$rootfs$prefix/$site"
