@@ -102,19 +102,35 @@ def background(stack: ExitStack, command: list[str], log: Path,
     return process
 
 
-def build(arch: str, build_dir: Path) -> str:
+def build(arch: str, build_dir: Path) -> list[str]:
+    """Builds the base image and the stack; the --invoke-image arguments for sam local."""
     image = subprocess.run(["bash", str(ROOT / "local" / "lambda_base_image" / "build.sh")], check=True,
                            capture_output=True, text=True).stdout.strip()
     assert image == f"{BASE_IMAGE_REPOSITORY}-{arch}", image
     subprocess.run(sam("build", "--build-dir", str(build_dir), "--parameter-overrides",
                        f"Architecture={arch} LambdaBaseImage={BASE_IMAGE_REPOSITORY}"),
                    cwd=ROOT, env=sam_environment(), check=True)
-    adapt_built_template(build_dir / "template.yaml")
-    return image
+    layers, images = adapt_built_template(build_dir / "template.yaml")
+    # The layers in /opt of the image the zip functions run on, as Lambda mounts them: SAM CLI rebuilds
+    # its image of a template-defined layer for every function it starts (half a minute each here).
+    with_layers = f"{BASE_IMAGE_REPOSITORY.replace(':', '-layers:')}-{arch}"
+    dockerfile = f"FROM {image}\n" + "".join(f"COPY {name}/ /opt/\n" for name in layers)
+    subprocess.run(["docker", "build", "-q", "-t", with_layers, "-f", "-", str(build_dir)],
+                   input=dockerfile.encode(), check=True, capture_output=True)
+    # SAM CLI keeps the image it adds its emulator to by name: drop those of the images just rebuilt.
+    for built in [with_layers, *images.values()]:
+        subprocess.run(["docker", "rmi", "-f", f"{built.split(':')[0]}:rapid-{arch}"], capture_output=True,
+                       check=False)
+    return ["--invoke-image", with_layers,
+            *[arg for name, uri in images.items() for arg in ("--invoke-image", f"{name}={uri}")]]
 
 
-def adapt_built_template(built: Path) -> None:
-    """Two things `sam local` cannot do from the template as deployed, done in the built copy:
+def adapt_built_template(built: Path) -> tuple[list[str], dict[str, str]]:
+    """What `sam local` cannot do from the template as deployed, done in the built copy; returns the
+    layers' build directories, and each container-image function's image (--invoke-image would
+    otherwise run the zip functions' image for it too).
+
+    - The functions' layers go into the image they run on (`build`), so no function names one.
 
     - Each API's Lambda authorizer points at its function rather than the `live` alias: SAM CLI cannot
       parse an alias's ARN ("Unable to parse the Lambda ARN for Authorizer") and would serve every route
@@ -126,7 +142,16 @@ def adapt_built_template(built: Path) -> None:
     template = yaml.safe_load(built.read_text())
     variables = template["Globals"]["Function"]["Environment"]["Variables"]
     variables.setdefault("BINDERY_PUBLIC_URL", "")
-    for resource in template["Resources"].values():
+    layers: list[str] = []
+    images: dict[str, str] = {}
+    for name, resource in template["Resources"].items():
+        props = resource.get("Properties") or {}
+        if resource["Type"] == "AWS::Serverless::LayerVersion":
+            layers.append(str(props["ContentUri"]))
+        elif resource["Type"] == "AWS::Serverless::Function":
+            props.pop("Layers", None)
+            if props.get("PackageType") == "Image":
+                images[name] = str(props["ImageUri"])
         authorizers = ((resource.get("Properties") or {}).get("Auth") or {}).get("Authorizers") or {}
         for authorizer in authorizers.values():
             ref = (authorizer.get("FunctionArn") or {}).get("Ref", "")
@@ -136,6 +161,7 @@ def adapt_built_template(built: Path) -> None:
                 function = ref.removesuffix("Aliaslive")
                 authorizer["FunctionArn"] = f"arn:aws:lambda:us-east-1:123456789012:function:{function}"
     built.write_text(yaml.safe_dump(template, sort_keys=False))
+    return layers, images
 
 
 def provision(dynamodb_endpoint: str, moto_endpoint: str) -> dict[str, str]:
@@ -158,8 +184,9 @@ def main() -> None:
         daemon = docker_daemon.ensure(WORK / "dockerd.log")
         stack.callback(daemon.stop)
         build_dir = ROOT / ".aws-sam" / f"local-{arch}"
-        image = build(arch, build_dir)
-        print(f"test-sam: built for {arch} on {image} ({time.monotonic() - started:.0f} s)", flush=True)
+        invoke_images = build(arch, build_dir)
+        print(f"test-sam: built for {arch}: {' '.join(invoke_images)} ({time.monotonic() - started:.0f} s)",
+              flush=True)
 
         gateway = docker_daemon.bridge_gateway()
         ddb = dynamodb_local.start()
@@ -173,15 +200,17 @@ def main() -> None:
         wait_for(moto_endpoint + "/moto-api/", moto, moto_log)
         api_port, lambda_port = free_port("127.0.0.1"), free_port("127.0.0.1")
         variables = provision(ddb.endpoint, moto_endpoint)
-        variables["BINDERY_PUBLIC_URL"] = f"http://127.0.0.1:{api_port}/v1"
+        # sam local serves the API without its stage: the base URL the API names itself by.
+        api_url = f"http://127.0.0.1:{api_port}"
+        variables["BINDERY_PUBLIC_URL"] = api_url
         env_file = WORK / "env.json"
         env_file.write_text(json.dumps({"Parameters": variables}, indent=2))
         overrides = (f"CursorSecret={secrets.token_hex(32)} Architecture={arch} "
                      f"LambdaBaseImage={BASE_IMAGE_REPOSITORY} "
                      f"DynamoDbEndpoint=http://{gateway}:{ddb_port} S3Endpoint={moto_endpoint} "
                      f"SqsEndpoint={moto_endpoint}")
-        common = ["-t", str(build_dir / "template.yaml"), "--env-vars", str(env_file), "--invoke-image",
-                  image, "--skip-pull-image", "--parameter-overrides", overrides]
+        common = ["-t", str(build_dir / "template.yaml"), "--env-vars", str(env_file), *invoke_images,
+                  "--skip-pull-image", "--parameter-overrides", overrides]
         invocations = sam_invocations.SamLocal(sam, sam_environment(), common, WORK)
 
         stack.callback(sam_invocations.remove_containers)
@@ -211,7 +240,7 @@ def main() -> None:
                         "--title", "SAM local"], cwd=ROOT, env=admin_env, check=True, capture_output=True)
         print(f"test-sam: engines and sam local up ({time.monotonic() - started:.0f} s)", flush=True)
 
-        failures = sam_invocations.run_conformance(f"http://127.0.0.1:{api_port}/v1", token, admin_env,
+        failures = sam_invocations.run_conformance(api_url, token, admin_env,
                                                    CONFORMANCE_SECONDS)
         print(f"test-sam: conformance done ({time.monotonic() - started:.0f} s)", flush=True)
         failures += invocations.invoke_workers(ROOT / "events", f"http://127.0.0.1:{lambda_port}")

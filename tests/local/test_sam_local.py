@@ -47,10 +47,19 @@ def test_the_built_template_gets_an_authorizer_sam_local_can_parse_and_a_public_
     built = tmp_path / "template.yaml"
     built.write_text(yaml.safe_dump({
         "Globals": {"Function": {"Environment": {"Variables": {"BINDERY_TABLE": "t"}}}},
-        "Resources": {"Api": {"Type": "AWS::Serverless::Api", "Properties": {"Auth": {"Authorizers": {
-            "TokenAuthorizer": {"FunctionArn": {"Ref": "AuthorizerFunctionAliaslive"}}}}}}}}))
-    adapt_built_template(built)
+        "Resources": {
+            "Api": {"Type": "AWS::Serverless::Api", "Properties": {"Auth": {"Authorizers": {
+                "TokenAuthorizer": {"FunctionArn": {"Ref": "AuthorizerFunctionAliaslive"}}}}}},
+            "SharedLayer": {"Type": "AWS::Serverless::LayerVersion",
+                            "Properties": {"ContentUri": "SharedLayer"}},
+            "Fn": {"Type": "AWS::Serverless::Function", "Properties": {"Layers": [{"Ref": "SharedLayer"}]}},
+            "Worker": {"Type": "AWS::Serverless::Function",
+                       "Properties": {"PackageType": "Image", "ImageUri": "worker:v1"}}}}))
+    layers, images = adapt_built_template(built)
     adapted = yaml.safe_load(built.read_text())
+    # The layer goes into the image the zip functions run on; the image function keeps its own image.
+    assert (layers, images) == (["SharedLayer"], {"Worker": "worker:v1"})
+    assert "Layers" not in adapted["Resources"]["Fn"]["Properties"]
     authorizer = adapted["Resources"]["Api"]["Properties"]["Auth"]["Authorizers"]["TokenAuthorizer"]
     assert authorizer["FunctionArn"] == "arn:aws:lambda:us-east-1:123456789012:function:AuthorizerFunction"
     assert adapted["Globals"]["Function"]["Environment"]["Variables"] == {"BINDERY_TABLE": "t",
