@@ -138,10 +138,13 @@ def adapt_built_template(built: Path) -> tuple[list[str], dict[str, str]]:
     - Every function may be given BINDERY_PUBLIC_URL (the API's base URL, as a custom domain sets it):
       sam local puts one stage name, the readers' API's, in every event, so the URL a function derives
       from its request would name the wrong stage. An --env-vars file sets only declared variables.
+    - And BINDERY_ALLOW_PRIVATE_HOSTS, as the local runner sets it: the engines' presigned URLs name the
+      Docker bridge's private address, which fetches are otherwise refused.
     """
     template = yaml.safe_load(built.read_text())
     variables = template["Globals"]["Function"]["Environment"]["Variables"]
     variables.setdefault("BINDERY_PUBLIC_URL", "")
+    variables.setdefault("BINDERY_ALLOW_PRIVATE_HOSTS", "")
     layers: list[str] = []
     images: dict[str, str] = {}
     for name, resource in template["Resources"].items():
@@ -203,6 +206,7 @@ def main() -> None:
         # sam local serves the API without its stage: the base URL the API names itself by.
         api_url = f"http://127.0.0.1:{api_port}"
         variables["BINDERY_PUBLIC_URL"] = api_url
+        variables["BINDERY_ALLOW_PRIVATE_HOSTS"] = "1"
         env_file = WORK / "env.json"
         env_file.write_text(json.dumps({"Parameters": variables}, indent=2))
         overrides = (f"CursorSecret={secrets.token_hex(32)} Architecture={arch} "

@@ -63,4 +63,5 @@ def test_the_built_template_gets_an_authorizer_sam_local_can_parse_and_a_public_
     authorizer = adapted["Resources"]["Api"]["Properties"]["Auth"]["Authorizers"]["TokenAuthorizer"]
     assert authorizer["FunctionArn"] == "arn:aws:lambda:us-east-1:123456789012:function:AuthorizerFunction"
     assert adapted["Globals"]["Function"]["Environment"]["Variables"] == {"BINDERY_TABLE": "t",
-                                                                          "BINDERY_PUBLIC_URL": ""}
+                                                                          "BINDERY_PUBLIC_URL": "",
+                                                                          "BINDERY_ALLOW_PRIVATE_HOSTS": ""}
