@@ -36,7 +36,7 @@ from local.template import ROOT, create_table_kwargs, load
 BASE_IMAGE_REPOSITORY = "bindery/lambda-python:3.12"
 TABLE, BUCKET = "bindery", "bindery-blobs"
 READY_SECONDS = 180
-CONFORMANCE_SECONDS = 30 * 60
+CONFORMANCE_SECONDS = 20 * 60
 WORK = ROOT / ".bindery" / "sam-local"
 
 
