@@ -207,6 +207,9 @@ def main() -> None:
         api_url = f"http://127.0.0.1:{api_port}"
         variables["BINDERY_PUBLIC_URL"] = api_url
         variables["BINDERY_ALLOW_PRIVATE_HOSTS"] = "1"
+        # No KMS here: integration secrets are sealed with the key derived from the cursor secret, as
+        # under `make run` (the template names the stack's key, which sam local cannot reach).
+        variables["BINDERY_SECRETS_KMS_KEY"] = ""
         env_file = WORK / "env.json"
         env_file.write_text(json.dumps({"Parameters": variables}, indent=2))
         overrides = (f"CursorSecret={secrets.token_hex(32)} Architecture={arch} "
