@@ -167,16 +167,20 @@ def adapt_built_template(built: Path) -> tuple[list[str], dict[str, str]]:
     return layers, images
 
 
-def provision(dynamodb_endpoint: str, moto_endpoint: str) -> dict[str, str]:
+def provision(dynamodb_endpoint: str, moto_endpoint: str, api_url: str) -> dict[str, str]:
     """The table, bucket and queues; the functions' variables naming them (an --env-vars file's
-    Parameters: sam local resolves `!Ref Table` and `!Ref SomeQueue` to no real name)."""
+    Parameters: sam local resolves `!Ref Table` and `!Ref SomeQueue` to no real name), and the API's
+    URL. Private hosts are allowed and KMS is not used, as under `make run`: the engines are on the
+    Docker bridge's private address, and the stack's KMS key is out of reach (integration secrets are
+    sealed with the key derived from the cursor secret)."""
     aws = sam_invocations.local_session()
     aws.client("dynamodb", endpoint_url=dynamodb_endpoint).create_table(**create_table_kwargs(TABLE))
     aws.client("s3", endpoint_url=moto_endpoint).create_bucket(Bucket=BUCKET)
     sqs = aws.client("sqs", endpoint_url=moto_endpoint)
     queues = queue_delivery.create_queues(sqs, load(), "bindery-")
     variables = {env: queues[ref].url for env, ref in queue_delivery.queue_environment(load()).items()}
-    return {"BINDERY_TABLE": TABLE, "BINDERY_BUCKET": BUCKET, **variables}
+    return {"BINDERY_TABLE": TABLE, "BINDERY_BUCKET": BUCKET, **variables, "BINDERY_PUBLIC_URL": api_url,
+            "BINDERY_ALLOW_PRIVATE_HOSTS": "1", "BINDERY_SECRETS_KMS_KEY": ""}
 
 
 def main() -> None:
@@ -202,14 +206,9 @@ def main() -> None:
                                   "-p", str(moto_port)], moto_log, dict(os.environ))
         wait_for(moto_endpoint + "/moto-api/", moto, moto_log)
         api_port, lambda_port = free_port("127.0.0.1"), free_port("127.0.0.1")
-        variables = provision(ddb.endpoint, moto_endpoint)
         # sam local serves the API without its stage: the base URL the API names itself by.
         api_url = f"http://127.0.0.1:{api_port}"
-        variables["BINDERY_PUBLIC_URL"] = api_url
-        variables["BINDERY_ALLOW_PRIVATE_HOSTS"] = "1"
-        # No KMS here: integration secrets are sealed with the key derived from the cursor secret, as
-        # under `make run` (the template names the stack's key, which sam local cannot reach).
-        variables["BINDERY_SECRETS_KMS_KEY"] = ""
+        variables = provision(ddb.endpoint, moto_endpoint, api_url)
         env_file = WORK / "env.json"
         env_file.write_text(json.dumps({"Parameters": variables}, indent=2))
         overrides = (f"CursorSecret={secrets.token_hex(32)} Architecture={arch} "
