@@ -36,8 +36,9 @@ NOT_UNDER_SAM_LOCAL = {
         "permissions", "sites", "spaces", "sso", "teams", "translations")], _SAM_502_FOR_401),
     "test/change-request-content.test.mjs": "a file uploaded by URL is stored as binary/octet-stream, not"
                                             " its text/plain, behind moto's server (not yet explained)",
-    "test/git-sync.test.mjs": "its repositories are file:// paths of the host, which no function container"
-                              " sees (and no Git server is reachable here)",
+    **dict.fromkeys(["test/git-sync.test.mjs", "test/integrations.test.mjs"],
+                    "imports file:// repositories of the host, which no function container sees (and no Git"
+                    " server is reachable here)"),
 }
 # SAM labels every container it runs for a function.
 SAM_CONTAINERS = "label=sam.cli.container.type=lambda"
