@@ -6,7 +6,12 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell cat requirements-dev.txt layers/shared/requirements.txt layers/insights/requirements.txt | sha1sum | cut -c1-12)
 
-.PHONY: run test test-moto test-dynamodb-local test-browser conformance mutation fuzz lint openapi check-openapi check-wheels clean
+SAM_VENV ?= .venv-sam
+SAM_STAMP := $(SAM_VENV)/.installed-$(shell cat requirements-sam.txt | sha1sum | cut -c1-12)
+# What `sam build` builds for: arm64, the deployed default; `make test-sam` builds for its host instead.
+SAM_ARCHITECTURE ?= arm64
+
+.PHONY: run test test-moto test-dynamodb-local test-browser test-sam conformance mutation fuzz lint openapi check-openapi check-wheels sam-build clean
 
 $(STAMP): requirements-dev.txt layers/shared/requirements.txt layers/insights/requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +21,7 @@ $(STAMP): requirements-dev.txt layers/shared/requirements.txt layers/insights/re
 run: $(STAMP)
 	$(PY) -m local.server
 
-test: test-moto test-dynamodb-local test-browser conformance fuzz
+test: test-moto test-dynamodb-local test-browser conformance fuzz test-sam
 
 test-moto: $(STAMP)
 	$(PY) -m pytest
@@ -30,6 +35,21 @@ test-browser: $(STAMP)
 	command -v chromium >/dev/null || { $$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get update -qq && \
 		$$( [ "$$(id -u)" = 0 ] || echo sudo ) apt-get install -y -qq chromium; }
 	$(PY) -m pytest -m browser tests/browser
+
+# SAM CLI in its own virtualenv, on the CPython 3.12 every function runs (local/python312.sh finds it):
+# `sam build` runs pip with the `python3.12` it finds on PATH, which this venv's bin/ provides.
+$(SAM_STAMP): requirements-sam.txt
+	test -x $(SAM_VENV)/bin/python3.12 || "$$(local/python312.sh)" -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-sam.txt
+	rm -f $(SAM_VENV)/.installed-* && touch $@
+
+sam-build: $(SAM_STAMP)
+	PATH="$(abspath $(SAM_VENV))/bin:$$PATH" sam build --parameter-overrides Architecture=$(SAM_ARCHITECTURE)
+
+# The stack under `sam local` in Docker (docs/local-runner.md, "sam local"): start-api behind the
+# official-client conformance suite, and `sam local invoke` of every worker with its sample event.
+test-sam: $(STAMP) $(SAM_STAMP)
+	SAM_VENV=$(SAM_VENV) $(PY) -m local.sam_local
 
 conformance: $(STAMP)
 	cd conformance && npm ci --silent --no-audit --no-fund && PYTHON=../$(PY) npm test
@@ -59,4 +79,4 @@ check-wheels: $(STAMP)
 	$(PY) -m local.wheels
 
 clean:
-	rm -rf $(VENV) .bindery .aws-sam
+	rm -rf $(VENV) $(SAM_VENV) .bindery .aws-sam

@@ -1,6 +1,7 @@
 """What a container-image function's Dockerfile declares, for the tools that cannot build it (no Docker
 here): its base image, the runtime and architecture that image is, the requirements files it installs
-and its default command. Only the instructions Bindery's Dockerfiles use are read (FROM, COPY, CMD)."""
+and its default command. Only the instructions Bindery's Dockerfiles use are read (ARG, FROM, COPY,
+CMD); an ARG in FROM takes its build argument (template.yaml's DockerBuildArgs) or its default."""
 
 from __future__ import annotations
 
@@ -54,14 +55,25 @@ def _arguments(arguments: str) -> list[str]:
     return shlex.split(arguments)
 
 
-def read(path: Path) -> Dockerfile:
+def _expand(text: str, values: dict[str, str]) -> str:
+    """`$NAME` and `${NAME}` replaced by their values (an unknown name stays as written)."""
+    return re.sub(r"\$(?:\{(\w+)\}|(\w+))",
+                  lambda m: values.get(m[1] or m[2], m[0]), text)
+
+
+def read(path: Path, build_args: dict[str, str] | None = None) -> Dockerfile:
+    given = build_args or {}
     base = ""
+    values: dict[str, str] = {}
     requirements: list[str] = []
     command: list[str] = []
     for keyword, arguments in _instructions(path.read_text()):
-        if keyword == "FROM":
+        if keyword == "ARG":
+            name, _, default = arguments.partition("=")
+            values[name.strip()] = given.get(name.strip(), default.strip().strip('"'))
+        elif keyword == "FROM":
             # The last stage is the image; `FROM image AS name` names a stage.
-            base = arguments.split()[0]
+            base = _expand(arguments.split()[0], values)
         elif keyword == "COPY":
             parts = [part for part in _arguments(arguments) if not part.startswith("--")]
             requirements += [source for source in parts[:-1] if source.endswith("requirements.txt")]

@@ -39,7 +39,7 @@ from bindery.messages import (
 from local.gateway import STAGE, build_event
 from local.queue_delivery import event_sources, sqs_event
 from local.stream_records import removal_record, stream_subscriptions
-from local.template import ROOT, V1_API, Function, Route, load
+from local.template import ROOT, V1_API, Function, Route, Template, load
 
 EVENTS = ROOT / "events"
 SAMPLE_USER = "sample-user-id"
@@ -164,6 +164,12 @@ def generate(user: str = SAMPLE_USER, token: str = SAMPLE_TOKEN,
     for function_name in stream_subscriptions(template):
         files[f"{_kebab(function_name)}-stream.json"] = _stream_event()
     return {name: json.dumps(event, indent=2) + "\n" for name, event in sorted(files.items())}
+
+
+def worker_events(template: Template) -> dict[str, str]:
+    """Each worker (an SQS or a stream function) → the file name of its sample event."""
+    files = {source.function: f"{_kebab(source.function)}-sqs.json" for source in event_sources(template)}
+    return files | {name: f"{_kebab(name)}-stream.json" for name in stream_subscriptions(template)}
 
 
 def check(directory: Path = EVENTS) -> list[str]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from local import dockerfile
+from local import dockerfile, template_parameters
 from local.template import ROOT, load
 
 CACHE = ROOT / ".bindery" / "cache" / "wheels"
@@ -184,19 +184,34 @@ def _image_problems(image: dockerfile.Dockerfile, pairs: set[tuple[str, str]], r
 def targets_and_requirements(raw: dict[str, Any]) -> tuple[list[Target], list[Path], list[str]]:
     """The runtime/architecture pairs of the functions, the requirements files of the layers, functions
     and container images, and what in the template contradicts itself (a layer built for another
-    runtime). Every `functions/*/Dockerfile` is checked, whether or not the template names it yet."""
-    defaults = (raw.get("Globals") or {}).get("Function") or {}
+    runtime), for every architecture the template's Architecture parameter allows. Every
+    `functions/*/Dockerfile` is checked, whether or not the template names it yet."""
     pairs: set[tuple[str, str]] = set()
     requirements: list[Path] = []
+    problems: list[str] = []
+    for variant in template_parameters.architecture_variants(raw):
+        found_here: set[tuple[str, str]] = set()
+        problems += [each for each in _variant(variant, found_here, requirements) if each not in problems]
+        pairs |= found_here
+    found = [target(runtime, arch) for runtime, arch in sorted(pairs)]
+    return found, requirements, problems
+
+
+def _variant(raw: dict[str, Any], pairs: set[tuple[str, str]], requirements: list[Path]) -> list[str]:
+    """Adds one resolved template's pairs and requirements files; what in it contradicts itself."""
+    defaults = (raw.get("Globals") or {}).get("Function") or {}
     layers: list[tuple[str, dict[str, Any], dict[str, Any]]] = []
     problems: list[str] = []
-    images: dict[Path, Path] = dict.fromkeys(sorted(ROOT.glob("functions/*/Dockerfile")), ROOT)
+    images: dict[Path, tuple[Path, dict[str, str]]] = {
+        path: (ROOT, {}) for path in sorted(ROOT.glob("functions/*/Dockerfile"))}
     for name, resource in raw["Resources"].items():
         props = resource.get("Properties") or {}
         if resource["Type"] == "AWS::Serverless::Function" and props.get("PackageType") == "Image":
             metadata = resource.get("Metadata") or {}
             context = ROOT / str(metadata.get("DockerContext", "."))
-            images[context / str(metadata.get("Dockerfile", "Dockerfile"))] = context
+            arguments = {str(key): str(value)
+                         for key, value in (metadata.get("DockerBuildArgs") or {}).items()}
+            images[context / str(metadata.get("Dockerfile", "Dockerfile"))] = (context, arguments)
         elif resource["Type"] == "AWS::Serverless::Function":
             runtime = props.get("Runtime", defaults.get("Runtime"))
             if not isinstance(runtime, str):
@@ -205,20 +220,19 @@ def targets_and_requirements(raw: dict[str, Any]) -> tuple[list[Target], list[Pa
             for arch in props.get("Architectures", defaults.get("Architectures", ["x86_64"])):
                 pairs.add((runtime, arch))
             code = ROOT / str(props.get("CodeUri", ""))
-            if (code / "requirements.txt").is_file():
+            if (code / "requirements.txt").is_file() and code / "requirements.txt" not in requirements:
                 requirements.append(code / "requirements.txt")
         elif resource["Type"] == "AWS::Serverless::LayerVersion":
             layers.append((name, props, resource.get("Metadata") or {}))
             content = ROOT / str(props.get("ContentUri", ""))
-            if (content / "requirements.txt").is_file():
+            if (content / "requirements.txt").is_file() and content / "requirements.txt" not in requirements:
                 requirements.append(content / "requirements.txt")
-    for path, context in images.items():
-        problems += _image_problems(dockerfile.read(path), pairs, requirements, context)
+    for path, (context, arguments) in images.items():
+        problems += _image_problems(dockerfile.read(path, arguments), pairs, requirements, context)
     for runtime, arch in sorted(pairs):
         for layer in layers:
             problems += _layer_problems(layer, runtime, arch)
-    found = [target(runtime, arch) for runtime, arch in sorted(pairs)]
-    return found, requirements, problems
+    return problems
 
 
 # --- pip --------------------------------------------------------------------------------------------

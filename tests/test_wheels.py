@@ -80,10 +80,11 @@ def test_parse_wheel_filename():
         wheels.parse_wheel_filename("pkg-1.0.tar.gz")
 
 
-def test_the_template_targets_one_consistent_platform():
+def test_the_template_targets_one_consistent_platform_per_architecture_it_allows():
     targets, requirements, problems = wheels.targets_and_requirements(load().raw)
     assert problems == []
-    assert targets == [AL2023_ARM]
+    # arm64 deployed, x86_64 for `sam local` on an x86_64 host (template.yaml's Architecture parameter)
+    assert targets == [AL2023_ARM, wheels.target("python3.12", "x86_64")]
     assert wheels.ROOT / "layers" / "shared" / "requirements.txt" in requirements
     # the conversations worker image's (scikit-learn, scipy, numpy, yake) for the same platform
     assert wheels.ROOT / "layers" / "insights" / "requirements.txt" in requirements
@@ -102,6 +103,25 @@ def test_a_layer_built_for_another_runtime_is_reported():
     }
     _, _, problems = wheels.targets_and_requirements(raw)
     assert len(problems) == 4
+
+
+def test_a_layer_fixed_to_one_architecture_is_reported_for_the_other_the_parameter_allows():
+    architecture = {"Ref": "Architecture"}
+    raw = {
+        "Parameters": {"Architecture": {"Type": "String", "Default": "arm64",
+                                        "AllowedValues": ["arm64", "x86_64"]}},
+        "Globals": {"Function": {"Runtime": "python3.12", "Architectures": [architecture]}},
+        "Resources": {
+            "Fn": {"Type": "AWS::Serverless::Function", "Properties": {"CodeUri": "nowhere"}},
+            "Layer": {"Type": "AWS::Serverless::LayerVersion",
+                      "Properties": {"ContentUri": "nowhere", "CompatibleRuntimes": ["python3.12"],
+                                     "CompatibleArchitectures": [architecture]},
+                      "Metadata": {"BuildMethod": "python3.12", "BuildArchitecture": "arm64"}},
+        },
+    }
+    targets, _, problems = wheels.targets_and_requirements(raw)
+    assert [each.arch for each in targets] == ["aarch64", "x86_64"]
+    assert "Layer: Metadata.BuildArchitecture arm64 but functions run on x86_64" in problems
 
 
 def test_pip_command_pins_the_target(tmp_path):

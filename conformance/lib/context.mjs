@@ -21,9 +21,13 @@ const bodies = new WeakMap(); // Response → parsed body, for the error bodies 
  */
 async function validatedFetch(input, init = {}) {
     const request = new Request(input, init);
-    const response = await fetch(request);
     const url = new URL(request.url);
     const apiPath = url.pathname.replace(/^\/v1(?=\/)/, '');
+    // `sam local start-api` serves the routes without API Gateway's stage (make test-sam says so).
+    const response = await fetch(connection()?.stageInPath === false ? new Request(new URL(apiPath + url.search, url), {
+        method: request.method, headers: request.headers, redirect: request.redirect,
+        body: ['GET', 'HEAD'].includes(request.method) ? undefined : await request.clone().arrayBuffer(),
+    }) : request);
     const op = operationFor(request.method, apiPath);
     if (!op) assert.fail(`${request.method} ${apiPath} is not an operation of the spec`);
     const text = await response.clone().text();
@@ -37,7 +41,12 @@ async function validatedFetch(input, init = {}) {
             assert.fail(`${request.method} ${apiPath} → ${response.status}: body is not JSON: ${text.slice(0, 500)}`);
         }
     }
-    expectResponse(op.operationId, response.status, body);
+    // `sam local` applies none of the template's gateway responses: a request its authorizer refuses
+    // gets SAM's own {"message": "Unauthorized"}, where API Gateway sends the template's error body
+    // (which the moto tier's gateway checks). The status is still checked by the test.
+    const samsOwn = connection()?.stageInPath === false && response.status === 401
+        && body && Object.keys(body).join() === 'message';
+    if (!samsOwn) expectResponse(op.operationId, response.status, body);
     seen.push({ method: request.method, path: apiPath, operationId: op.operationId, status: response.status, body });
     bodies.set(response, body);
     return response;

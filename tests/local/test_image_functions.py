@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from local import dockerfile, wheels
+from local import dockerfile, template_parameters, wheels
 from local.template import ROOT, load
 
 # What SAM and Lambda refuse on a `PackageType: Image` function (and Globals cannot be skipped per function).
@@ -100,17 +100,41 @@ def test_the_wheel_check_reports_an_image_it_cannot_check(tmp_path):
 
 
 def test_the_conversations_worker_image_is_built_on_the_runtime_and_architecture_of_the_zip_functions():
-    raw = load().raw
-    architectures = raw["Globals"]["Function"]["Architectures"]
-    runtimes = {props["Runtime"] for resource in raw["Resources"].values()
-                if resource["Type"] == "AWS::Serverless::Function"
-                and (props := resource["Properties"]).get("PackageType", "Zip") == "Zip"}
-    image = dockerfile.read(ROOT / "functions" / "conversations" / "Dockerfile")
-    assert runtimes == {image.runtime}
-    assert architectures == [image.architecture]
-    # It installs exactly what the layers did, so `make check-wheels` checks what it ships.
-    assert image.requirements == ("layers/shared/requirements.txt", "layers/insights/requirements.txt")
-    assert image.command == ("conversation_worker.app.lambda_handler",)
+    # For each architecture the template's Architecture parameter allows (arm64 deployed, x86_64 for
+    # `sam local` on an x86_64 host), with the build arguments template.yaml passes.
+    variants = template_parameters.architecture_variants(load().raw)
+    assert len(variants) == 2
+    for raw in variants:
+        architectures = raw["Globals"]["Function"]["Architectures"]
+        runtimes = {props["Runtime"] for resource in raw["Resources"].values()
+                    if resource["Type"] == "AWS::Serverless::Function"
+                    and (props := resource["Properties"]).get("PackageType", "Zip") == "Zip"}
+        arguments = raw["Resources"]["ConversationsWorker"]["Metadata"]["DockerBuildArgs"]
+        image = dockerfile.read(ROOT / "functions" / "conversations" / "Dockerfile", arguments)
+        assert image.base_image == f"public.ecr.aws/lambda/python:3.12-{architectures[0]}"
+        assert runtimes == {image.runtime}
+        assert architectures == [image.architecture]
+        # It installs exactly what the layers did, so `make check-wheels` checks what it ships.
+        assert image.requirements == ("layers/shared/requirements.txt", "layers/insights/requirements.txt")
+        assert image.command == ("conversation_worker.app.lambda_handler",)
+    # Built without arguments (`docker build` by hand) it is the deployed one: AWS's arm64 image.
+    alone = dockerfile.read(ROOT / "functions" / "conversations" / "Dockerfile")
+    assert alone.base_image == "public.ecr.aws/lambda/python:3.12-arm64"
+
+
+def test_a_base_image_given_as_a_build_argument_takes_the_argument_or_its_default(tmp_path):
+    (tmp_path / "Dockerfile").write_text('ARG BASE=public.ecr.aws/lambda/python:3.12-arm64\nFROM ${BASE}\n')
+    assert dockerfile.read(tmp_path / "Dockerfile").architecture == "arm64"
+    local = dockerfile.read(tmp_path / "Dockerfile", {"BASE": "bindery/lambda-python:3.12-x86_64"})
+    assert local.base_image == "bindery/lambda-python:3.12-x86_64"
+    assert (local.runtime, local.architecture) == (None, None)
+
+
+def test_the_conversations_worker_image_ships_its_code_compiled():
+    # /var/task is read-only on Lambda: bytecode not built into the image is compiled on every cold start.
+    text = (ROOT / "functions" / "conversations" / "Dockerfile").read_text()
+    assert "--no-compile" not in text
+    assert 'python3.12 -m compileall -q -j 0 "${LAMBDA_TASK_ROOT}"' in text
 
 
 def test_globals_hold_nothing_an_image_function_may_not_have_and_each_zip_function_sets_it():

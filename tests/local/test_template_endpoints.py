@@ -11,7 +11,8 @@ from bindery import aws
 from bindery.config import settings
 from local.template import load
 
-OVERRIDES = {"DynamoDbEndpoint": "BINDERY_DYNAMODB_ENDPOINT", "S3Endpoint": "BINDERY_S3_ENDPOINT"}
+OVERRIDES = {"DynamoDbEndpoint": "BINDERY_DYNAMODB_ENDPOINT", "S3Endpoint": "BINDERY_S3_ENDPOINT",
+             "SqsEndpoint": "BINDERY_SQS_ENDPOINT"}
 
 
 def test_every_function_gets_the_endpoint_parameters():
