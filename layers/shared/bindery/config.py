@@ -19,7 +19,9 @@ class Settings(BaseModel):
     # Endpoints are only set off AWS (DynamoDB Local, moto); on Lambda boto3 finds the service itself.
     dynamodb_endpoint: str | None = None
     s3_endpoint: str | None = None
-    region: str = "us-east-1"
+    # None: boto3 resolves the region as it always does (AWS_REGION, AWS_DEFAULT_REGION, the profile's
+    # config): `python -m bindery.admin` with a profile reaches the stack's region (Lambda sets AWS_REGION).
+    region: str | None = None
     # Page cursors are encrypted with a key derived from it. Deployed stacks pass a generated secret; local
     # runs derive one per data dir.
     cursor_secret: str = Field(default="", repr=False)
