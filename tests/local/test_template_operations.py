@@ -173,3 +173,10 @@ def test_failed_multipart_uploads_are_cleaned_up():
     rules = _resources()["BlobBucket"]["Properties"]["LifecycleConfiguration"]["Rules"]
     assert any(rule["Status"] == "Enabled"
                and rule["AbortIncompleteMultipartUpload"]["DaysAfterInitiation"] >= 1 for rule in rules)
+
+
+def test_functions_name_the_parameter_the_stack_writes_its_urls_to():
+    raw = load().raw
+    named = raw["Globals"]["Function"]["Environment"]["Variables"]["BINDERY_STACK_URLS_PARAMETER"]
+    assert named == {"Fn::Sub": "/${AWS::StackName}/urls"}
+    assert raw["Resources"]["StackUrls"]["Properties"]["Name"] == named
