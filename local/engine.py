@@ -190,7 +190,7 @@ def create_table(name: str, *, poll_seconds: float = 1.0) -> None:
                                    TimeToLiveSpecification={"Enabled": True, "AttributeName": attribute})
 
 
-def ensure_blob_store(blobs: BlobStore, bucket: str, region: str) -> str:
+def ensure_blob_store(blobs: BlobStore, bucket: str) -> str:
     """An S3 blob store's bucket, created unless it exists (an S3 of yours may have it already); what to
     print about the store."""
     if blobs.directory is not None:
@@ -208,6 +208,7 @@ def ensure_blob_store(blobs: BlobStore, bucket: str, region: str) -> str:
             if error.response["Error"]["Code"] not in ("404", "NoSuchBucket"):
                 raise
         kwargs: dict[str, Any] = {}
+        region = client.meta.region_name
         if region != "us-east-1":  # the one region where S3 refuses an explicit location
             kwargs["CreateBucketConfiguration"] = {"LocationConstraint": region}
         with contextlib.suppress(client.exceptions.BucketAlreadyOwnedByYou):  # another process was first

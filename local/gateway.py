@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+from local import gateway_responses
 from local.lambda_runtime import LambdaContext, load_handler
 from local.template import V1_API, Function, Route, Template, load
 
@@ -86,23 +87,15 @@ class Gateway:
                 self._handlers[function.name] = load_handler(function)
             return self._handlers[function.name]
 
-    def _gateway_response(self, kind: str, fallback: int) -> Reply:
-        spec = self.template.gateway_responses.get(kind, {})
-        status = int(spec.get("StatusCode", fallback))
-        body = (spec.get("ResponseTemplates") or {}).get("application/json")
-        if body is None:
-            body = json.dumps({"error": {"code": status, "message": kind}})
-        headers = {"Content-Type": "application/json"}
-        # Static header values are quoted ("'1'"), as API Gateway's mapping expressions write them.
-        for name, value in ((spec.get("ResponseParameters") or {}).get("Headers") or {}).items():
-            headers[name] = str(value).strip("'")
-        return Reply(status, headers, body.encode())
+    def _gateway_response(self, kind: str) -> Reply:
+        rendered = gateway_responses.render(self.template.gateway_responses, kind)
+        return Reply(rendered.status, rendered.headers, rendered.body.encode())
 
     def _authorize(self, authorization: str | None) -> dict[str, Any] | Reply:
         if self.template.authorizer is None:
             return {}
         if not authorization:
-            return self._gateway_response("UNAUTHORIZED", 401)
+            return self._gateway_response("UNAUTHORIZED")
         if not self.cache_authorizer:
             return self._run_authorizer(self.template.authorizer, authorization)[0]
         now = time.monotonic()
@@ -127,20 +120,20 @@ class Gateway:
             policy = handler(event, LambdaContext(name))
         except Exception as error:  # noqa: BLE001 - API Gateway turns any authorizer failure into a response
             if str(error) == "Unauthorized":
-                return self._gateway_response("UNAUTHORIZED", 401), False
+                return self._gateway_response("UNAUTHORIZED"), False
             # What API Gateway answers when a Lambda authorizer fails (a 500 unless the template says
             # otherwise; Bindery's says 503, since what fails there is the token lookup in DynamoDB).
-            return self._gateway_response("AUTHORIZER_CONFIGURATION_ERROR", 500), False
+            return self._gateway_response("AUTHORIZER_CONFIGURATION_ERROR"), False
         statements = policy.get("policyDocument", {}).get("Statement", [])
         if not statements or any(s.get("Effect") != "Allow" for s in statements):
-            return self._gateway_response("ACCESS_DENIED", 403), True
+            return self._gateway_response("ACCESS_DENIED"), True
         return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}, True
 
     def _no_route(self, api: str) -> Reply:
         if api != V1_API:
             # API Gateway's own answer on an API without gateway responses (the readers' pages).
             return Reply(403, {"Content-Type": "application/json"}, MISSING_TOKEN)
-        return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+        return self._gateway_response("MISSING_AUTHENTICATION_TOKEN")
 
     def dispatch(self, method: str, target: str, headers: dict[str, str] | None = None,
                  body: bytes | None = None) -> Reply:
@@ -149,10 +142,10 @@ class Gateway:
         stage = url.path.split("/", 2)[1] if url.path.startswith("/") else ""
         api = self.template.api_of_stage(stage)
         if api is None:
-            return self._gateway_response("MISSING_AUTHENTICATION_TOKEN", 404)
+            return self._gateway_response("MISSING_AUTHENTICATION_TOKEN")
         path = url.path[len(stage) + 1:] or "/"
         if body and len(body) > API_GATEWAY_MAX_BODY:
-            return self._gateway_response("REQUEST_TOO_LARGE", 413)
+            return self._gateway_response("REQUEST_TOO_LARGE")
         found = match(self.template.routes_of(api), method.upper(), path)
         if found is None:
             return self._no_route(api)
@@ -163,7 +156,7 @@ class Gateway:
         if isinstance(authorizer, Reply):
             return authorizer
         if body and len(body) > LAMBDA_MAX_PAYLOAD:
-            return self._gateway_response("REQUEST_TOO_LARGE", 413)
+            return self._gateway_response("REQUEST_TOO_LARGE")
         event = build_event(method.upper(), path, route, params, headers=headers, query=url.query, body=body,
                             authorizer=authorizer, stage=stage)
         function = self.template.functions[route.function]

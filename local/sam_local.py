@@ -143,7 +143,8 @@ def adapt_built_template(built: Path) -> tuple[list[str], dict[str, str]]:
     """
     template = yaml.safe_load(built.read_text())
     variables = template["Globals"]["Function"]["Environment"]["Variables"]
-    variables.setdefault("BINDERY_PUBLIC_URL", "")
+    for declared in ("BINDERY_PUBLIC_URL", "BINDERY_APP_URL", "BINDERY_SITES_URL", "BINDERY_CURSOR_SECRET"):
+        variables.setdefault(declared, "")
     variables.setdefault("BINDERY_ALLOW_PRIVATE_HOSTS", "")
     layers: list[str] = []
     images: dict[str, str] = {}
@@ -179,7 +180,11 @@ def provision(dynamodb_endpoint: str, moto_endpoint: str, api_url: str) -> dict[
     sqs = aws.client("sqs", endpoint_url=moto_endpoint)
     queues = queue_delivery.create_queues(sqs, load(), "bindery-")
     variables = {env: queues[ref].url for env, ref in queue_delivery.queue_environment(load()).items()}
+    # On AWS the cursor secret is in Secrets Manager and the URLs in SSM (docs/deploy.md): sam local has
+    # neither, and on Lambda (which sam local is) the functions never fall back to local defaults.
     return {"BINDERY_TABLE": TABLE, "BINDERY_BUCKET": BUCKET, **variables, "BINDERY_PUBLIC_URL": api_url,
+            "BINDERY_APP_URL": f"{api_url}/app", "BINDERY_SITES_URL": api_url,
+            "BINDERY_CURSOR_SECRET": secrets.token_hex(32),
             "BINDERY_ALLOW_PRIVATE_HOSTS": "1", "BINDERY_SECRETS_KMS_KEY": ""}
 
 
@@ -211,7 +216,7 @@ def main() -> None:
         variables = provision(ddb.endpoint, moto_endpoint, api_url)
         env_file = WORK / "env.json"
         env_file.write_text(json.dumps({"Parameters": variables}, indent=2))
-        overrides = (f"CursorSecret={secrets.token_hex(32)} Architecture={arch} "
+        overrides = (f"Architecture={arch} "
                      f"LambdaBaseImage={BASE_IMAGE_REPOSITORY} "
                      f"DynamoDbEndpoint=http://{gateway}:{ddb_port} S3Endpoint={moto_endpoint} "
                      f"SqsEndpoint={moto_endpoint}")

@@ -100,7 +100,7 @@ def _prepare(engine: engines.Engine, blobs: engines.BlobStore, url: str) -> None
     conf = settings()
     print(url_policy_banner(conf.git_allow_file_urls, conf.allow_private_hosts))
     print(f"Storage: {engine.description}")
-    print(f"Blobs: {engines.ensure_blob_store(blobs, conf.blob_bucket, conf.region)}")
+    print(f"Blobs: {engines.ensure_blob_store(blobs, conf.blob_bucket)}")
     try:
         if engines.ensure_table(conf.table_name):
             print(f"Created table {conf.table_name!r} from template.yaml")

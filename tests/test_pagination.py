@@ -12,11 +12,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 
+import boto3
 import pytest
 
 from bindery.config import settings
 from bindery.errors import BadRequest
 from bindery.pagination import Listing, carried_count, decode_cursor, encode_cursor, next_page, open_page
+from tests.settings_environment import changed_environment
 
 SCOPE = "spaces:org-1"
 KEY = {"PK": "ORG#org-1", "SK": "SPACE#private-space-id", "GSI1SK": "2026-11-23T10:00:00Z"}
@@ -105,12 +107,29 @@ def test_a_cursor_of_the_old_signed_format_or_garbage_is_refused():
         _refused(SCOPE, cursor)
 
 
+NO_SECRET = r"^BINDERY_CURSOR_SECRET_ARN \(or BINDERY_CURSOR_SECRET\) is not set$"
+
+
 def test_a_cursor_without_a_secret_is_never_made_nor_read():
     cursor = encode_cursor(SCOPE, KEY)
     # The error names the setting to fix: this is a deployment's mistake, not a client's.
-    with cursor_secret(""), pytest.raises(RuntimeError, match=r"^BINDERY_CURSOR_SECRET is not set$"):
+    with cursor_secret(""), pytest.raises(RuntimeError, match=NO_SECRET):
         encode_cursor(SCOPE, KEY)
-    with cursor_secret(""), pytest.raises(RuntimeError, match=r"^BINDERY_CURSOR_SECRET is not set$"):
+    with cursor_secret(""), pytest.raises(RuntimeError, match=NO_SECRET):
+        decode_cursor(SCOPE, cursor)
+
+
+def test_a_deployed_stack_reads_the_secret_from_secrets_manager():
+    """template.yaml generates the secret in Secrets Manager and names it; no environment variable holds
+    the value. Cursors made with it are the cursors the same value would make."""
+    made = boto3.client("secretsmanager").create_secret(Name="bindery-cursor-test",
+                                                        SecretString="s" * 64)
+    with changed_environment({"BINDERY_CURSOR_SECRET": None, "BINDERY_CURSOR_SECRET_ARN": made["ARN"]}):
+        cursor = encode_cursor(SCOPE, KEY)
+        assert decode_cursor(SCOPE, cursor) == KEY
+    with cursor_secret("s" * 64):
+        assert decode_cursor(SCOPE, cursor) == KEY
+    with cursor_secret("t" * 64), pytest.raises(BadRequest):
         decode_cursor(SCOPE, cursor)
 
 

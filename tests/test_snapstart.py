@@ -3,6 +3,7 @@ them; clients exist before the snapshot and every restored environment makes its
 
 from __future__ import annotations
 
+import random
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -51,3 +52,14 @@ def test_every_function_handler_registers_the_hooks(runtime):
 
     observability.observed("test", lambda event, context, invocation: None)
     assert runtime["after"] == [snapstart.after_restore]
+
+
+def test_retry_jitter_differs_between_environments_restored_from_one_snapshot():
+    """Restored environments share the snapshot's `random` state; the jitter of a conflicted write must
+    not, or every restored copy would retry in lockstep."""
+    conflict = ({}, {"Error": {"Code": "TransactionConflictException"}})
+    delays = set()
+    for _ in range(3):
+        random.seed(1234)  # the state each restored copy starts from
+        delays.add(aws._retry_item_conflict(2, conflict))
+    assert len(delays) == 3

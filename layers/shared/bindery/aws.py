@@ -3,7 +3,7 @@ DynamoDB resource once per thread: see `dynamodb_table`)."""
 
 from __future__ import annotations
 
-import random
+import secrets
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -32,9 +32,10 @@ def _kwargs(endpoint: str | None) -> dict[str, Any]:
 
     conf = settings()
     kwargs: dict[str, Any] = {
-        "region_name": conf.region,
         "config": Config(retries={"mode": "standard", "total_max_attempts": MAX_ATTEMPTS}),
     }
+    if conf.region:
+        kwargs["region_name"] = conf.region
     if endpoint:
         kwargs["endpoint_url"] = endpoint
     return kwargs
@@ -58,7 +59,9 @@ def _retry_item_conflict(attempts: int, response: Any = None, **_: Any) -> float
         return None
     if attempts >= ITEM_CONFLICT_ATTEMPTS:
         return None
-    return random.uniform(0, ITEM_CONFLICT_BACKOFF_SECONDS * 2 ** attempts)  # noqa: S311 - jitter
+    # From os.urandom, not the `random` module: every environment SnapStart restores from one snapshot
+    # holds the same `random` state, so their retries would all wait the same "random" delays.
+    return secrets.SystemRandom().uniform(0, ITEM_CONFLICT_BACKOFF_SECONDS * 2 ** attempts)
 
 
 @lru_cache(maxsize=_THREADS)

@@ -9,6 +9,8 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 # The queues whose work nothing else would ever do: a request that needs one refuses to start without it.
+LOCAL_APP_URL = "http://127.0.0.1:3000/app"
+LOCAL_SITES_URL = "http://127.0.0.1:3000/sites"
 RequiredQueue = Literal["git_sync_queue_url", "openapi_queue_url", "translation_queue_url",
                         "conversations_queue_url"]
 
@@ -19,16 +21,27 @@ class Settings(BaseModel):
     # Endpoints are only set off AWS (DynamoDB Local, moto); on Lambda boto3 finds the service itself.
     dynamodb_endpoint: str | None = None
     s3_endpoint: str | None = None
-    region: str = "us-east-1"
-    # Page cursors are encrypted with a key derived from it. Deployed stacks pass a generated secret; local
-    # runs derive one per data dir.
+    # None: boto3 resolves the region as it always does (AWS_REGION, AWS_DEFAULT_REGION, the profile's
+    # config): `python -m bindery.admin` with a profile reaches the stack's region (Lambda sets AWS_REGION).
+    region: str | None = None
+    # Page cursors are encrypted with a key derived from it. Local runs derive one per data dir; a deployed
+    # stack names its Secrets Manager secret instead (cursor_secret_arn, read by bindery.deployed_secrets).
     cursor_secret: str = Field(default="", repr=False)
-    # Empty on AWS: the base URL then comes from each request (see bindery.api.wire.urls).
+    cursor_secret_arn: str = ""
+    # Set by Lambda (AWS_LAMBDA_FUNCTION_NAME): the local defaults below (localhost) never apply there.
+    on_lambda: bool = False
+    # Empty on AWS: the base URL then comes from each request (see bindery.api.wire.urls), else the stack's.
     public_url: str = ""
-    app_url: str = "http://127.0.0.1:3000/app"
+    # The app's base URL (`urls.app` links, the SSO return). Empty on Lambda: the API's URL + /app
+    # (bindery.stack_urls).
+    app_url: str = LOCAL_APP_URL
     # Where published sites are read when neither the site nor its organization has a hostname: the
-    # site is at {sites_url}/{organizationId}/{basename or id} (docs/sites.md).
-    sites_url: str = "http://127.0.0.1:3000/sites"
+    # site is at {sites_url}/{organizationId}/{basename or id} (docs/sites.md). Empty on Lambda: the
+    # readers' API stage (bindery.stack_urls).
+    sites_url: str = LOCAL_SITES_URL
+    # On AWS, the SSM parameter holding the stack's own API and sites URLs (template.yaml StackUrls): a
+    # function cannot name its own API in its environment (a circular dependency in CloudFormation).
+    stack_urls_parameter: str = ""
     # Where a SAML login sends the browser with its new API token (in the URL fragment); empty: the app's
     # `/auth/saml` page (docs/sso.md).
     sso_return_url: str = ""
@@ -78,6 +91,9 @@ class Settings(BaseModel):
         return url
 
 
+# Lambda sets it in every function's environment (sam local too).
+LAMBDA_FUNCTION_NAME = "AWS_LAMBDA_FUNCTION_NAME"
+
 _ENV = {
     "table_name": "BINDERY_TABLE",
     "blob_bucket": "BINDERY_BUCKET",
@@ -85,6 +101,8 @@ _ENV = {
     "s3_endpoint": "BINDERY_S3_ENDPOINT",
     "region": "AWS_REGION",
     "cursor_secret": "BINDERY_CURSOR_SECRET",
+    "cursor_secret_arn": "BINDERY_CURSOR_SECRET_ARN",
+    "stack_urls_parameter": "BINDERY_STACK_URLS_PARAMETER",
     "public_url": "BINDERY_PUBLIC_URL",
     "app_url": "BINDERY_APP_URL",
     "sites_url": "BINDERY_SITES_URL",
@@ -119,5 +137,8 @@ _ENV = {
 @lru_cache(maxsize=1)
 def settings() -> Settings:
     """The process's settings; tests that change the environment call `settings.cache_clear()`."""
-    values = {field: os.environ[env] for field, env in _ENV.items() if os.environ.get(env)}
+    values: dict[str, object] = {field: os.environ[env] for field, env in _ENV.items() if os.environ.get(env)}
+    if os.environ.get(LAMBDA_FUNCTION_NAME):
+        # On Lambda a URL not configured is the stack's own (bindery.stack_urls), never the local default.
+        values = {"app_url": "", "sites_url": "", **values, "on_lambda": True}
     return Settings.model_validate(values)

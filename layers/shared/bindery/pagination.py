@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Generic, TypeVar
 
-from bindery.config import settings
+from bindery.cursor_secret import cursor_secret
 from bindery.errors import BadRequest
 
 MAX_LIMIT = 1000
@@ -42,10 +42,7 @@ _CARRIED_COUNT = "#count"
 
 def _key() -> bytes:
     """The AES-256 key, derived from the cursor secret so that key never serves two purposes."""
-    secret = settings().cursor_secret
-    if not secret:
-        # Without a configured secret a cursor could be forged; refuse to run rather than use no key.
-        raise RuntimeError("BINDERY_CURSOR_SECRET is not set")
+    secret = cursor_secret()
     # cryptography costs ~70 ms to import: only requests that page pay it, not every cold start.
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.kdf.hkdf import HKDF

@@ -19,6 +19,7 @@ from typing import Protocol
 
 from bindery.aws import kms_client
 from bindery.config import settings
+from bindery.cursor_secret import cursor_secret
 
 _VERSION = b"\x01"
 _NONCE = 12
@@ -55,9 +56,7 @@ class LocalKeys:
     """Off AWS: data keys wrapped under a key derived from the cursor secret."""
 
     def _master(self) -> bytes:
-        secret = settings().cursor_secret
-        if not secret:
-            raise RuntimeError("BINDERY_CURSOR_SECRET is not set")
+        secret = cursor_secret()
         from cryptography.hazmat.primitives import hashes
         from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 

@@ -5,8 +5,9 @@ the init phase again (imports included: most of a Python cold start).
 Two runtime hooks keep that safe and worth it. Before the snapshot, the AWS clients are built, so that
 botocore's service models are loaded into the default session and come with the snapshot. After each
 restore the clients are dropped: the ones made before the snapshot hold its credentials and connections,
-which every restored environment must make anew (its new clients reuse the loaded models). Ids and
-tokens come from `secrets`/`os.urandom`, which stay unique across restored environments.
+which every restored environment must make anew (its new clients reuse the loaded models). Ids, tokens
+and retry jitter come from `secrets`/`os.urandom`, which stay unique across restored environments (the
+`random` module's state would be the snapshot's, the same in each).
 """
 
 from __future__ import annotations

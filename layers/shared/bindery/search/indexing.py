@@ -16,7 +16,7 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from botocore.exceptions import BotoCoreError, ClientError
 
-from bindery import queues
+from bindery import queues, stack_urls
 from bindery.config import settings
 from bindery.content.links import all_pages, build_report
 from bindery.content.tree import Tree
@@ -64,7 +64,7 @@ def _build_index(revision: Revision, tree: Tree, documents: RevisionDocuments) -
 
 
 def _build_report(revision: Revision, tree: Tree, documents: RevisionDocuments) -> dict[str, Any]:
-    report = build_report(revision.space_id, tree, documents.pages, settings().app_url.rstrip("/") + "/",
+    report = build_report(revision.space_id, tree, documents.pages, stack_urls.app_base() + "/",
                           contents=documents.contents)
     [digest] = blobs.put_values(revision.space_id, [report])
     search_store.put_report_digest(revision.space_id, revision.id, digest)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from bindery import stack_urls
 from bindery.api.wire.spaces import space_to_wire
 from bindery.api.wire.urls import api_url, app_url
-from bindery.config import settings
 from bindery.store.orgs import Organization
 from bindery.store.site_sections import Section, SectionGroup
 from bindery.store.site_settings import PublishingAuth
@@ -23,7 +23,7 @@ def published_url(site: Site, org: Organization) -> str:
         return f"https://{site.hostname}"
     if site.proxy:
         return f"https://{site.proxy}"
-    return f"{settings().sites_url.rstrip('/')}/{org.hostname or org.id}/{site.basename or site.id}"
+    return f"{stack_urls.sites_base()}/{org.hostname or org.id}/{site.basename or site.id}"
 
 
 def site_to_wire(site: Site, org: Organization) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
+from bindery import stack_urls
 from bindery.config import settings
 
 _request_base: ContextVar[str | None] = ContextVar("bindery_request_base", default=None)
@@ -23,7 +24,7 @@ def remember_request_base(event: dict[str, Any]) -> None:
 
 
 def api_base() -> str:
-    return (settings().public_url or _request_base.get() or "http://localhost/v1").rstrip("/")
+    return (settings().public_url or _request_base.get() or stack_urls.api_base()).rstrip("/")
 
 
 def api_url(path: str) -> str:
@@ -31,4 +32,4 @@ def api_url(path: str) -> str:
 
 
 def app_url(path: str) -> str:
-    return settings().app_url.rstrip("/") + path
+    return stack_urls.app_base() + path

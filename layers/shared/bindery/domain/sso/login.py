@@ -15,7 +15,7 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import parse_qs, urlencode
 
-from bindery import clock
+from bindery import clock, stack_urls
 from bindery.auth import Caller, hash_token
 from bindery.config import settings
 from bindery.domain.access.organization import NO_ORG, require_token_org
@@ -151,9 +151,15 @@ def consume(api_base: str, provider_id: str, form: str) -> str:
         if error.failed("sso-identity"):
             raise Forbidden(account_binding.TAKEN) from None
         raise Conflict("The login conflicted with a change to the account: log in again") from None
-    target = settings().sso_return_url or settings().app_url.rstrip("/") + "/auth/saml"
+    target = return_url()
     # In the fragment: browsers do not send it to the return URL's server, nor keep it in Referer.
     return f"{target}#" + urlencode({"token": token, "organization": provider.org_id, "user": login.user.id})
+
+
+def return_url() -> str:
+    """Where a login sends the browser: BINDERY_SSO_RETURN_URL, else the app's `/auth/saml` page (on a
+    deployed stack without an app URL, under the API's own: bindery.stack_urls)."""
+    return settings().sso_return_url or stack_urls.app_base() + "/auth/saml"
 
 
 def _account(provider: Provider, email: str,
