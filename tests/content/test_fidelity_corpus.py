@@ -4,8 +4,6 @@ tree and documents, and exporting again writes the same files (issue 41)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bindery.content.tree import Tree
