@@ -9,3 +9,6 @@ FLUENTD_CORPUS = ROOT / "tests" / "corpus" / "fluentd-docs"
 GITBOOK_LAYOUT_CORPUS = ROOT / "tests" / "corpus" / "gitbook-public-docs-layout"
 # The official @gitbook/api 0.146.0 spec, pruned to the operations Bindery serves: the wire contract.
 REFERENCE_SPEC = ROOT / "tests" / "reference" / "gitbook-openapi-0.146.0-seed-ops.json"
+# Trimmed excerpts of public Git Sync repositories that once failed the fidelity bench (bench/fidelity.py),
+# one folder each (source, commit, license: tests/corpus/README.md).
+FIDELITY_CORPUS = ROOT / "tests" / "corpus" / "fidelity"

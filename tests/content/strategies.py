@@ -175,7 +175,10 @@ def list_block(draw: Draw, depth: int) -> Node:
     kind = draw(st.sampled_from(["list-ordered", "list-unordered", "list-tasks"]))
     items = []
     for _ in range(draw(st.integers(1, 3))):
-        first = draw(paragraph(depth + 1, align=False))
+        # mostly a paragraph first, as typed; any other block may open an item too (GitBook writes
+        # `* ```…`), except a task's, whose `[ ]` belongs to a paragraph
+        opened = kind != "list-tasks" and draw(st.integers(0, 2)) == 0
+        first = draw(block("list-item", depth + 1)) if opened else draw(paragraph(depth + 1, align=False))
         rest = draw(st.lists(block("list-item", depth + 1), max_size=2)) if depth < 2 else []
         data = {"checked": draw(st.booleans())} if kind == "list-tasks" else {}
         items.append(model.block("list-item", [first, *rest], data))

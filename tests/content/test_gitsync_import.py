@@ -132,6 +132,47 @@ def test_an_entry_outside_the_project_is_a_400():
     assert raised.value.status == 400
 
 
+def test_absolute_summary_links_are_relative_to_the_project_root_and_export_to_the_same_path():
+    # BrighterCommand/Docs: `* [Version Begins](/contents/9/VersionBegin.md)` in the root's SUMMARY.md
+    files = repo(
+        _dot_gitbook_dot_yaml="root: ./docs/\n",
+        docs__README_dot_md="# Home\n",
+        docs__SUMMARY_dot_md=("## 9\n\n* [Home](/README.md)\n"
+                              "* [Version Begins](/contents/9/VersionBegin.md)\n* [Folder](/contents/9/)\n"),
+        docs__contents__9__VersionBegin_dot_md="# Version Begins\n\nHello.\n",
+        docs__contents__9__README_dot_md="# Nine\n",
+    )
+    imported = import_repository(files)
+    assert imported.warnings == []
+    pages = pages_by_path(imported.tree)
+    assert pages["9/versionbegin"]["git"]["path"] == "docs/contents/9/VersionBegin.md"
+    assert pages["9/9"]["git"]["path"] == "docs/contents/9/README.md"
+    assert imported.documents[pages["9/versionbegin"]["id"]]["nodes"]  # the file's text, not an empty page
+    exported = export_repository(Tree(imported.tree), imported.documents, {}, imported.files)
+    assert {"docs/contents/9/VersionBegin.md", "docs/contents/9/README.md"} <= set(exported)
+    again = import_repository(exported)
+    assert pages_by_path(again.tree)["9/versionbegin"]["git"]["path"] == "docs/contents/9/VersionBegin.md"
+
+
+def test_group_anchors_give_slugs_and_no_title_keeps_html():
+    # as GitBook writes them (its own docs, Airstack-xyz/docs):
+    # `## Get Started <a href="#getting-started" id="getting-started"></a>`
+    files = repo(
+        README_dot_md="# Home\n",
+        SUMMARY_dot_md=("* [Home](README.md)\n\n"
+                        '## Get Started <a href="#getting-started" id="getting-started"></a>\n\n'
+                        '* [Quick <mark>start</mark>](quick.md)\n'),
+        quick_dot_md="# Quick\n",
+    )
+    imported = import_repository(files)
+    group = imported.tree["pages"][1]
+    assert (group["type"], group["title"], group["slug"]) == ("group", "Get Started", "getting-started")
+    assert group["pages"][0]["title"] == "Quick start"
+    summary = export_repository(Tree(imported.tree), imported.documents, {}, imported.files)["SUMMARY.md"]
+    assert b'\n## Get Started <a href="#getting-started" id="getting-started"></a>\n' in summary
+    assert import_repository({**files, "SUMMARY.md": summary}).tree["pages"][1]["slug"] == "getting-started"
+
+
 def test_gitbook_yaml_root_custom_readme_summary_and_redirects():
     files = repo(
         _dot_gitbook_dot_yaml="root: ./docs/\nstructure:\n  readme: start.md\n  summary: toc/TOC.md\n"

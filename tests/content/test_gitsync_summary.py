@@ -120,3 +120,29 @@ def test_git_blob_ids_are_gits():
     # `printf 'hello\n' | git hash-object --stdin`
     assert layout.git_blob("a.txt", b"hello\n") == {"oid": "ce013625030ba8dba906f756967f9e9ca394464a",
                                                      "path": "a.txt"}
+
+
+# --- GitBook's group anchors (issue 41) -----------------------------------------------------------
+def test_a_group_heading_with_gitbooks_anchor_is_its_title_and_slug():
+    parts = parse_summary(
+        "# Table of contents\n\n"
+        '## Get Started <a href="#getting-started" id="getting-started"></a>\n\n* [A](a.md)\n\n'
+        '## Mobile \\(Android\\) <a id="android"></a>\n\n* [B](b.md)\n\n'
+        "## Plain\n\n* [C](c.md)\n"
+    )
+    assert [(p.title, p.slug) for p in parts] == [
+        ("Get Started", "getting-started"), ("Mobile (Android)", "android"), ("Plain", None)]
+
+
+def test_no_title_carries_inline_html():
+    parts = parse_summary('* [Fast <mark>new</mark>](a.md)\n* Bare <a id="x"></a>\n')
+    assert [e.title for e in parts[0].entries] == ["Fast new", "Bare"]
+
+
+def test_a_group_anchor_is_written_as_gitbook_writes_it_and_reads_back():
+    parts = [Part("Get Started", [Entry("A", "a.md")], "getting-started"),
+             Part("Plain", [Entry("B", "b.md")])]
+    text = render_summary(parts)
+    assert '\n## Get Started <a href="#getting-started" id="getting-started"></a>\n' in text
+    assert "\n## Plain\n" in text
+    assert parse_summary(text) == parts

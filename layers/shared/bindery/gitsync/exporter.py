@@ -74,7 +74,8 @@ class _Exporter(Generic[FileValue]):
         parts: list[Part] = []
         for entry in self.tree.pages:
             if entry["type"] == "group":
-                parts.append(Part(entry["title"], self._entries(list(entry.get("pages") or []))))
+                anchor = entry["slug"] if entry["slug"] != layout.slugify(entry["title"]) else None
+                parts.append(Part(entry["title"], self._entries(list(entry.get("pages") or [])), anchor))
                 continue
             if not parts or parts[-1].title is not None:
                 parts.append(Part(None))

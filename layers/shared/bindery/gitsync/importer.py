@@ -115,7 +115,11 @@ class _Importer:
         if entry.target is None or layout.is_external(entry.target):
             return None
         relative, anchor = layout.split_url(entry.target)
-        path = layout.join(base, relative)
+        # `/a.md` is relative to the project root (GitBook's reading), not to the repository's
+        if relative.startswith("/"):
+            path = layout.join(self.root, relative.lstrip("/") or ".")
+        else:
+            path = layout.join(base, relative)
         if path is None:
             raise InvalidRepository(
                 f"{self.root}{self.config.summary}: the entry {entry.title!r} links outside the project "
@@ -189,7 +193,8 @@ class _Importer:
             if part.title is None:
                 pages += self._pages(part.entries, "", top, base)
                 continue
-            group_id, slug = self.ids.group(part.title, layout.slugify(part.title))
+            group_id, slug = self.ids.group(part.title, part.slug or layout.slugify(part.title))
+            slug = part.slug or slug  # the heading's anchor says the slug; else a previous group's
             slug = _unique(slug, top)
             pages.append({"id": group_id, "type": "group", "title": part.title, "slug": slug,
                           "pages": self._pages(part.entries, f"{slug}/", set(), base)})

@@ -9,17 +9,21 @@
     * [Blog](https://example.com)  <- an external URL: a link page
 
     ## Reference                    <- any other heading: a group, holding the items below it
+    ## Get Started <a href="#start" id="start"></a>   <- GitBook's anchor: the group's slug
 
     * [API](reference/api.md)
 
     ---                             <- ends the group: the items below are top-level pages again
 
 markdown-it-py parses it; an item's title is the plain text of its first line (of its link, when it has
-one), its target the link's destination as written (relative to SUMMARY.md, percent-encoded).
+one; inline HTML left out), its target the link's destination as written (relative to SUMMARY.md,
+percent-encoded; `/…` relative to the project root). GitBook writes a group's anchor only when its slug
+is not the one its title gives, so `render_summary` does the same.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -30,6 +34,8 @@ from markdown_it.tree import SyntaxTreeNode
 _ESCAPE = re.compile(r"([\\`*_\[\]<>&!#|~])")
 _MARKER = re.compile(r"^(\d*)([-+.)=])")  # `- x`, `1. x`, `1) x`: would read as a list or heading
 _LIST_TYPES = ("bullet_list", "ordered_list")
+# GitBook's `<a href="#slug" id="slug"></a>` (older versions: `<a id="slug"></a>`) after a group's title
+_ANCHOR = re.compile(r"""<a\s[^>]*?\bid\s*=\s*["']([^"'/\s]+)["']""", re.IGNORECASE)
 
 
 @dataclass
@@ -47,10 +53,12 @@ class Part:
 
     title: str | None
     entries: list[Entry] = field(default_factory=list)
+    slug: str | None = None  # a group's anchor, when its heading has one
 
 
 def _plain(node: SyntaxTreeNode) -> str:
-    if node.type in ("text", "code_inline", "html_inline"):
+    """The text a reader sees: inline HTML (GitBook's anchors, `<mark>`…) is no part of a title."""
+    if node.type in ("text", "code_inline"):
         return node.content
     if node.type in ("softbreak", "hardbreak"):
         return " "
@@ -97,7 +105,10 @@ def parse_summary(text: str) -> list[Part]:
                 seen_heading = True
                 continue
             seen_heading = True
-            parts.append(Part(" ".join(_plain(node).split()) or "Untitled"))
+            html = "".join(n.content for n in node.walk() if n.type == "html_inline")
+            anchor = _ANCHOR.search(html)
+            parts.append(Part(" ".join(_plain(node).split()) or "Untitled",
+                              slug=anchor.group(1) if anchor else None))
         elif node.type == "hr":
             parts.append(Part(None))
         elif node.type in _LIST_TYPES:
@@ -129,12 +140,17 @@ def _lines(entries: Iterable[Entry], depth: int) -> Iterable[str]:
         yield from _lines(entry.children, depth + 1)
 
 
+def _heading(title: str, slug: str | None) -> str:
+    anchor = "" if slug is None else f' <a href="#{html.escape(slug)}" id="{html.escape(slug)}"></a>'
+    return f"## {escape(title, line_start=True)}{anchor}"
+
+
 def render_summary(parts: Iterable[Part]) -> str:
     blocks = ["# Table of contents"]
     after_group = False
     for part in parts:
         if part.title is not None:
-            blocks.append(f"## {escape(part.title, line_start=True)}")
+            blocks.append(_heading(part.title, part.slug))
             after_group = True
         elif after_group:
             blocks.append("---")

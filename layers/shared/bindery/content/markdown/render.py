@@ -20,6 +20,14 @@ if TYPE_CHECKING:
     from bindery.content.markdown.references import Paths
 
 _LONE_TAG = re.compile(r"<[a-zA-Z][^<>]*>\s*(\n|$)")
+_THEMATIC_BREAK = re.compile(r"^ {0,3}([-*_])( *\1){2,} *$")
+_LONE_MARKER = re.compile(r"(\*|\d+\.)(\n|$)")
+
+
+def _opens_item(marker: str, line: str) -> bool:
+    """Whether an item's first block can start on its marker's line (GitBook's `* ```…`): it reads the
+    same there unless it starts with spaces or would make the line a thematic break (`* ***`)."""
+    return bool(line) and not line[0].isspace() and not _THEMATIC_BREAK.match(f"{marker} {line}")
 
 
 def indent(text: str, prefix: str, first: str | None = None) -> str:
@@ -139,7 +147,8 @@ class BlockRenderer:
             width = len(marker) + 1 if node["type"] != "list-tasks" else 2
             body = self._item_body(item.get("nodes", []))
             first = item.get("nodes", [{}])[0].get("type") if item.get("nodes") else None
-            if first == "paragraph" or node["type"] == "list-tasks":
+            opening = body.split("\n", 1)[0]
+            if first == "paragraph" or node["type"] == "list-tasks" or _opens_item(marker, opening):
                 items.append(indent(body, " " * width, marker + " ") if body else marker)
             else:
                 items.append(marker + "\n" + indent(body, " " * width) if body else marker)
@@ -154,9 +163,10 @@ class BlockRenderer:
             and nodes[1]["type"] in LISTS
             and not (nodes[1]["type"] == "list-ordered" and nodes[1].get("data", {}).get("start", 1) != 1)
         ):
-            first = self.block(nodes[0])
-            if "\n" not in first and not first.startswith("<"):
-                return first + "\n" + self.block(nodes[1])
+            first, nested = self.block(nodes[0]), self.block(nodes[1])
+            # an item opening with a blank line (`*` alone) could not interrupt the paragraph
+            if "\n" not in first and not first.startswith("<") and not _LONE_MARKER.match(nested):
+                return first + "\n" + nested
         return self.blocks(nodes)
 
     def code(self, node: Node) -> str:
