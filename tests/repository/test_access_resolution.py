@@ -171,6 +171,19 @@ def test_an_organization_enforcing_sso_refuses_its_sso_members_other_tokens():
     assert space_access(Caller("ada"), "s1").role == "admin"  # not an SSO member: any token
 
 
+def test_listings_of_an_organization_enforcing_sso_refuse_its_sso_members_other_tokens():
+    """The listings' resolver (a page of spaces with the membership) applies the same SSO rule."""
+    _org(("bob", "read"), sso=True)
+    _space("s1")
+    bob = _member("bob")
+    table.transact([table.put_op({**bob.to_item(), "sso": True})])
+    for listing in (member_roles, member_roles_and_org):
+        with pytest.raises(Forbidden):
+            listing(ORG, Caller("bob"), [])
+        assert listing(ORG, Caller("bob", sso_org=ORG), [])[0].user_id == "bob"
+        assert listing(ORG, Caller("ada"), [])[0].role == "admin"
+
+
 def test_team_grants_on_the_node_and_above_are_read_by_key(request_counter):
     _org(("bob", "read"), ("cat", "read"))
     _team("near", "bob")
