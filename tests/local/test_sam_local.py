@@ -62,6 +62,7 @@ def test_the_built_template_gets_an_authorizer_sam_local_can_parse_and_a_public_
     assert "Layers" not in adapted["Resources"]["Fn"]["Properties"]
     authorizer = adapted["Resources"]["Api"]["Properties"]["Auth"]["Authorizers"]["TokenAuthorizer"]
     assert authorizer["FunctionArn"] == "arn:aws:lambda:us-east-1:123456789012:function:AuthorizerFunction"
-    assert adapted["Globals"]["Function"]["Environment"]["Variables"] == {"BINDERY_TABLE": "t",
-                                                                          "BINDERY_PUBLIC_URL": "",
-                                                                          "BINDERY_ALLOW_PRIVATE_HOSTS": ""}
+    # Declared, so that the env file can set them: on AWS the stack's Secrets Manager and SSM give them.
+    assert adapted["Globals"]["Function"]["Environment"]["Variables"] == {
+        "BINDERY_TABLE": "t", "BINDERY_PUBLIC_URL": "", "BINDERY_APP_URL": "", "BINDERY_SITES_URL": "",
+        "BINDERY_CURSOR_SECRET": "", "BINDERY_ALLOW_PRIVATE_HOSTS": ""}
