@@ -32,7 +32,16 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
-from bindery.insights.embedding import Vector, add, cosines, embed, model_name, subtract, vector_from
+from bindery.insights.embedding import (
+    Vector,
+    add,
+    cosines,
+    embed,
+    model_name,
+    subtract,
+    vector_and_model,
+    vector_json,
+)
 from bindery.insights.model import ExtractedIssue
 
 if TYPE_CHECKING:
@@ -117,7 +126,7 @@ class Signature:
         return _arrays(self.terms)
 
     def to_json(self) -> str:
-        return json.dumps({"t": _terms_json(self.terms), **_vector_json(self.vector, self.model)},
+        return json.dumps({"t": _terms_json(self.terms), **vector_json(self.vector, self.model)},
                           separators=(",", ":"))
 
     @classmethod
@@ -126,7 +135,7 @@ class Signature:
         if not isinstance(value, dict):
             raise ValueError("a signature is a JSON object")
         terms = _terms_from(value.get("t"))
-        vector, model = _vector_from(value)
+        vector, model = vector_and_model(value)
         return cls(terms if len(terms) <= SIGNATURE_TERMS else _top(terms, SIGNATURE_TERMS), vector, model)
 
 
@@ -147,7 +156,7 @@ class ClusterProfile:
 
     def to_json(self) -> str:
         return json.dumps({"n": self.size, "t": _terms_json(self.terms),
-                           **_vector_json(self.vector, self.model)}, separators=(",", ":"))
+                           **vector_json(self.vector, self.model)}, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, raw: str) -> ClusterProfile:
@@ -155,22 +164,8 @@ class ClusterProfile:
         if not isinstance(value, dict) or not isinstance(value.get("n"), int) or value["n"] < 0:
             raise ValueError("a cluster profile is a JSON object with a size")
         terms = _terms_from(value.get("t"))
-        vector, model = _vector_from(value)
+        vector, model = vector_and_model(value)
         return cls(value["n"], terms if len(terms) <= TOP_TERMS else _top(terms, TOP_TERMS), vector, model)
-
-
-def _vector_json(vector: Vector, model: str) -> dict[str, Any]:
-    return {"v": list(vector), "m": model} if vector else {}
-
-
-def _vector_from(value: dict[str, Any]) -> tuple[Vector, str]:
-    """The object's vector and model; none in one stored before embeddings."""
-    if "v" not in value:
-        return (), ""
-    model = value.get("m")
-    if not isinstance(model, str) or not model:
-        raise ValueError("a vector names its model")
-    return vector_from(value["v"]), model
 
 
 def issue_text(issue: ExtractedIssue) -> str:

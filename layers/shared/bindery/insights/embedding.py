@@ -164,6 +164,21 @@ def vector_from(raw: Any) -> Vector:
     return tuple(float(v) for v in raw)
 
 
+def vector_json(vector: Vector, model: str) -> dict[str, Any]:
+    """The JSON fields of a signature's or profile's vector (none when it has none)."""
+    return {"v": list(vector), "m": model} if vector else {}
+
+
+def vector_and_model(value: dict[str, Any]) -> tuple[Vector, str]:
+    """A signature's or profile's vector and model read back; none in one stored before embeddings."""
+    if "v" not in value:
+        return (), ""
+    model = value.get("m")
+    if not isinstance(model, str) or not model:
+        raise ValueError("a vector names its model")
+    return vector_from(value["v"]), model
+
+
 def add(total: Vector, vector: Vector) -> Vector:
     """A cluster's sum of vectors with one more (rounded as stored, so JSON round-trips it exactly)."""
     return tuple(round(a + b, 6) for a, b in zip(total, vector, strict=True))
