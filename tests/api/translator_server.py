@@ -11,7 +11,10 @@ service documents them (bindery.translation.backends; docs/translations.md):
 
 The chat endpoint also answers the insights extractor (bindery.insights.llm): when the user's content is
 a conversation `{"subject", "messages"}`, it answers `{"issues": [...]}` with one issue per user message,
-its words reversed (`bad_issues` scripts an answer that is not the protocol's).
+its words reversed (`bad_issues` scripts an answer that is not the protocol's). `POST /v1/embeddings`
+(`{model, input: str | [str]}` → `{object: "list", data: [{object: "embedding", index, embedding}], model,
+usage}`) answers the insights' embeddings (bindery.insights.embedding): each text's vector is its counts
+of the letters a to z (`letter_counts`), so tests can tell which text it came from.
 
 Its "translation" is deterministic and visible: every word of the text between tags is reversed
 (`hello <g1>world</g1>` → `olleh <g1>dlrow</g1>`), tags and XML escapes kept, so tests can tell which
@@ -73,6 +76,7 @@ class TranslatorServer:
     retry_after: str | None = None  # sent with scripted 429s
     drop_tags: bool = False  # answer without the tags (a translator that lost the markup)
     bad_issues: bool = False  # answer the insights extractor with issues lacking a title
+    bad_embeddings: bool = False  # answer /embeddings with one vector too few
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def url(self, kind: str) -> str:
@@ -106,6 +110,25 @@ def _openai(server: TranslatorServer, request: Request) -> tuple[int, Any]:
                               "message": {"role": "assistant", "content": content}}]}
 
 
+def letter_counts(text: str) -> list[float]:
+    """The server's embedding of a text: how often each letter a to z occurs in it."""
+    lowered = text.lower()
+    return [float(lowered.count(letter)) for letter in "abcdefghijklmnopqrstuvwxyz"]
+
+
+def _embeddings(server: TranslatorServer, request: Request) -> tuple[int, Any]:
+    if request.headers.get("authorization") != f"Bearer {KEY}":
+        return 401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error"}}
+    texts = request.body.get("input")
+    texts = [texts] if isinstance(texts, str) else texts
+    if not request.body.get("model") or not isinstance(texts, list) or not texts:
+        return 400, {"error": {"message": "model and input are required"}}
+    data = [{"object": "embedding", "index": index, "embedding": letter_counts(text)}
+            for index, text in enumerate(texts)]
+    return 200, {"object": "list", "data": data[:-1] if server.bad_embeddings else data,
+                 "model": request.body["model"], "usage": {"prompt_tokens": 0, "total_tokens": 0}}
+
+
 def _deepl(server: TranslatorServer, request: Request) -> tuple[int, Any]:
     if request.headers.get("authorization") != f"DeepL-Auth-Key {KEY}":
         return 403, {"message": "Wrong endpoint or authentication key"}
@@ -127,7 +150,8 @@ def _libretranslate(server: TranslatorServer, request: Request) -> tuple[int, An
     return 200, {"translatedText": server.answer(body["q"])}
 
 
-ROUTES = {"/v1/chat/completions": _openai, "/v2/translate": _deepl, "/translate": _libretranslate}
+ROUTES = {"/v1/chat/completions": _openai, "/v1/embeddings": _embeddings, "/v2/translate": _deepl,
+          "/translate": _libretranslate}
 
 
 def _handler(server: TranslatorServer) -> type[BaseHTTPRequestHandler]:

@@ -1,23 +1,33 @@
-"""How well the engine groups real conversations: extraction and incremental clustering over the
-SeaMonkey bug reports of tests/data/conversations (README there), scored by pairwise precision and recall
-against Bugzilla's own duplicate links.
+"""How well the engine groups real conversations: extraction and incremental clustering over the bug
+reports of tests/data/conversations (SeaMonkey's and Hadoop's; README there), scored by pairwise precision
+and recall against the trackers' own duplicate links.
 
-    python -m tests.insights.quality        # prints the figures docs/conversations.md quotes
+Each corpus is cut in two by duplicate group (`split`): the engine's threshold and weights were chosen on
+the "select" half, its figures are reported on the "report" half, beside those of the old, words-only
+engine (`meaning=False`, threshold OLD_THRESHOLD) on the same half.
+
+    python -m tests.insights.quality           # prints the figures docs/conversations.md quotes
+    python -m tests.insights.quality --sweep   # the thresholds on the select halves
 """
 
 from __future__ import annotations
 
 import json
+import sys
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from bindery.insights.clustering import THRESHOLD, ClusterProfile, absorb, nearest, signature
+from bindery.insights.clustering import THRESHOLD, ClusterProfile, absorb, nearest, signatures
 from bindery.insights.extraction import extract_issues
 from bindery.insights.model import Message
 
-DATA = Path(__file__).resolve().parents[1] / "data" / "conversations" / "seamonkey.json"
+DATA = Path(__file__).resolve().parents[1] / "data" / "conversations"
+CORPORA = ("seamonkey", "hadoop")
+SPLITS = ("select", "report")
+OLD_THRESHOLD = 0.4  # the words-only engine's (docs/conversations.md, "Quality")
 
 
 @dataclass(frozen=True)
@@ -41,20 +51,26 @@ class Score:
         return 0.0 if total == 0 else 2 * self.precision * self.recall / total
 
 
-def threads() -> list[Thread]:
-    raw = json.loads(DATA.read_text())["conversations"]
+def threads(corpus: str = "seamonkey", split: str | None = None) -> list[Thread]:
+    """The corpus's threads (of one split: a group's reports are all in the same one)."""
+    raw = json.loads((DATA / f"{corpus}.json").read_text())["conversations"]
+    items = (Thread(**item) for item in raw)
+    if split is not None:
+        items = (t for t in items if SPLITS[zlib.crc32(t.group.encode()) % 2] == split)
     # In the order they were reported, as a worker would meet them.
-    return sorted((Thread(**item) for item in raw), key=lambda t: (t.created, t.id))
+    return sorted(items, key=lambda t: (t.created, t.id))
 
 
-def cluster(items: Sequence[Thread], *, threshold: float = THRESHOLD) -> dict[str, frozenset[str]]:
-    """Each thread's clusters, extracting and clustering one thread at a time (the worker's way)."""
+def cluster(items: Sequence[Thread], *, threshold: float = THRESHOLD,
+            meaning: bool = True) -> dict[str, frozenset[str]]:
+    """Each thread's clusters, extracting and clustering one thread at a time (the worker's way);
+    `meaning=False` with OLD_THRESHOLD is the words-only engine."""
     profiles: dict[str, ClusterProfile] = {}
     out: dict[str, frozenset[str]] = {}
     for thread in items:
         found: set[str] = set()
-        for issue in extract_issues(subject=thread.subject, messages=[Message("user", thread.text)]):
-            sig = signature(issue)
+        issues = extract_issues(subject=thread.subject, messages=[Message("user", thread.text)])
+        for sig in signatures(issues, meaning=meaning):
             target = nearest(sig, profiles, threshold=threshold) or f"c{len(profiles)}"
             profiles[target] = absorb(profiles.get(target), sig)
             found.add(target)
@@ -80,17 +96,22 @@ def baseline(items: Sequence[Thread], pick: Callable[[Thread], str]) -> Score:
     return score(items, {t.id: frozenset({pick(t)}) for t in items})
 
 
-def main() -> None:
-    items = threads()
-    groups = {t.group for t in items}
-    print(f"{len(items)} threads, {len(groups)} problems ({len(items) - len(groups)} duplicates)")
-    rows = [("engine", score(items, cluster(items))),
-            ("one cluster", baseline(items, lambda t: "all")),
-            ("each alone", baseline(items, lambda t: t.id))]
-    for name, found in rows:
-        print(f"{name:12} precision {found.precision:.3f}  recall {found.recall:.3f}  F1 {found.f1:.3f}  "
-              f"clusters {found.clusters}")
+def main(sweep: bool = False) -> None:
+    for corpus in CORPORA:
+        for split in SPLITS[:1] if sweep else SPLITS:
+            items = threads(corpus, split)
+            groups = {t.group for t in items}
+            print(f"{corpus}/{split}: {len(items)} threads, {len(groups)} problems")
+            rows = ([(f"threshold {t:.2f}", score(items, cluster(items, threshold=t)))
+                     for t in (0.45, 0.5, 0.55, 0.6, 0.65)] if sweep else
+                    [("engine", score(items, cluster(items))),
+                     ("words only", score(items, cluster(items, threshold=OLD_THRESHOLD, meaning=False))),
+                     ("one cluster", baseline(items, lambda t: "all")),
+                     ("each alone", baseline(items, lambda t: t.id))])
+            for name, found in rows:
+                print(f"  {name:16} precision {found.precision:.3f}  recall {found.recall:.3f}  "
+                      f"F1 {found.f1:.3f}  clusters {found.clusters}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sweep="--sweep" in sys.argv)

@@ -13,13 +13,13 @@ from bindery.insights.clustering import (
     ClusterProfile,
     Signature,
     absorb,
-    describe,
     nearest,
     release,
     signature,
     signatures,
     similarities,
 )
+from bindery.insights.description import describe
 from bindery.insights.model import ExtractedIssue
 
 RESET_1 = ExtractedIssue("Password reset email never arrives", "I asked for a password reset twice and the "

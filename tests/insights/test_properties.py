@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bindery.insights.clustering import ClusterProfile, Signature, absorb, describe, nearest, signature
+from bindery.insights.clustering import ClusterProfile, Signature, absorb, nearest, signature
+from bindery.insights.description import describe
 from bindery.insights.extraction import builtin_issues
 from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, Message
 

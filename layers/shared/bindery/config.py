@@ -73,6 +73,10 @@ class Settings(BaseModel):
     # Conversation insights (docs/conversations.md): "" or "builtin" (no hosted model), or "openai" to ask
     # the chat completions endpoint configured above for each conversation's issues.
     insights_extractor: str = ""
+    # The issues' sentence embeddings: "" or "builtin" (the packaged model), or "openai" (the /embeddings
+    # endpoint of the translations' OpenAI-compatible server, with BINDERY_INSIGHTS_EMBEDDINGS_MODEL).
+    insights_embeddings: str = ""
+    insights_embeddings_model: str = ""
     # Integration secrets are encrypted under data keys from this KMS key (bindery.secret_box); unset (the
     # local runner, tests) they are encrypted with a key derived from the cursor secret instead.
     secrets_kms_key: str = ""
@@ -127,6 +131,8 @@ _ENV = {
     "translation_batch_chars": "BINDERY_TRANSLATION_BATCH_CHARS",
     "translation_max_request_bytes": "BINDERY_TRANSLATION_MAX_REQUEST_BYTES",
     "insights_extractor": "BINDERY_INSIGHTS_EXTRACTOR",
+    "insights_embeddings": "BINDERY_INSIGHTS_EMBEDDINGS",
+    "insights_embeddings_model": "BINDERY_INSIGHTS_EMBEDDINGS_MODEL",
     "secrets_kms_key": "BINDERY_SECRETS_KMS_KEY",
     "integration_events_queue_url": "BINDERY_INTEGRATION_EVENTS_QUEUE_URL",
     "integration_delivery_timeout": "BINDERY_INTEGRATION_DELIVERY_TIMEOUT",

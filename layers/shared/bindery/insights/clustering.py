@@ -12,8 +12,16 @@ otherwise it starts a cluster. Similarity is the cosine (scikit-learn) after wei
 inverse cluster frequency across the profiles compared (scikit-learn's TfidfTransformer fitted on them):
 n-grams every cluster has (the product's name, "version") count for little, the distinctive ones for
 much, and no global statistics need to be stored. So `nearest` is given every cluster of the organization,
-not a sample of them. THRESHOLD and the text weighting were chosen on the quality corpus
-(tests/insights/quality.py; the figures are in docs/conversations.md)."""
+not a sample of them.
+
+An issue's signature also holds its sentence embedding (bindery.insights.embedding), and a profile the
+sum of its members' embeddings: the score is SEMANTIC_WEIGHT of their cosine plus the rest of the lexical
+one. Meaning alone cannot tell apart two problems of the same product ("the mail window crashes", "the
+mail window is slow" are near in meaning), words alone miss paraphrases ("reset link not received",
+"no recovery email"): together they do better than either (docs/conversations.md, "Quality"). A profile
+whose vector is of another model (or that has none, stored before embeddings) is compared by its words
+alone. THRESHOLD, the weights and the text weighting were chosen on the selection splits of the quality
+corpora (tests/insights/quality.py; the figures are in docs/conversations.md)."""
 
 from __future__ import annotations
 
@@ -24,6 +32,16 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import TYPE_CHECKING, Any
 
+from bindery.insights.embedding import (
+    Vector,
+    add,
+    cosines,
+    embed,
+    model_name,
+    subtract,
+    vector_and_model,
+    vector_json,
+)
 from bindery.insights.model import ExtractedIssue
 
 if TYPE_CHECKING:
@@ -33,7 +51,9 @@ if TYPE_CHECKING:
 N_FEATURES = 2**20
 SIGNATURE_TERMS = 200
 TOP_TERMS = 600  # ~11 KB of JSON: a profile fits a DynamoDB item with room to spare
-THRESHOLD = 0.4
+THRESHOLD = 0.55
+SEMANTIC_WEIGHT = 0.5
+SEMANTIC_MARGIN = 0.15  # the meaning alone joins from THRESHOLD + SEMANTIC_MARGIN (0.70) up
 RESIDUE = 1e-4  # a profile weight this small is rounding left by a released issue (see `release`)
 # Words every support conversation uses: they say a problem exists, not which one.
 SUPPORT_WORDS = frozenset({
@@ -94,16 +114,20 @@ def _terms_from(raw: Any) -> Terms:
 
 @dataclass(frozen=True)
 class Signature:
-    """An issue's text as hashed term weights (at most SIGNATURE_TERMS of them)."""
+    """An issue's text as hashed term weights (at most SIGNATURE_TERMS of them), and its meaning as the
+    embedding `vector` of the model `model` (empty: none)."""
 
     terms: Terms
+    vector: Vector = ()
+    model: str = ""
 
     @cached_property
     def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
         return _arrays(self.terms)
 
     def to_json(self) -> str:
-        return json.dumps({"t": _terms_json(self.terms)}, separators=(",", ":"))
+        return json.dumps({"t": _terms_json(self.terms), **vector_json(self.vector, self.model)},
+                          separators=(",", ":"))
 
     @classmethod
     def from_json(cls, raw: str) -> Signature:
@@ -111,15 +135,19 @@ class Signature:
         if not isinstance(value, dict):
             raise ValueError("a signature is a JSON object")
         terms = _terms_from(value.get("t"))
-        return cls(terms if len(terms) <= SIGNATURE_TERMS else _top(terms, SIGNATURE_TERMS))
+        vector, model = vector_and_model(value)
+        return cls(terms if len(terms) <= SIGNATURE_TERMS else _top(terms, SIGNATURE_TERMS), vector, model)
 
 
 @dataclass(frozen=True)
 class ClusterProfile:
-    """What a cluster's issues say, summed: `size` issues, their TOP_TERMS heaviest hashed terms."""
+    """What a cluster's issues say, summed: `size` issues, their TOP_TERMS heaviest hashed terms, and the
+    sum of their embeddings of the model `model` (the direction of the cluster's meaning)."""
 
     size: int
     terms: Terms
+    vector: Vector = ()
+    model: str = ""
 
     @cached_property
     def arrays(self) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
@@ -127,7 +155,8 @@ class ClusterProfile:
         return _arrays(self.terms)
 
     def to_json(self) -> str:
-        return json.dumps({"n": self.size, "t": _terms_json(self.terms)}, separators=(",", ":"))
+        return json.dumps({"n": self.size, "t": _terms_json(self.terms),
+                           **vector_json(self.vector, self.model)}, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, raw: str) -> ClusterProfile:
@@ -135,7 +164,8 @@ class ClusterProfile:
         if not isinstance(value, dict) or not isinstance(value.get("n"), int) or value["n"] < 0:
             raise ValueError("a cluster profile is a JSON object with a size")
         terms = _terms_from(value.get("t"))
-        return cls(value["n"], terms if len(terms) <= TOP_TERMS else _top(terms, TOP_TERMS))
+        vector, model = vector_and_model(value)
+        return cls(value["n"], terms if len(terms) <= TOP_TERMS else _top(terms, TOP_TERMS), vector, model)
 
 
 def issue_text(issue: ExtractedIssue) -> str:
@@ -143,20 +173,31 @@ def issue_text(issue: ExtractedIssue) -> str:
     return f"{issue.title}\n{issue.title}\n{issue.title}\n{issue.summary}"
 
 
+def meaning_text(issue: ExtractedIssue) -> str:
+    """What is embedded: the title, then the summary (the model reads at most MAX_TOKENS word pieces)."""
+    return f"{issue.title}. {issue.summary}"
+
+
 def signature(issue: ExtractedIssue) -> Signature:
     (found,) = signatures([issue])
     return found
 
 
-def signatures(issues: Sequence[ExtractedIssue]) -> list[Signature]:
-    """The issues' signatures, hashed in one pass."""
+def signatures(issues: Sequence[ExtractedIssue], *, meaning: bool = True) -> list[Signature]:
+    """The issues' signatures, hashed in one pass; embedded too unless `meaning` is False (their words
+    only: what `describe` compares, so that describing a cluster embeds nothing)."""
     if not issues:
         return []  # scikit-learn refuses an empty batch
     matrix = _vectorizer().transform([issue_text(issue) for issue in issues])
+    vectors: list[Vector] = [()] * len(issues)
+    model = ""
+    if meaning:
+        vectors, model = embed([meaning_text(issue) for issue in issues]), model_name()
     rows = []
-    for start, end in zip(matrix.indptr[:-1].tolist(), matrix.indptr[1:].tolist(), strict=True):
+    bounds = zip(matrix.indptr[:-1].tolist(), matrix.indptr[1:].tolist(), strict=True)
+    for (start, end), vector in zip(bounds, vectors, strict=True):
         columns, weights = matrix.indices[start:end].tolist(), matrix.data[start:end].tolist()
-        rows.append(Signature(_top(zip(columns, weights, strict=True), SIGNATURE_TERMS)))
+        rows.append(Signature(_top(zip(columns, weights, strict=True), SIGNATURE_TERMS), vector, model))
     return rows
 
 
@@ -194,8 +235,20 @@ def similarities(sig: Signature, profiles: Mapping[str, ClusterProfile]) -> dict
 
 
 def similarity_matrix(sigs: Sequence[Signature], profiles: Sequence[ClusterProfile]) -> list[list[float]]:
-    """`similarities` of many signatures at once (a row per signature, a column per profile): the
-    weighting is fitted once on the profiles."""
+    """`similarities` of many signatures at once (a row per signature, a column per profile): the words'
+    score, blended with the meaning's where both have vectors of one model."""
+    lexical = lexical_matrix(sigs, profiles)
+    meaning = cosines([sig.vector for sig in sigs], [profile.vector for profile in profiles])
+    # An issue of stop words only ("it does not work, help") names no problem: alike in nothing.
+    return [[score if not sig.terms or not sig.vector or sig.model != profile.model or not profile.vector
+             else max((1 - SEMANTIC_WEIGHT) * score + SEMANTIC_WEIGHT * row_meaning[column],
+                      row_meaning[column] - SEMANTIC_MARGIN)
+             for column, (score, profile) in enumerate(zip(row, profiles, strict=True))]
+            for sig, row, row_meaning in zip(sigs, lexical, meaning, strict=True)]
+
+
+def lexical_matrix(sigs: Sequence[Signature], profiles: Sequence[ClusterProfile]) -> list[list[float]]:
+    """The words' score of many signatures at once: the weighting is fitted once on the profiles."""
     import numpy as np
     from sklearn.feature_extraction.text import TfidfTransformer
     from sklearn.metrics.pairwise import cosine_similarity
@@ -226,7 +279,14 @@ def absorb(profile: ClusterProfile | None, sig: Signature) -> ClusterProfile:
     weights = dict(profile.terms) if profile else {}
     for column, weight in sig.terms:
         weights[column] = weights.get(column, 0.0) + weight
-    return ClusterProfile((profile.size if profile else 0) + 1, _top(weights.items(), TOP_TERMS))
+    vector, model = (profile.vector, profile.model) if profile else ((), "")
+    if sig.vector:
+        # A vector of another model cannot be summed with this one: the cluster's meaning starts again in
+        # the model that now embeds (its words still hold what came before).
+        vector, model = (add(vector, sig.vector), model) if vector and model == sig.model \
+            else (sig.vector, sig.model)
+    return ClusterProfile((profile.size if profile else 0) + 1, _top(weights.items(), TOP_TERMS), vector,
+                          model)
 
 
 def release(profile: ClusterProfile, sig: Signature) -> ClusterProfile:
@@ -237,20 +297,17 @@ def release(profile: ClusterProfile, sig: Signature) -> ClusterProfile:
         if column in weights:
             weights[column] -= weight
     # What is left of a column only the issue held is the rounding of the sums: below RESIDUE, gone.
+    vector = subtract(profile.vector, sig.vector) if sig.vector and sig.model == profile.model \
+        and profile.vector else profile.vector
     return ClusterProfile(max(profile.size - 1, 0),
                           _top(((column, weight) for column, weight in weights.items() if weight > RESIDUE),
-                               TOP_TERMS))
+                               TOP_TERMS), vector, profile.model if vector else "")
 
-
-# describe() lives beside the text it reads, and is part of the clustering interface.
-from bindery.insights.description import ClusterDescription, describe  # noqa: E402
 
 __all__ = [
-    "ClusterDescription",
     "ClusterProfile",
     "Signature",
     "absorb",
-    "describe",
     "nearest",
     "release",
     "signature",

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bindery.insights.model import SUMMARY_MAX, ExtractedIssue
+from bindery.insights.model import SUMMARY_MAX, ExtractedIssue, shorten
 
 LABEL_MAX = 100
 # How many issues are read to describe a cluster: the first ones say what it is about.
@@ -61,18 +61,17 @@ def icon_for(texts: Sequence[str]) -> str:
 
 def describe(issues: Sequence[ExtractedIssue]) -> ClusterDescription:
     """Label, summary and icon of a cluster holding `issues` (oldest first; at least one)."""
-    from bindery.insights.clustering import absorb, signatures, similarity_matrix
-    from bindery.insights.extraction import shorten
+    from bindery.insights.clustering import absorb, lexical_matrix, signatures
 
     if not issues:
         raise ValueError("a cluster has at least one issue")
     sample = list(issues[:SAMPLE])
-    hashed = signatures(sample)
+    hashed = signatures(sample, meaning=False)
     profile = None
     for sig in hashed:
         profile = absorb(profile, sig)
     assert profile is not None
-    scores = [row[0] for row in similarity_matrix(hashed, [profile])]
+    scores = [row[0] for row in lexical_matrix(hashed, [profile])]
     central = sample[max(range(len(sample)), key=lambda i: (scores[i], -i))]
     return ClusterDescription(label=shorten(central.title, LABEL_MAX),
                               summary=shorten(central.summary, SUMMARY_MAX),

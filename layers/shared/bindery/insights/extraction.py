@@ -15,22 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bindery.config import Settings, settings
-from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, USER, ExtractedIssue, Message
+from bindery.insights import llm
+from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, USER, ExtractedIssue, Message, shorten
 from bindery.insights.sentences import Sentence, clean, is_pleasantry, is_problem, split, without_opener
 
 MAX_ISSUES = 5
 KEYPHRASES = 10
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` in at most `limit` characters, cut at a word boundary with an ellipsis."""
-    text = text.strip()
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if " " in cut[limit // 2:]:
-        cut = cut[: cut.rindex(" ")]
-    return cut.rstrip(" ,;:-") + "…"
 
 
 def keyphrases(text: str) -> list[str]:
@@ -87,8 +77,6 @@ def extract_issues(*, subject: str | None, messages: Sequence[Message],
     """The user's problems raised in a conversation (zero when it holds none), in order: by the built-in
     extractor, or by the LLM extractor where BINDERY_INSIGHTS_EXTRACTOR=openai (bindery.insights.llm;
     its failures raise ExtractionFailed)."""
-    from bindery.insights import llm
-
     conf = conf or settings()
     if llm.enabled(conf):
         return llm.extract_with_model(conf, subject=subject, messages=messages)

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bindery.config import Settings
-from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, ExtractedIssue, Message
+from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, ExtractedIssue, Message, shorten
 
 MAX_ISSUES = 5
 # What is sent of a conversation: the model needs the problem, not every pasted log line.
@@ -67,8 +67,6 @@ def _payload(subject: str | None, messages: Sequence[Message]) -> str:
 
 def parse_issues(content: str) -> list[ExtractedIssue]:
     """The issues of the model's answer; ExtractionFailed when it is not the protocol's."""
-    from bindery.insights.extraction import shorten
-
     try:
         value: Any = json.loads(_FENCE.sub("", content.strip()))
     except (ValueError, RecursionError):  # a conversation can steer the answer: nested past the stack too

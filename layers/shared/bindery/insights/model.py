@@ -28,3 +28,14 @@ class ExtractedIssue:
 
     title: str
     summary: str
+
+
+def shorten(text: str, limit: int) -> str:
+    """`text` in at most `limit` characters, cut at a word boundary with an ellipsis."""
+    text = text.strip()
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2:]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:-") + "…"

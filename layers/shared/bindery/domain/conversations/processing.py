@@ -138,7 +138,7 @@ class _Plan:
 
     def clusters(self, profiles: dict[str, Any]) -> None:
         """Each cluster the revision touched: its counters and description (or out of the listings)."""
-        from bindery.insights.clustering import describe
+        from bindery.insights.description import describe
         from bindery.insights.model import ExtractedIssue
 
         org_id = self.conversation.org_id
