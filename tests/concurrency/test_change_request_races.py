@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from bindery.api.schemas.change_requests import CreateChangeRequest, SubmitReview, UpdateContent
 from bindery.auth import Caller
 from bindery.domain.change_requests import edits, merges, records, reviews
+from bindery.requests.change_requests import CreateChangeRequest, SubmitReview, UpdateContent
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store

@@ -11,8 +11,6 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.change_requests import RequestReviewers, SubmitReview
-from bindery.api.schemas.content import DocumentFormat
 from bindery.api.wire.change_requests import (
     contributor_to_wire,
     requested_reviewer_to_wire,
@@ -31,6 +29,8 @@ from bindery.domain.change_requests import requested_reviewers
 from bindery.domain.change_requests import reviews as domain
 from bindery.domain.change_requests.requested_reviewers import ContributorView, RequestView
 from bindery.domain.change_requests.reviews import ReviewView
+from bindery.requests.change_requests import RequestReviewers, SubmitReview
+from bindery.requests.content import DocumentFormat
 
 router = Router()
 # The reference spec answers 205 when a request was removed and 204 when there was none.

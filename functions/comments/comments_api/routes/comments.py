@@ -13,12 +13,12 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import IdsFilter, PageCursor, PageLimit, Who
-from bindery.api.schemas.comments import CommentStatus, PostComment, UpdateComment
-from bindery.api.schemas.content import DocumentFormat
 from bindery.api.wire.comments import comment_to_wire
 from bindery.api.wire.models.comments import Comment, CommentList
 from bindery.domain.comments import threads as domain
 from bindery.domain.comments.targets import TargetRef
+from bindery.requests.comments import CommentStatus, PostComment, UpdateComment
+from bindery.requests.content import DocumentFormat
 from comments_api.target import comment_target
 
 router = Router()

@@ -13,12 +13,12 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.comments import PostReply, UpdateReply
-from bindery.api.schemas.content import DocumentFormat
 from bindery.api.wire.comments import reply_to_wire
 from bindery.api.wire.models.comments import CommentReply, CommentReplyList
 from bindery.domain.comments import replies as domain
 from bindery.domain.comments.targets import TargetRef
+from bindery.requests.comments import PostReply, UpdateReply
+from bindery.requests.content import DocumentFormat
 from comments_api.target import comment_target
 
 router = Router()

@@ -19,7 +19,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.content import DocumentFormat, Evaluated
 from bindery.api.wire.content import (
     file_to_wire,
     page_to_wire,
@@ -37,6 +36,7 @@ from bindery.api.wire.models.content import (
 )
 from bindery.domain import content_reads as reads
 from bindery.domain.content_reads import ContentRef, PageRead
+from bindery.requests.content import DocumentFormat, Evaluated
 from content_api.shown import change_request_of, view_of
 from content_api.target import content_ref
 

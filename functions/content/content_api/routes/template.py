@@ -9,8 +9,8 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.templates import ApplySpaceTemplate
 from bindery.domain import templates
+from bindery.requests.templates import ApplySpaceTemplate
 
 router = Router()
 

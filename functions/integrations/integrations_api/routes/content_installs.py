@@ -16,8 +16,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.route_signatures import declared_as
-from bindery.api.schemas.integrations import UpdateContentInstallation
 from bindery.domain.integrations import content_installs
+from bindery.requests.integrations import UpdateContentInstallation
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 
 router = Router()

@@ -11,7 +11,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.integrations import InstallIntegration, UpdateInstallation
 from bindery.api.wire.integrations import installation_to_wire
 from bindery.api.wire.models.integrations import (
     IntegrationInstallation,
@@ -19,6 +18,7 @@ from bindery.api.wire.models.integrations import (
     IntegrationInstallationToken,
 )
 from bindery.domain.integrations import installations, tokens
+from bindery.requests.integrations import InstallIntegration, UpdateInstallation
 
 router = Router()
 

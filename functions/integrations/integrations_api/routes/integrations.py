@@ -12,7 +12,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.route_signatures import declared_as
-from bindery.api.schemas.integrations import IntegrationDevMode, PublishIntegration
 from bindery.api.wire.integrations import event_to_wire, event_with_trace
 from bindery.api.wire.models.integrations import (
     Integration,
@@ -22,6 +21,7 @@ from bindery.api.wire.models.integrations import (
     IntegrationSigningSecrets,
 )
 from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
+from bindery.requests.integrations import IntegrationDevMode, PublishIntegration
 from integrations_api import shapes
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 from integrations_api.listing_query import ListingQuery, with_listing_query

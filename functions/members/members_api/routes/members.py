@@ -10,8 +10,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.api.schemas.common import RoleValue
-from bindery.api.schemas.members import UpdateMember
 from bindery.api.wire.models.spaces import MemberContentPermissionList
 from bindery.api.wire.models.users import (
     MemberTeam,
@@ -25,6 +23,8 @@ from bindery.api.wire.users import member_model
 from bindery.domain import members as domain
 from bindery.domain.access import grant_listings as grants_domain
 from bindery.domain.members import MemberTeamView
+from bindery.requests.common import RoleValue
+from bindery.requests.members import UpdateMember
 
 router = Router()
 

@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.api.schemas.members import CreateTeam, UpdateTeam
 from bindery.api.wire.models.users import OrganizationTeam, OrganizationTeamList
 from bindery.api.wire.teams import team_model
 from bindery.domain import teams as domain
 from bindery.domain.teams import TeamView
+from bindery.requests.members import CreateTeam, UpdateTeam
 
 router = Router()
 

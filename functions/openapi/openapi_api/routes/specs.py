@@ -11,11 +11,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.openapi import CreateSpec, PutSpec, UpdateSpec
 from bindery.api.wire.models.openapi import OpenAPISpec, OpenAPISpecList
 from bindery.api.wire.openapi import spec_to_wire
 from bindery.domain.openapi import specs as domain
 from bindery.domain.openapi.specs import SpecView
+from bindery.requests.openapi import CreateSpec, PutSpec, UpdateSpec
 
 router = Router()
 

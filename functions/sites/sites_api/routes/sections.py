@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.site_sections import AddSection, MoveSection, UpdateSection
 from bindery.api.wire.models.site_sections import SiteSection, SiteSectionList
 from bindery.domain.sites import sections as domain
+from bindery.requests.site_sections import AddSection, MoveSection, UpdateSection
 from sites_api import shapes
 
 router = Router()

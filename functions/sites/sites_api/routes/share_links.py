@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.sites import CreateShareLink, UpdateShareLink
 from bindery.api.wire.models.site_settings import ShareLink, ShareLinkList
 from bindery.api.wire.sites import share_link_to_wire
 from bindery.domain.sites import share_links as domain
 from bindery.domain.sites.share_links import ShareLinkView
+from bindery.requests.sites import CreateShareLink, UpdateShareLink
 
 router = Router()
 

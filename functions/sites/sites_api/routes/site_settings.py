@@ -9,8 +9,6 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.common import UnicodeJson
-from bindery.api.schemas.sites import UpdateAdaptiveSchema
 from bindery.api.wire.models.site_settings import (
     PublishedContentSite,
     SiteAdaptiveSchema,
@@ -19,6 +17,8 @@ from bindery.api.wire.models.site_settings import (
 )
 from bindery.api.wire.sites import published_site_to_wire
 from bindery.domain.sites import adaptive, customization, published
+from bindery.requests.common import UnicodeJson
+from bindery.requests.sites import UpdateAdaptiveSchema
 from bindery.store.site_settings import AdaptiveSchema
 from sites_api import shapes
 

@@ -10,13 +10,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.common import UnicodeJson
-from bindery.api.schemas.site_sections import MoveSiteSpace
-from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.api.wire.models.site_settings import SiteCustomizationSettings
 from bindery.api.wire.models.sites import SiteSpace, SiteSpaceList
 from bindery.domain.sites import customization
 from bindery.domain.sites import site_spaces as domain
+from bindery.requests.common import UnicodeJson
+from bindery.requests.site_sections import MoveSiteSpace
+from bindery.requests.sites import AddSiteSpace, UpdateSiteSpace
 from sites_api.shapes import site_space as _wire
 
 router = Router()

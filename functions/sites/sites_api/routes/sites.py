@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import IdFilter, PageCursor, PageLimit, Who
-from bindery.api.schemas.sites import CreateSite, SiteType, UpdateSite
 from bindery.api.wire.models.sites import Site, SiteList
 from bindery.api.wire.sites import site_to_wire
 from bindery.domain.sites import lifecycle, listing
 from bindery.domain.sites.lifecycle import SiteResult
+from bindery.requests.sites import CreateSite, SiteType, UpdateSite
 
 router = Router()
 

@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.collections import UpdateCollection
 from bindery.api.wire.models.spaces import Collection, SpaceList
 from bindery.domain import collections as domain
+from bindery.requests.collections import UpdateCollection
 from spaces_api import shapes
 
 router = Router()

@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.collections import CreateCollection
 from bindery.api.wire.models.spaces import Collection, CollectionList
 from bindery.domain import collections as domain
+from bindery.requests.collections import CreateCollection
 from spaces_api import shapes
 
 router = Router()

@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.spaces import UpdateSpace
 from bindery.api.wire.models.spaces import Space
 from bindery.domain.spaces import lifecycle
 from bindery.domain.spaces import records as domain
+from bindery.requests.spaces import UpdateSpace
 from spaces_api import shapes
 
 router = Router()

@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.tree import MoveContent, TransferContent
 from bindery.api.wire.models.spaces import Collection, Space
 from bindery.domain import transfers, tree
+from bindery.requests.tree import MoveContent, TransferContent
 from spaces_api import shapes
 
 router = Router()

@@ -10,13 +10,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.saml import CreateSAMLProvider, UpdateSAMLProvider
 from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList, SAMLLinkStart
 from bindery.api.wire.saml import provider_to_wire
 from bindery.api.wire.urls import api_base
 from bindery.domain.sso import login
 from bindery.domain.sso import providers as domain
 from bindery.domain.sso.providers import ProviderResult
+from bindery.requests.saml import CreateSAMLProvider, UpdateSAMLProvider
 
 router = Router()
 

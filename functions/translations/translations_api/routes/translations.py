@@ -11,11 +11,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.translations import CreateTranslation, UpdateTranslation
 from bindery.api.wire.models.translations import Translation, TranslationList
 from bindery.api.wire.translations import translation_to_wire
 from bindery.domain.translations import records as domain
 from bindery.domain.translations.records import TranslationView
+from bindery.requests.translations import CreateTranslation, UpdateTranslation
 
 router = Router()
 

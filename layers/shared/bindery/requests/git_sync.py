@@ -12,7 +12,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from bindery.api.schemas.common import Body
+from bindery.requests.common import Body
 
 
 def _ref(value: str) -> str:

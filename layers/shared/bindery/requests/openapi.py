@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, Text, Url
+from bindery.requests.common import Body, Text, Url
 
 SpecSlug = Annotated[str, Field(min_length=1, max_length=100, pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)*$")]
 Visibility = Literal["private", "public"]

@@ -8,8 +8,8 @@ from typing import Annotated, Literal
 from pydantic import Field, StringConstraints, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, StoredDocument
-from bindery.api.schemas.spaces import Language
+from bindery.requests.common import Body, StoredDocument
+from bindery.requests.spaces import Language
 
 TranslationLanguage = Language  # the spec's TranslationLanguage (spaces use the same enum)
 Term = Annotated[str, StringConstraints(min_length=1, max_length=255, pattern=r"^[^\n\r]*$")]

@@ -10,8 +10,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from bindery.api.schemas.common import Body, Text
 from bindery.errors import BadRequest
+from bindery.requests.common import Body, Text
 
 # ConversationSource: `integration:{integration}:{installation}` or `email`.
 SOURCE_PATTERN = r"^(integration:[^:]+:[^:]+|email)$"

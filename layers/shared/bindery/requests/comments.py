@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bindery.api.schemas.common import Body, Document, Text
+from bindery.requests.common import Body, Document, Text
 
 Emoji = Annotated[str, Field(min_length=1, max_length=32, pattern=r"^\S+$")]
 Reactions = Annotated[list[Emoji], Field(max_length=20)]

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from bindery.api.schemas.common import Body
+from bindery.requests.common import Body
 
 # docs/templates.md describes each one.
 TemplateId = Literal["blank", "getting-started", "openapi"]

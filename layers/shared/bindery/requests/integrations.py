@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, Text, Url
+from bindery.requests.common import Body, Text, Url
 
 Scope = Literal["space:content:read", "space:content:write", "space:metadata:read", "space:metadata:write",
                 "space:git:sync", "page:feedback:read", "site:metadata:read", "site:views:read",

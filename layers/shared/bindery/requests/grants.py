@@ -8,8 +8,8 @@ from typing import Annotated
 from pydantic import Field, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, RoleOrGuest
-from bindery.api.schemas.invites import is_email
+from bindery.requests.common import Body, RoleOrGuest
+from bindery.requests.invites import is_email
 
 # One invite is one transaction of at most 100 operations. A user unknown until now costs four (user,
 # email guard, guest membership, grant), anyone else two (grant, and their counter or an existence

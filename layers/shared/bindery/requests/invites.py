@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import Discriminator, Field, StrictBool, Tag, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, RoleOrGuest, Text
+from bindery.requests.common import Body, RoleOrGuest, Text
 
 # All the memberships of one call are written in one transaction of at most 100 operations; a new user
 # costs three (user, email guard, membership) and the organization's counters one more: 30 * 3 + 1 = 91.

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from bindery.api.schemas.common import Body, RoleOrGuest
+from bindery.requests.common import Body, RoleOrGuest
 
 TeamTitle = Annotated[str, Field(min_length=1, max_length=64)]
 TeamMemberRole = Literal["owner", "member"]

@@ -7,8 +7,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from bindery.api.schemas.comments import CommentBody
-from bindery.api.schemas.common import Body, Document, Text
+from bindery.requests.comments import CommentBody
+from bindery.requests.common import Body, Document, Text
 
 Subject = Annotated[str, Field(min_length=0, max_length=100)]
 Status = Literal["draft", "open", "archived", "merged"]

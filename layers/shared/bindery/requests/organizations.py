@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
-from bindery.api.schemas.common import Body, RoleOrGuest, StandaloneMergeRules, StoredDocument, Url
+from bindery.requests.common import Body, RoleOrGuest, StandaloneMergeRules, StoredDocument, Url
 
 OrgTitle = Annotated[str, Field(min_length=2, max_length=255)]
 EmailDomain = Annotated[

@@ -8,7 +8,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body
+from bindery.requests.common import Body
 
 ContentRef = Annotated[str, Field(min_length=1, max_length=128)]
 

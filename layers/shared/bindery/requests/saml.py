@@ -7,7 +7,7 @@ from typing import Annotated
 
 from pydantic import Field
 
-from bindery.api.schemas.common import Body, RoleOrGuest, Url
+from bindery.requests.common import Body, RoleOrGuest, Url
 
 SAMLProviderLabel = Annotated[str, Field(min_length=1, max_length=30)]
 SAMLProviderEntityID = Annotated[str, Field(min_length=1, max_length=1024)]

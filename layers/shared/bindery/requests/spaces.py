@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from bindery.api.schemas.common import Body, MergeRulesNone, MergeRulesRules, RoleValue, Url
+from bindery.requests.common import Body, MergeRulesNone, MergeRulesRules, RoleValue, Url
 
 SpaceTitle = Annotated[str, Field(max_length=50)]
 Emoji = Annotated[str, Field(max_length=50)]

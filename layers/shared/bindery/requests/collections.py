@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body, RoleValue
+from bindery.requests.common import Body, RoleValue
 
 CollectionTitle = Annotated[str, Field(max_length=50)]
 CollectionDescription = Annotated[str, Field(max_length=100)]

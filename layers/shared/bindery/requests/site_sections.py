@@ -8,8 +8,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.api.schemas.common import Body
-from bindery.api.schemas.sites import Expression, Ref
+from bindery.requests.common import Body
+from bindery.requests.sites import Expression, Ref
 
 SectionTitle = Annotated[str, Field(min_length=2, max_length=128)]
 SectionPath = Annotated[str, Field(min_length=1, max_length=100)]
