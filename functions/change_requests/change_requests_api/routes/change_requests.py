@@ -29,7 +29,7 @@ def shown(view: ChangeRequestView) -> ChangeRequest:
 @router.get("/change-requests")
 @with_listing_query
 def list_change_requests(
-    spaceId: str, who: Who, *,  # noqa: N803
+    spaceId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     query: ListingQuery,
@@ -40,7 +40,7 @@ def list_change_requests(
 
 @router.post("/change-requests", status_code=201, responses={201: {"description": "Change request created"}})
 def create_change_request(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[CreateChangeRequest | None, Body()] = None,
 ) -> Response[ChangeRequest]:
     created = domain.create_change_request(who, spaceId, body or CreateChangeRequest())
@@ -50,14 +50,14 @@ def create_change_request(
 
 @router.get("/change-requests/<changeRequestId>")
 def get_change_request(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequest:
     return shown(domain.get_change_request(who, spaceId, changeRequestId))
 
 
 @router.patch("/change-requests/<changeRequestId>")
 def update_change_request(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[UpdateChangeRequest, Body()],
 ) -> ChangeRequest:
     return shown(domain.update_change_request(who, spaceId, changeRequestId, body))

@@ -21,7 +21,7 @@ router = Router()
 
 @router.post("/content")
 def update_content(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[UpdateContent, Body()], *,
     compat: Annotated[bool, Query()] = True,
 ) -> ContentUpdateResult:

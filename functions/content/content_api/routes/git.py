@@ -27,7 +27,7 @@ def _started(run: GitRun) -> Response[str]:
 
 @router.post("/git/import", status_code=204)
 def import_git_repository(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[ImportGitRepository, Body()],
 ) -> Response[str]:
     return _started(domain.start_run(who, spaceId, body))
@@ -35,20 +35,20 @@ def import_git_repository(
 
 @router.post("/git/export", status_code=204)
 def export_to_git_repository(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[ExportToGitRepository, Body()],
 ) -> Response[str]:
     return _started(domain.start_run(who, spaceId, body))
 
 
 @router.get("/git/info")
-def get_space_git_info(spaceId: str, who: Who) -> GitSyncState:  # noqa: N803
+def get_space_git_info(spaceId: str, who: Who) -> GitSyncState:
     return git_info_to_wire(domain.get_git_info(who, spaceId))
 
 
 @router.get("/git/runs")
 def list_git_runs(
-    spaceId: str, who: Who, *,  # noqa: N803
+    spaceId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> GitSyncRunList:
@@ -57,5 +57,5 @@ def list_git_runs(
 
 
 @router.get("/git/runs/<runId>")
-def get_git_run(spaceId: str, runId: str, who: Who) -> GitSyncRun:  # noqa: N803
+def get_git_run(spaceId: str, runId: str, who: Who) -> GitSyncRun:
     return run_to_wire(domain.get_run(who, spaceId, runId))

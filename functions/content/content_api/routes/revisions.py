@@ -20,7 +20,7 @@ router = Router()
 
 @router.get("/page/<pageId>/document")
 def get_page_document_in_revision(
-    spaceId: str, revisionId: str, pageId: str, who: Who, *,  # noqa: N803
+    spaceId: str, revisionId: str, pageId: str, who: Who, *,
     evaluated: Annotated[Evaluated, Query()] = False,
 ) -> JSONDocument:
     return document_to_wire(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
@@ -28,7 +28,7 @@ def get_page_document_in_revision(
 
 @router.get("/reusable-contents/<reusableContentId>/document")
 def get_reusable_content_document_in_revision(
-    spaceId: str, revisionId: str, reusableContentId: str,  # noqa: N803
+    spaceId: str, revisionId: str, reusableContentId: str,
     who: Who, *,
     evaluated: Annotated[Evaluated, Query()] = False,
 ) -> JSONDocument:

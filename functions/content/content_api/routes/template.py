@@ -18,7 +18,7 @@ router = Router()
 @router.post("/content/template", status_code=201,
              responses={201: {"description": "Template applied to space."}})
 def apply_template(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[ApplySpaceTemplate, Body()],
 ) -> Response[str]:
     templates.apply_template(who, spaceId, body)

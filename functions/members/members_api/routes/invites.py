@@ -26,7 +26,7 @@ def invite_users(
 
 @router.post("/<inviteId>")
 def join_with_invite(
-    organizationId: str, inviteId: str, who: Who,  # noqa: N803
+    organizationId: str, inviteId: str, who: Who,
 ) -> Empty:
     # Not `organization`: callers are not members yet, and must not be turned away with a 404.
     domain.join_with_link(who, organizationId, inviteId)

@@ -43,19 +43,19 @@ def create_team(
 
 
 @router.get("/<teamId>")
-def get_team(organizationId: str, teamId: str, who: Who) -> OrganizationTeam:  # noqa: N803
+def get_team(organizationId: str, teamId: str, who: Who) -> OrganizationTeam:
     return _wire(domain.get_team(who, organizationId, teamId))
 
 
 @router.patch("/<teamId>")
 def rename_team(
-    organizationId: str, teamId: str, who: Who,  # noqa: N803
+    organizationId: str, teamId: str, who: Who,
     body: Annotated[UpdateTeam, Body()],
 ) -> OrganizationTeam:
     return _wire(domain.rename_team(who, organizationId, teamId, body))
 
 
 @router.delete("/<teamId>", status_code=204)
-def delete_team(teamId: str, access: MemberOf) -> Response[str]:  # noqa: N803
+def delete_team(teamId: str, access: MemberOf) -> Response[str]:
     domain.delete_team(access, teamId)
     return Response(status_code=204, body="")

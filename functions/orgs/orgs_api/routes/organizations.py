@@ -53,7 +53,7 @@ def update_org(
 
 
 @router.post("/orgs/<organizationId>/join", status_code=204)
-def join_org(organizationId: str, who: Who) -> Response[str]:  # noqa: N803
+def join_org(organizationId: str, who: Who) -> Response[str]:
     domain.join_org(who, organizationId)
     return Response(status_code=204, body="")
 

@@ -18,19 +18,19 @@ router = Router()
 
 
 @router.get("")
-def get_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:  # noqa: N803
+def get_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.get_publishing_auth(who, organizationId, siteId)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
 
 
 @router.patch("")
-def update_publishing_auth(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def update_publishing_auth(organizationId: str, siteId: str, who: Who,
                            body: Annotated[UpdatePublishingAuth, Body()]) -> SitePublishingAuth:
     found = domain.update_publishing_auth(who, organizationId, siteId, body)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
 
 
 @router.post("/regenerate")
-def regenerate_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:  # noqa: N803
+def regenerate_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.regenerate_publishing_auth(who, organizationId, siteId)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))

@@ -19,27 +19,27 @@ router = Router()
 
 
 @router.get("")
-def get_collection(collectionId: str, who: Who) -> Collection:  # noqa: N803
+def get_collection(collectionId: str, who: Who) -> Collection:
     return shapes.collection(domain.get_collection(who, collectionId))
 
 
 @router.patch("")
 def update_collection(
-    collectionId: str, who: Who,  # noqa: N803
+    collectionId: str, who: Who,
     body: Annotated[UpdateCollection, Body()],
 ) -> Collection:
     return shapes.collection(domain.update_collection(who, collectionId, body))
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Collection deleted, or did not exist"}})
-def delete_collection(collectionId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_collection(collectionId: str, who: Who) -> Response[str]:
     domain.delete_collection(who, collectionId)
     return Response(status_code=204, body="")
 
 
 @router.get("/spaces")
 def list_spaces(
-    collectionId: str, who: Who,  # noqa: N803
+    collectionId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> SpaceList:

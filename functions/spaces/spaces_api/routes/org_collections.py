@@ -20,7 +20,7 @@ router = Router()
 
 @router.get("")
 def list_collections(
-    organizationId: str, who: Who,  # noqa: N803
+    organizationId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
     nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
@@ -31,7 +31,7 @@ def list_collections(
 
 @router.post("", status_code=201, responses={201: {"description": "Collection created"}})
 def create_collection(
-    organizationId: str, who: Who,  # noqa: N803
+    organizationId: str, who: Who,
     body: Annotated[CreateCollection | None, Body()] = None,
 ) -> Response[Collection]:
     # The spec's request body is optional: no body creates an untitled collection at the top level.

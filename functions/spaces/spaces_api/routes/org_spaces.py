@@ -20,7 +20,7 @@ router = Router()
 
 @router.get("")
 def list_spaces(
-    organizationId: str, who: Who,  # noqa: N803
+    organizationId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> SpaceList:
