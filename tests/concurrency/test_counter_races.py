@@ -16,10 +16,10 @@ from bindery.requests.comments import PostComment, PostReply, UpdateComment
 from bindery.requests.spaces import CreateSpace
 from bindery.store import change_requests as cr_store
 from bindery.store import orgs as org_store
-from tests.api.test_change_requests import new_cr
-from tests.api.test_members import join
-from tests.api.test_spaces import new_space
-from tests.api.test_teams import roster, team_size, teams_of
+from tests.api.change_requests.test_change_requests import new_cr
+from tests.api.members.test_members import join
+from tests.api.members.test_teams import roster, team_size, teams_of
+from tests.api.spaces.test_spaces import new_space
 from tests.concurrency.racing import race
 
 pytestmark = pytest.mark.concurrent
