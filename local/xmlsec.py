@@ -1,5 +1,5 @@
 """The `xmlsec1` binary that pysaml2 signs with, for the SAML tests where pysaml2 plays the identity
-provider (tests/api/test_sso_pysaml2.py; docs/sso.md).
+provider (tests/api/sso/test_sso_pysaml2.py; docs/sso.md).
 
 `xmlsec1` on PATH is used as it is. Otherwise Debian's packages (xmlsec1, libxmlsec1,
 libxmlsec1-openssl) are fetched once with `apt-get download` — no root needed — unpacked under

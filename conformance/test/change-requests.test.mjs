@@ -5,7 +5,7 @@
 // `bindery:updateChangeRequestContent` (lib/schema.mjs: a ChangeRequest with compat=true, the default). Pages are read one by one (not listPages: see content.test.mjs).
 // Not here: getChangeRequestChanges of an edited page (the spec's `page_edited.attributes` is a oneOf of
 // three schemas that all accept `{title, document}`, so no answer can match exactly one; tested in
-// tests/api/test_change_request_merges.py).
+// tests/api/change_requests/test_change_request_merges.py).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectOk, expectError } from '../lib/context.mjs';

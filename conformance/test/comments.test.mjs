@@ -1,7 +1,7 @@
 // Comments, replies, reactions and commenters, on a space (…InSpace) and on a change request
 // (…InChangeRequest): every operation of both variants, through the official client, each response
 // validated against the spec. Pages, nodes and table cells as targets are covered in-process
-// (tests/api/test_comments.py: nothing writes page content through the API yet); here a page that
+// (tests/api/comments/test_comments.py: nothing writes page content through the API yet); here a page that
 // does not exist is the 400 the spec's target check gives.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';

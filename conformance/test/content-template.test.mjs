@@ -2,7 +2,7 @@
 // read back with the official client (getPageByPath, getPageById). Not listPages: read strictly, the
 // spec wants a body on every listed document page (docs/content-model.md, "The spec's rough edges"),
 // which also rules out pages with children ("Guides"). The openapi template
-// needs a spec file in the space, which the API cannot upload yet: tests/api/test_content_template.py
+// needs a spec file in the space, which the API cannot upload yet: tests/api/content/test_content_template.py
 // covers it in-process; here only its refusals.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@
 //
 // Through the API a space only has its first, empty revision: nothing writes content yet (Git import
 // and change requests will). So these check the empty tree's shapes and every 404 against the spec;
-// tests/api/test_content_reads.py reads rich revisions (nested pages, documents, files) built in-process.
+// tests/api/content/test_content_reads.py reads rich revisions (nested pages, documents, files) built in-process.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectOk, expectError, expectUnauthorized } from '../lib/context.mjs';

@@ -1,6 +1,6 @@
 // Space and collection permissions: POST /spaces/{id}/permissions, GET …/permissions/users|teams,
 // PATCH/DELETE …/permissions/users/{userId} and …/teams/{teamId}, the same under /collections/{id},
-// and GET /orgs/{id}/members/{userId}/spaces. The table of cases is in tests/api/test_permission_table.py.
+// and GET /orgs/{id}/members/{userId}/spaces. The table of cases is in tests/api/spaces/test_permission_table.py.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { useServer, expectOk, expectError, expectUnauthorized, unique } from '../lib/context.mjs';

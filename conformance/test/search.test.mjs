@@ -2,7 +2,7 @@
 // listPageLinksInSpace, listSpaceFileBacklinks) through the official client.
 //
 // Spaces created through the API hold only their first, empty revision, so these check the shapes of
-// empty results, the 400s and 404s; tests/api/test_search.py and tests/api/test_links.py (and the
+// empty results, the 400s and 404s; tests/api/search/test_search.py and tests/api/content/test_links.py (and the
 // fluentd corpus in tests/search) search and check links of rich revisions built in-process.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';

@@ -12,9 +12,9 @@ from typing import Any
 from bindery.domain.sites.customization import DEFAULT as DEFAULT_CUSTOMIZATION
 from tests.api.authorization_integration import victim_publish_body
 from tests.api.authorization_world import WRITES, Operation, World
-from tests.api.test_content_reads import doc
-from tests.api.test_openapi_specs import PETSTORE_TEXT
-from tests.api.test_site_publishing import ADAPTIVE
+from tests.api.content.test_content_reads import doc
+from tests.api.openapi.test_openapi_specs import PETSTORE_TEXT
+from tests.api.sites.test_site_publishing import ADAPTIVE
 from tests.client import Identity
 
 DOCUMENT = doc("Mallory was here.")

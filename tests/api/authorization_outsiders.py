@@ -1,7 +1,7 @@
 """What an outsider may and may not get from A's world (issue 22's authorization matrix): the operations
 open to any signed-in user, and the judgement of one outsider's call. An outsider is another
-organization's admin (tests/api/test_authorization_matrix.py) or a member A removed
-(tests/api/test_authorization_roles.py): to both, A's world does not exist.
+organization's admin (tests/api/cross_cutting/test_authorization_matrix.py) or a member A removed
+(tests/api/cross_cutting/test_authorization_roles.py): to both, A's world does not exist.
 """
 
 from __future__ import annotations

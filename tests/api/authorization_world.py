@@ -2,9 +2,9 @@
 the victim organization A's world built through the API with a real id for every path parameter, calling
 one operation as someone, and Alice's snapshot of her world that shows whether anyone changed it.
 
-tests/api/test_authorization_matrix.py calls every operation as outsiders (another organization's admin,
-no token, malformed tokens); tests/api/test_authorization_roles.py as A's own members in each role, a
-guest with one grant and a removed member.
+tests/api/cross_cutting/test_authorization_matrix.py calls every operation as outsiders (another
+organization's admin, no token, malformed tokens); tests/api/cross_cutting/test_authorization_roles.py as A's
+own members in each role, a guest with one grant and a removed member.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from typing import Any
 
 from bindery import admin
 from tests.api.authorization_integration import add_integration, integration_paths
+from tests.api.content.test_content_reads import doc, page, publish, tree
 from tests.api.git_sync_support import SIMPLE
+from tests.api.members.test_members import join
+from tests.api.openapi.test_openapi_specs import PETSTORE_TEXT
 from tests.api.saml_idp import IdP
-from tests.api.test_content_reads import doc, page, publish, tree
-from tests.api.test_members import join
-from tests.api.test_openapi_specs import PETSTORE_TEXT
-from tests.api.test_site_publishing import ADAPTIVE
+from tests.api.sites.test_site_publishing import ADAPTIVE
 from tests.client import ApiClient, Identity
 from tests.git_repos import bare_repo
 

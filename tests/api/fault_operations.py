@@ -1,6 +1,6 @@
-"""The write operations tests/api/test_faults.py injects AWS faults into: for each, how to set up a world
-for it, the request, what a user sees of the result (`observe`, read through the API), and whether what
-they see is the operation done (`done(before, after)`)."""
+"""The write operations tests/api/cross_cutting/test_faults.py injects AWS faults into: for each, how to
+set up a world for it, the request, what a user sees of the result (`observe`, read through the API), and
+whether what they see is the operation done (`done(before, after)`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from bindery.config import settings
 from local.gateway import Reply
-from tests.api.test_content_reads import doc, page, publish, tree
+from tests.api.content.test_content_reads import doc, page, publish, tree
 from tests.client import ApiClient, Identity
 
 World = dict[str, Any]

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.api.test_spaces import new_space
+from tests.api.spaces.test_spaces import new_space
 from tests.client import ApiClient, Identity
 from tests.settings_environment import changed_environment
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 
-from tests.api.test_content_reads import doc, page, tree
-from tests.api.test_content_reads import publish as publish_content
+from tests.api.content.test_content_reads import doc, page, tree
+from tests.api.content.test_content_reads import publish as publish_content
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 PNG64 = base64.b64encode(PNG).decode()

@@ -8,17 +8,17 @@ from dataclasses import dataclass
 
 import pytest
 
-from bindery.api.schemas.change_requests import CreateChangeRequest, SubmitReview, UpdateContent
 from bindery.auth import Caller
 from bindery.domain.change_requests import edits, merges, records, reviews
+from bindery.requests.change_requests import CreateChangeRequest, SubmitReview, UpdateContent
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
-from tests.api.test_change_request_content import titles
-from tests.api.test_change_request_merges import space_titles
-from tests.api.test_change_requests import new_cr
-from tests.api.test_content_reads import doc, page, publish, tree
-from tests.api.test_spaces import new_space
+from tests.api.change_requests.test_change_request_content import titles
+from tests.api.change_requests.test_change_request_merges import space_titles
+from tests.api.change_requests.test_change_requests import new_cr
+from tests.api.content.test_content_reads import doc, page, publish, tree
+from tests.api.spaces.test_spaces import new_space
 from tests.client import Identity
 from tests.concurrency.racing import Outcome, race
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.api.schemas.comments import PostComment, PostReply, UpdateComment
-from bindery.api.schemas.spaces import CreateSpace
 from bindery.auth import Caller
 from bindery.domain import members, organizations, team_members
 from bindery.domain.access.organization import org_access
@@ -14,12 +12,14 @@ from bindery.domain.comments import replies, threads
 from bindery.domain.comments.targets import TargetRef
 from bindery.domain.spaces import lifecycle
 from bindery.domain.spaces import records as spaces
+from bindery.requests.comments import PostComment, PostReply, UpdateComment
+from bindery.requests.spaces import CreateSpace
 from bindery.store import change_requests as cr_store
 from bindery.store import orgs as org_store
-from tests.api.test_change_requests import new_cr
-from tests.api.test_members import join
-from tests.api.test_spaces import new_space
-from tests.api.test_teams import roster, team_size, teams_of
+from tests.api.change_requests.test_change_requests import new_cr
+from tests.api.members.test_members import join
+from tests.api.members.test_teams import roster, team_size, teams_of
+from tests.api.spaces.test_spaces import new_space
 from tests.concurrency.racing import race
 
 pytestmark = pytest.mark.concurrent

@@ -18,12 +18,12 @@ from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from tests.api.git_sync_support import SIMPLE, run, space_with_admin, start
 from tests.api.git_sync_support import git_settings as git_settings  # noqa: PLC0414 - the fixture
-from tests.api.test_openapi_processing import spec_of, versions_of
-from tests.api.test_openapi_processing import web as web  # noqa: PLC0414 - the fixture, used here too
-from tests.api.test_openapi_specs import create
-from tests.api.test_translation_runs import handbook, translation_of
-from tests.api.test_translation_runs import translator as translator  # noqa: PLC0414 - the fixture
-from tests.api.test_translations import create as create_translation
+from tests.api.openapi.test_openapi_processing import spec_of, versions_of
+from tests.api.openapi.test_openapi_processing import web as web  # noqa: PLC0414 - the fixture, used here too
+from tests.api.openapi.test_openapi_specs import create
+from tests.api.translations.test_translation_runs import handbook, translation_of
+from tests.api.translations.test_translation_runs import translator as translator  # noqa: PLC0414 - the fixture
+from tests.api.translations.test_translations import create as create_translation
 from tests.concurrency.racing import race
 from tests.git_repos import bare_repo
 

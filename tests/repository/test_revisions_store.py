@@ -20,7 +20,7 @@ from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
-from tests.api.test_content_reads import doc, page, tree
+from tests.api.content.test_content_reads import doc, page, tree
 from tests.repository.org_item import ensure_org
 
 pytestmark = pytest.mark.repository

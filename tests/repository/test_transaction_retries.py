@@ -19,8 +19,8 @@ from bindery import aws
 from bindery.errors import ServiceUnavailable
 from bindery.store import change_requests as cr_store
 from bindery.store import table
-from tests.api.test_change_requests import new_cr
-from tests.api.test_spaces import new_space
+from tests.api.change_requests.test_change_requests import new_cr
+from tests.api.spaces.test_spaces import new_space
 
 pytestmark = pytest.mark.repository
 KEY = {"PK": "COUNTER#c1", "SK": "COUNTER"}

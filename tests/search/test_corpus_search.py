@@ -13,7 +13,7 @@ from bindery.search.indexing import ensure_index, ensure_report
 from bindery.search.query import search
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
-from tests.api.test_spaces import new_space
+from tests.api.spaces.test_spaces import new_space
 from tests.search import corpus as fluentd
 
 

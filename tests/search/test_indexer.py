@@ -7,8 +7,8 @@ import json
 from bindery import aws
 from bindery.store import search as search_store
 from search_indexer.app import lambda_handler
-from tests.api.test_content_reads import doc, page, publish, tree
-from tests.api.test_spaces import new_space
+from tests.api.content.test_content_reads import doc, page, publish, tree
+from tests.api.spaces.test_spaces import new_space
 
 
 class Context:

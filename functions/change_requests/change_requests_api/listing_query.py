@@ -12,8 +12,8 @@ from pydantic import BaseModel
 
 from bindery.api.route_params import IdFilter
 from bindery.api.route_signatures import with_query
-from bindery.api.schemas.change_requests import Status
 from bindery.domain.change_requests.listing import Filters
+from bindery.requests.change_requests import Status
 
 
 class ListingQuery(BaseModel):

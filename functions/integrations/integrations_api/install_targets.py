@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
-from bindery.api.schemas.integrations import InstallOnSite, InstallOnSpace
 from bindery.api.wire.models.integrations import (
     IntegrationSiteInstallation,
     IntegrationSiteInstallationList,
@@ -17,6 +16,7 @@ from bindery.api.wire.models.integrations import (
     IntegrationSpaceInstallationList,
 )
 from bindery.domain.integrations.content_installs import ContentInstallationView
+from bindery.requests.integrations import InstallOnSite, InstallOnSpace
 from integrations_api import shapes
 
 Install = TypeVar("Install", InstallOnSpace, InstallOnSite)

@@ -17,7 +17,7 @@ def current_user(who: Who) -> User:
 
 
 @app.get("/users/<userId>")
-def get_user(userId: str, who: Who) -> User:  # noqa: N803
+def get_user(userId: str, who: Who) -> User:
     return user_model(domain.get_user(who, userId))
 
 

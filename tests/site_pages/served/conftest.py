@@ -18,8 +18,8 @@ from tests.api.git_sync_support import (
     run,
     start,
 )
-from tests.api.test_sites import new_site, site_path
-from tests.api.test_spaces import new_space
+from tests.api.sites.test_sites import new_site, site_path
+from tests.api.spaces.test_spaces import new_space
 from tests.client import ApiClient, Identity
 from tests.git_repos import bare_repo
 

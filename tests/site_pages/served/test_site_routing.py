@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from bindery import admin
-from tests.api.test_site_sections import add_group, add_section
+from tests.api.sites.test_site_sections import add_group, add_section
 from tests.site_pages.served.conftest import World
 
 

@@ -12,7 +12,7 @@ import pytest
 from lxml import html as lxml_html
 
 from bindery.site_pages import page_view
-from tests.api.test_site_sections import add_section
+from tests.api.sites.test_site_sections import add_section
 from tests.site_pages.served.conftest import World, imported_space
 from tests.site_pages.served.test_site_visibility import cookie_of, publishing_auth, token
 

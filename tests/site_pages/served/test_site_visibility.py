@@ -9,7 +9,7 @@ import time
 
 import jwt
 
-from tests.api.test_site_sections import add_section
+from tests.api.sites.test_site_sections import add_section
 from tests.site_pages.served.conftest import World
 
 

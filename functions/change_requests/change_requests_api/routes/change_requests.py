@@ -10,12 +10,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
 from bindery.api.wire.change_requests import change_request_location, change_request_to_wire
 from bindery.api.wire.models.change_requests import ChangeRequest, ChangeRequestList
 from bindery.domain.change_requests import listing
 from bindery.domain.change_requests import records as domain
 from bindery.domain.change_requests.records import ChangeRequestView
+from bindery.requests.change_requests import CreateChangeRequest, UpdateChangeRequest
 from change_requests_api.listing_query import ListingQuery, with_listing_query
 
 router = Router()
@@ -29,7 +29,7 @@ def shown(view: ChangeRequestView) -> ChangeRequest:
 @router.get("/change-requests")
 @with_listing_query
 def list_change_requests(
-    spaceId: str, who: Who, *,  # noqa: N803
+    spaceId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     query: ListingQuery,
@@ -40,7 +40,7 @@ def list_change_requests(
 
 @router.post("/change-requests", status_code=201, responses={201: {"description": "Change request created"}})
 def create_change_request(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[CreateChangeRequest | None, Body()] = None,
 ) -> Response[ChangeRequest]:
     created = domain.create_change_request(who, spaceId, body or CreateChangeRequest())
@@ -50,14 +50,14 @@ def create_change_request(
 
 @router.get("/change-requests/<changeRequestId>")
 def get_change_request(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequest:
     return shown(domain.get_change_request(who, spaceId, changeRequestId))
 
 
 @router.patch("/change-requests/<changeRequestId>")
 def update_change_request(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[UpdateChangeRequest, Body()],
 ) -> ChangeRequest:
     return shown(domain.update_change_request(who, spaceId, changeRequestId, body))

@@ -22,7 +22,7 @@ router = Router()
 
 @router.post("/update")
 def update_change_request(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequestUpdated:
     updated = merges.update_change_request(who, spaceId, changeRequestId)
     return updated_to_wire(updated.revision, updated.result)
@@ -30,7 +30,7 @@ def update_change_request(
 
 @router.post("/merge")
 def merge_change_request(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequestMerged:
     merged = merges.merge_change_request(who, spaceId, changeRequestId)
     return merged_to_wire(merged.revision, merged.result)
@@ -38,7 +38,7 @@ def merge_change_request(
 
 @router.get("/changes")
 def list_changes(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     limit: Annotated[int | None, Query(ge=0, le=1000)] = None,
 ) -> ChangeRequestChanges:
     found = exports.list_changes(who, spaceId, changeRequestId, limit=limit)
@@ -47,7 +47,7 @@ def list_changes(
 
 @router.get("/pdf")
 def get_pdf(
-    spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who, *,
     only: Annotated[bool, Query()] = False,
     page: Annotated[str | None, Query(min_length=1)] = None,
 ) -> ChangeRequestPdf:

@@ -17,7 +17,7 @@ router = Router()
 @router.get("")
 @with_listing_query
 def list_change_requests(
-    organizationId: str, who: Who, *,  # noqa: N803
+    organizationId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     query: ListingQuery,

@@ -11,8 +11,6 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.change_requests import RequestReviewers, SubmitReview
-from bindery.api.schemas.content import DocumentFormat
 from bindery.api.wire.change_requests import (
     contributor_to_wire,
     requested_reviewer_to_wire,
@@ -31,6 +29,8 @@ from bindery.domain.change_requests import requested_reviewers
 from bindery.domain.change_requests import reviews as domain
 from bindery.domain.change_requests.requested_reviewers import ContributorView, RequestView
 from bindery.domain.change_requests.reviews import ReviewView
+from bindery.requests.change_requests import RequestReviewers, SubmitReview
+from bindery.requests.content import DocumentFormat
 
 router = Router()
 # The reference spec answers 205 when a request was removed and 204 when there was none.
@@ -52,7 +52,7 @@ def _contributor(view: ContributorView) -> ChangeRequestUserContributor:
 
 @router.get("/reviews")
 def list_reviews(
-    spaceId: str, changeRequestId: str, who: Who, *,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who, *,
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
     outdated: Annotated[bool | None, Query()] = None,
     page: PageCursor = None,
@@ -66,7 +66,7 @@ def list_reviews(
 
 @router.post("/reviews", status_code=201, responses={201: {"description": "Review submitted"}})
 def submit_review(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[SubmitReview, Body()],
 ) -> ChangeRequestReview:
     return _review(domain.submit_review(who, spaceId, changeRequestId, body))
@@ -74,7 +74,7 @@ def submit_review(
 
 @router.get("/reviews/<reviewId>")
 def get_review(
-    spaceId: str, changeRequestId: str, reviewId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, reviewId: str, who: Who,
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> ChangeRequestReview:
     return _review(domain.get_review(who, spaceId, changeRequestId, reviewId))
@@ -82,7 +82,7 @@ def get_review(
 
 @router.get("/requested-reviewers")
 def list_requested_reviewers(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ChangeRequestRequestedReviewerList:
@@ -93,7 +93,7 @@ def list_requested_reviewers(
 
 @router.post("/requested-reviewers")
 def request_reviewers(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[RequestReviewers, Body()],
 ) -> RequestedReviewers:
     made = requested_reviewers.request_reviewers(who, spaceId, changeRequestId, body)
@@ -102,7 +102,7 @@ def request_reviewers(
 
 @router.delete("/requested-reviewers/<userId>", status_code=204, responses=REMOVED)
 def remove_requested_reviewer(
-    spaceId: str, changeRequestId: str, userId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, userId: str, who: Who,
 ) -> Response[str]:
     removed = requested_reviewers.remove_requested_reviewer(who, spaceId, changeRequestId, userId)
     return Response(status_code=205 if removed else 204, body="")
@@ -110,7 +110,7 @@ def remove_requested_reviewer(
 
 @router.get("/contributors")
 def list_contributors(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ChangeRequestUserContributorList:

@@ -13,12 +13,12 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import IdsFilter, PageCursor, PageLimit, Who
-from bindery.api.schemas.comments import CommentStatus, PostComment, UpdateComment
-from bindery.api.schemas.content import DocumentFormat
 from bindery.api.wire.comments import comment_to_wire
 from bindery.api.wire.models.comments import Comment, CommentList
 from bindery.domain.comments import threads as domain
 from bindery.domain.comments.targets import TargetRef
+from bindery.requests.comments import CommentStatus, PostComment, UpdateComment
+from bindery.requests.content import DocumentFormat
 from comments_api.target import comment_target
 
 router = Router()
@@ -35,7 +35,7 @@ def list_comments(
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",
     status: Annotated[CommentStatus, Query()] = "all",
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
-    targetPage: Annotated[str | None, Query(max_length=128)] = None,  # noqa: N803
+    targetPage: Annotated[str | None, Query(max_length=128)] = None,
     authors: IdsFilter = None,
 ) -> CommentList:
     found = domain.list_comments(who, target, order=order, status=status, page=targetPage,
@@ -53,7 +53,7 @@ def post_comment(
 
 @router.get("/<commentId>")
 def get_comment(
-    commentId: str, who: Who,  # noqa: N803
+    commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> Comment:
@@ -62,7 +62,7 @@ def get_comment(
 
 @router.put("/<commentId>")
 def update_comment(
-    commentId: str, who: Who,  # noqa: N803
+    commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateComment, Body()],
 ) -> Comment:
     return comment_to_wire(domain.update_comment(who, target, commentId, body))
@@ -70,7 +70,7 @@ def update_comment(
 
 @router.delete("/<commentId>", status_code=204, responses=DELETED)
 def delete_comment(
-    commentId: str, who: Who,  # noqa: N803
+    commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],
 ) -> Response[str]:
     domain.delete_comment(who, target, commentId)

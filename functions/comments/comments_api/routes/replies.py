@@ -13,12 +13,12 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.comments import PostReply, UpdateReply
-from bindery.api.schemas.content import DocumentFormat
 from bindery.api.wire.comments import reply_to_wire
 from bindery.api.wire.models.comments import CommentReply, CommentReplyList
 from bindery.domain.comments import replies as domain
 from bindery.domain.comments.targets import TargetRef
+from bindery.requests.comments import PostReply, UpdateReply
+from bindery.requests.content import DocumentFormat
 from comments_api.target import comment_target
 
 router = Router()
@@ -28,7 +28,7 @@ DELETED: dict[int, OpenAPIResponse] = {204: {"description": "Deleted, or there w
 
 @router.get("")
 def list_replies(
-    commentId: str, who: Who,  # noqa: N803
+    commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], *,
     page: PageCursor = None,
     limit: PageLimit = None,
@@ -40,7 +40,7 @@ def list_replies(
 
 @router.post("")
 def post_reply(
-    commentId: str, who: Who,  # noqa: N803
+    commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[PostReply, Body()],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the CR variant's parameter
 ) -> CommentReply:
@@ -49,7 +49,7 @@ def post_reply(
 
 @router.get("/<commentReplyId>")
 def get_reply(
-    commentId: str, commentReplyId: str, who: Who,  # noqa: N803
+    commentId: str, commentReplyId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> CommentReply:
@@ -58,7 +58,7 @@ def get_reply(
 
 @router.put("/<commentReplyId>")
 def update_reply(
-    commentId: str, commentReplyId: str, who: Who,  # noqa: N803
+    commentId: str, commentReplyId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateReply, Body()],
 ) -> CommentReply:
     return reply_to_wire(domain.update_reply(who, target, commentId, commentReplyId, body))
@@ -66,7 +66,7 @@ def update_reply(
 
 @router.delete("/<commentReplyId>", status_code=204, responses=DELETED)
 def delete_reply(
-    commentId: str, commentReplyId: str, who: Who,  # noqa: N803
+    commentId: str, commentReplyId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],
 ) -> Response[str]:
     domain.delete_reply(who, target, commentId, commentReplyId)

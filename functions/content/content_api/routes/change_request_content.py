@@ -10,10 +10,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.change_requests import UpdateContent
 from bindery.api.wire.content import content_updated_to_wire
 from bindery.api.wire.models.content import ContentUpdateResult
 from bindery.domain.change_requests import edits
+from bindery.requests.change_requests import UpdateContent
 from content_api.shown import change_request_of
 
 router = Router()
@@ -21,7 +21,7 @@ router = Router()
 
 @router.post("/content")
 def update_content(
-    spaceId: str, changeRequestId: str, who: Who,  # noqa: N803
+    spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[UpdateContent, Body()], *,
     compat: Annotated[bool, Query()] = True,
 ) -> ContentUpdateResult:

@@ -34,7 +34,7 @@ def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, s
 
 @router.get("/content/page/<pageId>/links")
 def list_page_links(
-    spaceId: str, changeRequestId: str, pageId: str, who: Who, *,  # noqa: N803
+    spaceId: str, changeRequestId: str, pageId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
@@ -47,7 +47,7 @@ def list_page_links(
 
 @router.get("/content/files/<fileId>/backlinks")
 def list_file_backlinks(
-    spaceId: str, changeRequestId: str, fileId: str, who: Who, *,  # noqa: N803
+    spaceId: str, changeRequestId: str, fileId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ContentLocationList:

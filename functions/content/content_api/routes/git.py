@@ -11,11 +11,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.api.wire.git_sync import git_info_to_wire, run_location, run_to_wire
 from bindery.api.wire.models.git_sync import GitSyncRun, GitSyncRunList
 from bindery.api.wire.models.spaces import GitSyncState
 from bindery.domain.git_sync import operations as domain
+from bindery.requests.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.store.git_runs import GitRun
 
 router = Router()
@@ -27,7 +27,7 @@ def _started(run: GitRun) -> Response[str]:
 
 @router.post("/git/import", status_code=204)
 def import_git_repository(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[ImportGitRepository, Body()],
 ) -> Response[str]:
     return _started(domain.start_run(who, spaceId, body))
@@ -35,20 +35,20 @@ def import_git_repository(
 
 @router.post("/git/export", status_code=204)
 def export_to_git_repository(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[ExportToGitRepository, Body()],
 ) -> Response[str]:
     return _started(domain.start_run(who, spaceId, body))
 
 
 @router.get("/git/info")
-def get_space_git_info(spaceId: str, who: Who) -> GitSyncState:  # noqa: N803
+def get_space_git_info(spaceId: str, who: Who) -> GitSyncState:
     return git_info_to_wire(domain.get_git_info(who, spaceId))
 
 
 @router.get("/git/runs")
 def list_git_runs(
-    spaceId: str, who: Who, *,  # noqa: N803
+    spaceId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> GitSyncRunList:
@@ -57,5 +57,5 @@ def list_git_runs(
 
 
 @router.get("/git/runs/<runId>")
-def get_git_run(spaceId: str, runId: str, who: Who) -> GitSyncRun:  # noqa: N803
+def get_git_run(spaceId: str, runId: str, who: Who) -> GitSyncRun:
     return run_to_wire(domain.get_run(who, spaceId, runId))

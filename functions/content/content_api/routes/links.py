@@ -20,7 +20,7 @@ Status = Literal["ok", "broken", "in-app"]
 
 @router.get("/content/page/<pageId>/links")
 def list_page_links(
-    spaceId: str, pageId: str, who: Who, *,  # noqa: N803
+    spaceId: str, pageId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
@@ -31,7 +31,7 @@ def list_page_links(
 
 @router.get("/content/files/<fileId>/backlinks")
 def list_file_backlinks(
-    spaceId: str, fileId: str, who: Who, *,  # noqa: N803
+    spaceId: str, fileId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ContentLocationList:

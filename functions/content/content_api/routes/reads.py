@@ -19,7 +19,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.content import DocumentFormat, Evaluated
 from bindery.api.wire.content import (
     file_to_wire,
     page_to_wire,
@@ -37,6 +36,7 @@ from bindery.api.wire.models.content import (
 )
 from bindery.domain import content_reads as reads
 from bindery.domain.content_reads import ContentRef, PageRead
+from bindery.requests.content import DocumentFormat, Evaluated
 from content_api.shown import change_request_of, view_of
 from content_api.target import content_ref
 
@@ -70,7 +70,7 @@ def list_pages(who: Who, where: Where, *, metadata: Metadata = True,
 
 @router.get("/page/<pageId>")
 def get_page(
-    pageId: str, who: Who, where: Where, *,  # noqa: N803
+    pageId: str, who: Who, where: Where, *,
     format: Format = None,  # noqa: A002 - the spec's name
     evaluated: EvaluatedFlag = False,
     metadata: Metadata = True,
@@ -82,7 +82,7 @@ def get_page(
 
 @router.get("/path/<pagePath>")
 def get_page_by_path(
-    pagePath: str, who: Who, where: Where, *,  # noqa: N803
+    pagePath: str, who: Who, where: Where, *,
     format: Format = None,  # noqa: A002 - the spec's name
     evaluated: EvaluatedFlag = False,
     metadata: Metadata = True,
@@ -107,14 +107,14 @@ def list_files(
 
 
 @router.get("/files/<fileId>")
-def get_file(fileId: str, who: Who, where: Where, *,  # noqa: N803
+def get_file(fileId: str, who: Who, where: Where, *,
              metadata: Metadata = True, computed: Computed = True) -> RevisionFile:
     found = reads.get_file(who, where, fileId, metadata=metadata)
     return file_to_wire(view_of(found.opened), found.entry)
 
 
 @router.get("/reusable-contents/<reusableContentId>")
-def get_reusable_content(reusableContentId: str, who: Who, where: Where, *,  # noqa: N803
+def get_reusable_content(reusableContentId: str, who: Who, where: Where, *,
                          metadata: Metadata = True, computed: Computed = True) -> RevisionReusableContent:
     found = reads.get_reusable_content(who, where, reusableContentId, metadata=metadata)
     return reusable_content_to_wire(view_of(found.opened), found.entry)

@@ -10,17 +10,17 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.content import Evaluated
 from bindery.api.wire.content import document_to_wire
 from bindery.api.wire.models.content import JSONDocument
 from bindery.domain import content_reads as reads
+from bindery.requests.content import Evaluated
 
 router = Router()
 
 
 @router.get("/page/<pageId>/document")
 def get_page_document_in_revision(
-    spaceId: str, revisionId: str, pageId: str, who: Who, *,  # noqa: N803
+    spaceId: str, revisionId: str, pageId: str, who: Who, *,
     evaluated: Annotated[Evaluated, Query()] = False,
 ) -> JSONDocument:
     return document_to_wire(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
@@ -28,7 +28,7 @@ def get_page_document_in_revision(
 
 @router.get("/reusable-contents/<reusableContentId>/document")
 def get_reusable_content_document_in_revision(
-    spaceId: str, revisionId: str, reusableContentId: str,  # noqa: N803
+    spaceId: str, revisionId: str, reusableContentId: str,
     who: Who, *,
     evaluated: Annotated[Evaluated, Query()] = False,
 ) -> JSONDocument:

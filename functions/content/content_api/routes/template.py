@@ -9,8 +9,8 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.templates import ApplySpaceTemplate
 from bindery.domain import templates
+from bindery.requests.templates import ApplySpaceTemplate
 
 router = Router()
 
@@ -18,7 +18,7 @@ router = Router()
 @router.post("/content/template", status_code=201,
              responses={201: {"description": "Template applied to space."}})
 def apply_template(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[ApplySpaceTemplate, Body()],
 ) -> Response[str]:
     templates.apply_template(who, spaceId, body)

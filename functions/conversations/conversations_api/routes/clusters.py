@@ -18,9 +18,9 @@ router = Router()
 
 
 @router.get("")
-def list_clusters(organizationId: str, who: Who, *,  # noqa: N803
+def list_clusters(organizationId: str, who: Who, *,
                   order: Annotated[Literal["asc", "desc"], Query()] = "desc",
-                  orderBy: Annotated[OrderBy, Query()] = "updatedAt",  # noqa: N803
+                  orderBy: Annotated[OrderBy, Query()] = "updatedAt",
                   status: Annotated[ClusterStatus | None, Query()] = None,
                   page: PageCursor = None, limit: PageLimit = None) -> ConversationsIssuesClusterList:
     found = reads.list_clusters(who, organizationId, order=order, order_by=orderBy, status=status,
@@ -29,5 +29,5 @@ def list_clusters(organizationId: str, who: Who, *,  # noqa: N803
 
 
 @router.get("/<clusterId>")
-def get_cluster(organizationId: str, clusterId: str, who: Who) -> ConversationsIssuesCluster:  # noqa: N803
+def get_cluster(organizationId: str, clusterId: str, who: Who) -> ConversationsIssuesCluster:
     return cluster_to_wire(reads.get_cluster(who, organizationId, clusterId))

@@ -10,23 +10,23 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.conversations import ConversationsBody, conversations
 from bindery.api.wire.conversations import conversation_to_wire, detail_to_wire
 from bindery.api.wire.models.conversations import ConversationDetail, ConversationList
 from bindery.domain.conversations import ingest, reads
+from bindery.requests.conversations import ConversationsBody, conversations
 
 router = Router()
 
 
 @router.post("", status_code=204)
-def ingest_conversation(organizationId: str, who: Who,  # noqa: N803
+def ingest_conversation(organizationId: str, who: Who,
                         body: Annotated[ConversationsBody, Body()]) -> Response[str]:
     ingest.ingest(who, organizationId, conversations(body))
     return Response(status_code=204, body="")
 
 
 @router.get("")
-def list_conversations(organizationId: str, who: Who, *,  # noqa: N803
+def list_conversations(organizationId: str, who: Who, *,
                        source: Annotated[str | None, Query(min_length=1, max_length=255)] = None,
                        page: PageCursor = None, limit: PageLimit = None) -> ConversationList:
     found = reads.list_conversations(who, organizationId, source=source, limit=page_limit(limit), page=page)
@@ -34,6 +34,6 @@ def list_conversations(organizationId: str, who: Who, *,  # noqa: N803
 
 
 @router.get("/<conversationId>")
-def get_conversation(organizationId: str, conversationId: str, who: Who) -> ConversationDetail:  # noqa: N803
+def get_conversation(organizationId: str, conversationId: str, who: Who) -> ConversationDetail:
     found = reads.get_conversation(who, organizationId, conversationId)
     return detail_to_wire(found.conversation, found.parts)

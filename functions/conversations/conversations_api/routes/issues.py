@@ -23,7 +23,7 @@ def _wire(view: IssueView) -> ConversationIssueWithConversation:
 
 
 @router.get("")
-def list_issues(organizationId: str, who: Who, *, cluster: Filter = None,  # noqa: N803
+def list_issues(organizationId: str, who: Who, *, cluster: Filter = None,
                 conversation: Filter = None, page: PageCursor = None,
                 limit: PageLimit = None) -> ConversationIssueList:
     found = reads.list_issues(who, organizationId, cluster=cluster, conversation=conversation,
@@ -32,5 +32,5 @@ def list_issues(organizationId: str, who: Who, *, cluster: Filter = None,  # noq
 
 
 @router.get("/<issueId>")
-def get_issue(organizationId: str, issueId: str, who: Who) -> ConversationIssueWithConversation:  # noqa: N803
+def get_issue(organizationId: str, issueId: str, who: Who) -> ConversationIssueWithConversation:
     return _wire(reads.get_issue(who, organizationId, issueId))

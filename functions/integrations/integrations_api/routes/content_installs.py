@@ -16,8 +16,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.route_signatures import declared_as
-from bindery.api.schemas.integrations import UpdateContentInstallation
 from bindery.domain.integrations import content_installs
+from bindery.requests.integrations import UpdateContentInstallation
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 
 router = Router()
@@ -29,13 +29,13 @@ def _declare(target: InstallTarget[Install, Shown, Shelf]) -> None:
     one = f"/{target.plural}/<{target.id_param}>"
     path_id = {"content_id": target.id_param}
 
-    def list_setups(integrationName: str, installationId: str, who: Who, *,  # noqa: N803
+    def list_setups(integrationName: str, installationId: str, who: Who, *,
                     page: PageCursor = None, limit: PageLimit = None, extended: Extended = False) -> Shelf:
         found = content_installs.list_setups(who, integrationName, installationId, kind, None,
                                              extended=extended, limit=page_limit(limit), page=page)
         return target.shelf.model_validate(found.map(target.shape).to_wire())
 
-    def install_on(integrationName: str, installationId: str, who: Who,  # noqa: N803
+    def install_on(integrationName: str, installationId: str, who: Who,
                    body: Annotated[Install, Body()], *, extended: Extended = False) -> Response[Shown]:
         view = content_installs.install_on(who, integrationName, installationId, kind,
                                            target.installed_on(body), extended=extended)
@@ -43,17 +43,17 @@ def _declare(target: InstallTarget[Install, Shown, Shelf]) -> None:
         return Response(status_code=201, content_type="application/json", body=shaped,
                         headers={"Location": shaped.urls.location})
 
-    def get_on(integrationName: str, installationId: str, content_id: str, who: Who, *,  # noqa: N803
+    def get_on(integrationName: str, installationId: str, content_id: str, who: Who, *,
                extended: Extended = False) -> Shown:
         return target.shape(content_installs.get_on(who, integrationName, installationId, kind, content_id,
                                                     extended=extended))
 
-    def update_on(integrationName: str, installationId: str, content_id: str, who: Who,  # noqa: N803
+    def update_on(integrationName: str, installationId: str, content_id: str, who: Who,
                   body: Annotated[UpdateContentInstallation, Body()], *, extended: Extended = False) -> Shown:
         return target.shape(content_installs.update_on(who, integrationName, installationId, kind, content_id,
                                                        body=body, extended=extended))
 
-    def uninstall_from(integrationName: str, installationId: str, content_id: str,  # noqa: N803
+    def uninstall_from(integrationName: str, installationId: str, content_id: str,
                        who: Who) -> Response[str]:
         content_installs.uninstall_from(who, integrationName, installationId, kind, content_id)
         return Response(status_code=204, body="")

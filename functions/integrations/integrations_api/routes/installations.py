@@ -11,7 +11,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.integrations import InstallIntegration, UpdateInstallation
 from bindery.api.wire.integrations import installation_to_wire
 from bindery.api.wire.models.integrations import (
     IntegrationInstallation,
@@ -19,14 +18,15 @@ from bindery.api.wire.models.integrations import (
     IntegrationInstallationToken,
 )
 from bindery.domain.integrations import installations, tokens
+from bindery.requests.integrations import InstallIntegration, UpdateInstallation
 
 router = Router()
 
 
 @router.get("")
-def list_installations(integrationName: str, who: Who, *,  # noqa: N803
+def list_installations(integrationName: str, who: Who, *,
                        page: PageCursor = None, limit: PageLimit = None,
-                       externalId: Annotated[str | None, Query(max_length=200)] = None,  # noqa: N803
+                       externalId: Annotated[str | None, Query(max_length=200)] = None,
                        ) -> IntegrationInstallationList:
     found = installations.list_installations(who, integrationName, externalId, limit=page_limit(limit),
                                              page=page)
@@ -34,7 +34,7 @@ def list_installations(integrationName: str, who: Who, *,  # noqa: N803
 
 
 @router.post("", status_code=201, responses={201: {"description": "Integration installed successfully"}})
-def install_integration(integrationName: str, who: Who,  # noqa: N803
+def install_integration(integrationName: str, who: Who,
                         body: Annotated[InstallIntegration, Body()]) -> Response[IntegrationInstallation]:
     shaped = installation_to_wire(installations.install(who, integrationName, body.organization))
     return Response(status_code=201, content_type="application/json", body=shaped,
@@ -42,24 +42,24 @@ def install_integration(integrationName: str, who: Who,  # noqa: N803
 
 
 @router.get("/<installationId>")
-def get_installation(integrationName: str, installationId: str, who: Who) -> IntegrationInstallation:  # noqa: N803
+def get_installation(integrationName: str, installationId: str, who: Who) -> IntegrationInstallation:
     return installation_to_wire(installations.get_installation(who, integrationName, installationId))
 
 
 @router.patch("/<installationId>")
-def update_installation(integrationName: str, installationId: str, who: Who,  # noqa: N803
+def update_installation(integrationName: str, installationId: str, who: Who,
                         body: Annotated[UpdateInstallation, Body()]) -> IntegrationInstallation:
     return installation_to_wire(installations.update_installation(who, integrationName, installationId, body))
 
 
 @router.delete("/<installationId>", status_code=204)
-def uninstall_integration(integrationName: str, installationId: str, who: Who) -> Response[str]:  # noqa: N803
+def uninstall_integration(integrationName: str, installationId: str, who: Who) -> Response[str]:
     installations.uninstall(who, integrationName, installationId)
     return Response(status_code=204, body="")
 
 
 @router.post("/<installationId>/tokens")
-def create_installation_token(integrationName: str, installationId: str,  # noqa: N803
+def create_installation_token(integrationName: str, installationId: str,
                               who: Who) -> IntegrationInstallationToken:
     """A temporary token (an hour) that authenticates as the installation, with its scopes."""
     return IntegrationInstallationToken(token=tokens.create_token(who, integrationName, installationId))

@@ -12,7 +12,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.route_signatures import declared_as
-from bindery.api.schemas.integrations import IntegrationDevMode, PublishIntegration
 from bindery.api.wire.integrations import event_to_wire, event_with_trace
 from bindery.api.wire.models.integrations import (
     Integration,
@@ -22,6 +21,7 @@ from bindery.api.wire.models.integrations import (
     IntegrationSigningSecrets,
 )
 from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
+from bindery.requests.integrations import IntegrationDevMode, PublishIntegration
 from integrations_api import shapes
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 from integrations_api.listing_query import ListingQuery, with_listing_query
@@ -42,24 +42,24 @@ def list_integrations(who: Who, *, page: PageCursor = None, limit: PageLimit = N
 
 
 @router.get("/<integrationName>")
-def get_integration(integrationName: str, who: Who) -> Integration:  # noqa: N803
+def get_integration(integrationName: str, who: Who) -> Integration:
     return shapes.integration(publishing.get(who, integrationName))
 
 
 @router.post("/<integrationName>")
-def publish_integration(integrationName: str, who: Who,  # noqa: N803
+def publish_integration(integrationName: str, who: Who,
                         body: Annotated[PublishIntegration, Body()]) -> Integration:
     return shapes.integration(publishing.publish(who, integrationName, body))
 
 
 @router.delete("/<integrationName>", status_code=204)
-def unpublish_integration(integrationName: str, who: Who) -> Response[str]:  # noqa: N803
+def unpublish_integration(integrationName: str, who: Who) -> Response[str]:
     publishing.unpublish(who, integrationName)
     return Response(status_code=204, body="")
 
 
 @router.put("/<integrationName>/dev", status_code=204)
-def set_dev_mode(integrationName: str, who: Who,  # noqa: N803
+def set_dev_mode(integrationName: str, who: Who,
                  body: Annotated[IntegrationDevMode, Body()]) -> Response[str]:
     publishing.set_dev_mode(who, integrationName, body.tunnelUrl, body.all)
     return Response(status_code=204, body="")
@@ -67,7 +67,7 @@ def set_dev_mode(integrationName: str, who: Who,  # noqa: N803
 
 @router.delete("/<integrationName>/dev", status_code=205,
                responses={205: {"description": "Development mode disabled"}})
-def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:  # noqa: N803
+def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:
     """205, the one answer the official spec declares (Reset Content: no body)."""
     publishing.set_dev_mode(who, integrationName, None, False)
     return Response(status_code=205, body="")
@@ -76,9 +76,9 @@ def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:  # noqa: 
 def _declare_setups(target: InstallTarget[Install, Shown, Shelf]) -> None:
     """The integration's setups on spaces or on sites, across its installations (the developer's view)."""
 
-    def list_setups(integrationName: str, who: Who, *,  # noqa: N803
+    def list_setups(integrationName: str, who: Who, *,
                     page: PageCursor = None, limit: PageLimit = None,
-                    externalId: ExternalId = None,  # noqa: N803
+                    externalId: ExternalId = None,
                     extended: Extended = False) -> Shelf:
         found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
                                              extended=extended, limit=page_limit(limit), page=page)
@@ -93,14 +93,14 @@ _declare_setups(SITE)
 
 
 @router.get("/<integrationName>/signing-secrets")
-def get_signing_secrets(integrationName: str, who: Who) -> IntegrationSigningSecrets:  # noqa: N803
+def get_signing_secrets(integrationName: str, who: Who) -> IntegrationSigningSecrets:
     """The signing secret Bindery generated for the integration, which signs its event deliveries unless
     it published a `SIGNING_SECRET` (its owner's admins; a Bindery extension)."""
     return IntegrationSigningSecrets(integration=sealed_secrets.read_signing_secret(who, integrationName))
 
 
 @router.get("/<integrationName>/events")
-def list_events(integrationName: str, who: Who, *,  # noqa: N803
+def list_events(integrationName: str, who: Who, *,
                 page: PageCursor = None, limit: PageLimit = None) -> IntegrationEventList:
     """The integration's events, newest first (its owner's admins)."""
     found = events.list_events(who, integrationName, limit=page_limit(limit), page=page)
@@ -108,5 +108,5 @@ def list_events(integrationName: str, who: Who, *,  # noqa: N803
 
 
 @router.get("/<integrationName>/events/<eventId>")
-def get_event(integrationName: str, eventId: str, who: Who) -> IntegrationEventWithTrace:  # noqa: N803
+def get_event(integrationName: str, eventId: str, who: Who) -> IntegrationEventWithTrace:
     return event_with_trace(events.get_event(who, integrationName, eventId))

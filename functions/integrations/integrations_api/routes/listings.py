@@ -17,7 +17,7 @@ router = Router()
 
 @router.get("/orgs/<organizationId>/integrations")
 @with_listing_query
-def list_org_integrations(organizationId: str, access: MemberOf, who: Who, *,  # noqa: N803
+def list_org_integrations(organizationId: str, access: MemberOf, who: Who, *,
                           page: PageCursor = None, limit: PageLimit = None,
                           query: ListingQuery) -> IntegrationList:
     """Public integrations with the organization's own private and unlisted ones (its members)."""
@@ -27,7 +27,7 @@ def list_org_integrations(organizationId: str, access: MemberOf, who: Who, *,  #
 
 
 @router.get("/orgs/<organizationId>/installations")
-def list_org_installations(organizationId: str, access: MemberOf, who: Who, *,  # noqa: N803
+def list_org_installations(organizationId: str, access: MemberOf, who: Who, *,
                            page: PageCursor = None, limit: PageLimit = None,
                            search: Search = None) -> InstalledIntegrationList:
     found = installations.org_installations(access, who, search, limit=page_limit(limit), page=page)
@@ -35,6 +35,6 @@ def list_org_installations(organizationId: str, access: MemberOf, who: Who, *,  
 
 
 @router.get("/spaces/<spaceId>/integrations")
-def list_space_integrations(spaceId: str, who: Who, *, search: Search = None) -> IntegrationList:  # noqa: N803
+def list_space_integrations(spaceId: str, who: Who, *, search: Search = None) -> IntegrationList:
     found = content_installs.integrations_on(who, "space", spaceId, None, search)
     return IntegrationList.model_validate(found.map(shapes.integration).to_wire())

@@ -8,11 +8,11 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import MemberOf, Who
-from bindery.api.schemas.invites import InviteUsersToOrganization
 from bindery.api.wire.invites import invited_users_to_wire
 from bindery.api.wire.models.common import Empty
 from bindery.api.wire.models.organizations import InvitedUsers
 from bindery.domain import invites as domain
+from bindery.requests.invites import InviteUsersToOrganization
 
 router = Router()
 
@@ -26,7 +26,7 @@ def invite_users(
 
 @router.post("/<inviteId>")
 def join_with_invite(
-    organizationId: str, inviteId: str, who: Who,  # noqa: N803
+    organizationId: str, inviteId: str, who: Who,
 ) -> Empty:
     # Not `organization`: callers are not members yet, and must not be turned away with a 404.
     domain.join_with_link(who, organizationId, inviteId)

@@ -10,10 +10,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit
-from bindery.api.schemas.invites import CreateInviteLink, UpdateInviteLink
 from bindery.api.wire.invites import invite_link_item, invite_link_to_wire
 from bindery.api.wire.models.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 from bindery.domain import invites as domain
+from bindery.requests.invites import CreateInviteLink, UpdateInviteLink
 
 router = Router()
 
@@ -36,13 +36,13 @@ def create_link(
 
 
 @router.get("/<inviteId>")
-def get_link(inviteId: str, access: MemberOf) -> OrganizationInviteLink:  # noqa: N803
+def get_link(inviteId: str, access: MemberOf) -> OrganizationInviteLink:
     return invite_link_to_wire(domain.get_link(access, inviteId))
 
 
 @router.patch("/<inviteId>")
 def update_link(
-    inviteId: str,  # noqa: N803
+    inviteId: str,
     access: MemberOf,
     body: Annotated[UpdateInviteLink, Body()],
 ) -> OrganizationInviteLink:
@@ -50,6 +50,6 @@ def update_link(
 
 
 @router.delete("/<inviteId>", status_code=204)
-def delete_link(inviteId: str, access: MemberOf) -> Response[str]:  # noqa: N803
+def delete_link(inviteId: str, access: MemberOf) -> Response[str]:
     domain.delete_link(access, inviteId)
     return Response(status_code=204, body="")

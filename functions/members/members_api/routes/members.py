@@ -10,8 +10,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.api.schemas.common import RoleValue
-from bindery.api.schemas.members import UpdateMember
 from bindery.api.wire.models.spaces import MemberContentPermissionList
 from bindery.api.wire.models.users import (
     MemberTeam,
@@ -25,6 +23,8 @@ from bindery.api.wire.users import member_model
 from bindery.domain import members as domain
 from bindery.domain.access import grant_listings as grants_domain
 from bindery.domain.members import MemberTeamView
+from bindery.requests.common import RoleValue
+from bindery.requests.members import UpdateMember
 
 router = Router()
 
@@ -50,32 +50,32 @@ def list_members(
 
 
 @router.get("/<userId>")
-def get_member(organizationId: str, userId: str, who: Who) -> OrganizationMember:  # noqa: N803
+def get_member(organizationId: str, userId: str, who: Who) -> OrganizationMember:
     return member_model(domain.get_member(who, organizationId, userId))
 
 
 @router.patch("/<userId>")
 def update_member(
-    organizationId: str, userId: str, who: Who,  # noqa: N803
+    organizationId: str, userId: str, who: Who,
     body: Annotated[UpdateMember, Body()],
 ) -> OrganizationMember:
     return member_model(domain.change_role(who, organizationId, userId, body.role))
 
 
 @router.delete("/<userId>", status_code=204)
-def remove_member(organizationId: str, userId: str, who: Who) -> Response[str]:  # noqa: N803
+def remove_member(organizationId: str, userId: str, who: Who) -> Response[str]:
     domain.remove_member(who, organizationId, userId)
     return Response(status_code=204, body="")
 
 
 @router.post("/<userId>/sso")
-def set_sso(organizationId: str, userId: str, who: Who) -> OrganizationMember:  # noqa: N803
+def set_sso(organizationId: str, userId: str, who: Who) -> OrganizationMember:
     return member_model(domain.set_sso(who, organizationId, userId))
 
 
 @router.get("/<userId>/teams")
 def member_teams(
-    organizationId: str, userId: str, who: Who, *,  # noqa: N803
+    organizationId: str, userId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     title: Annotated[str | None, Query(max_length=64)] = None,
@@ -86,7 +86,7 @@ def member_teams(
 
 @router.get("/<userId>/spaces")
 def member_spaces(
-    organizationId: str, userId: str, who: Who, *,  # noqa: N803
+    organizationId: str, userId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     order: Annotated[Literal["asc", "desc"], Query()] = "desc",

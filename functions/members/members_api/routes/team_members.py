@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.members import AddTeamMember, UpdateTeamMembers
 from bindery.api.wire.models.users import OrganizationTeamMember, OrganizationTeamMemberList
 from bindery.api.wire.teams import team_member_to_wire
 from bindery.domain import team_members as domain
 from bindery.domain.team_members import TeamMembership
+from bindery.requests.members import AddTeamMember, UpdateTeamMembers
 
 router = Router()
 
@@ -25,7 +25,7 @@ def _wire(membership: TeamMembership) -> OrganizationTeamMember:
 
 @router.get("")
 def list_team_members(
-    organizationId: str, teamId: str, who: Who,  # noqa: N803
+    organizationId: str, teamId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> OrganizationTeamMemberList:
@@ -35,7 +35,7 @@ def list_team_members(
 
 @router.put("", status_code=204)
 def update_team_members(
-    organizationId: str, teamId: str, who: Who,  # noqa: N803
+    organizationId: str, teamId: str, who: Who,
     body: Annotated[UpdateTeamMembers, Body()],
 ) -> Response[str]:
     domain.update_team_members(who, organizationId, teamId, body)
@@ -44,7 +44,7 @@ def update_team_members(
 
 @router.put("/<userId>", status_code=204)
 def add_team_member(
-    organizationId: str, teamId: str, userId: str, who: Who,  # noqa: N803
+    organizationId: str, teamId: str, userId: str, who: Who,
     body: Annotated[AddTeamMember | None, Body()] = None,
 ) -> Response[str]:
     domain.add_team_member(who, organizationId, teamId, userId, body.role if body else None)
@@ -53,7 +53,7 @@ def add_team_member(
 
 @router.delete("/<userId>", status_code=204)
 def remove_team_member(
-    organizationId: str, teamId: str, userId: str, who: Who,  # noqa: N803
+    organizationId: str, teamId: str, userId: str, who: Who,
 ) -> Response[str]:
     domain.remove_team_member(who, organizationId, teamId, userId)
     return Response(status_code=204, body="")

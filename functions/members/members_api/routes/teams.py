@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.api.schemas.members import CreateTeam, UpdateTeam
 from bindery.api.wire.models.users import OrganizationTeam, OrganizationTeamList
 from bindery.api.wire.teams import team_model
 from bindery.domain import teams as domain
 from bindery.domain.teams import TeamView
+from bindery.requests.members import CreateTeam, UpdateTeam
 
 router = Router()
 
@@ -43,19 +43,19 @@ def create_team(
 
 
 @router.get("/<teamId>")
-def get_team(organizationId: str, teamId: str, who: Who) -> OrganizationTeam:  # noqa: N803
+def get_team(organizationId: str, teamId: str, who: Who) -> OrganizationTeam:
     return _wire(domain.get_team(who, organizationId, teamId))
 
 
 @router.patch("/<teamId>")
 def rename_team(
-    organizationId: str, teamId: str, who: Who,  # noqa: N803
+    organizationId: str, teamId: str, who: Who,
     body: Annotated[UpdateTeam, Body()],
 ) -> OrganizationTeam:
     return _wire(domain.rename_team(who, organizationId, teamId, body))
 
 
 @router.delete("/<teamId>", status_code=204)
-def delete_team(teamId: str, access: MemberOf) -> Response[str]:  # noqa: N803
+def delete_team(teamId: str, access: MemberOf) -> Response[str]:
     domain.delete_team(access, teamId)
     return Response(status_code=204, body="")

@@ -11,11 +11,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.openapi import CreateSpec, PutSpec, UpdateSpec
 from bindery.api.wire.models.openapi import OpenAPISpec, OpenAPISpecList
 from bindery.api.wire.openapi import spec_to_wire
 from bindery.domain.openapi import specs as domain
 from bindery.domain.openapi.specs import SpecView
+from bindery.requests.openapi import CreateSpec, PutSpec, UpdateSpec
 
 router = Router()
 
@@ -25,25 +25,25 @@ def _wire(view: SpecView) -> OpenAPISpec:
 
 
 @router.get("")
-def list_specs(organizationId: str, who: Who, *,  # noqa: N803
+def list_specs(organizationId: str, who: Who, *,
                page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecList:
     found = domain.list_specs(who, organizationId, limit=page_limit(limit), page=page)
     return OpenAPISpecList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("", status_code=201)
-def create_spec(organizationId: str, who: Who, body: Annotated[CreateSpec, Body()]) -> OpenAPISpec:  # noqa: N803
+def create_spec(organizationId: str, who: Who, body: Annotated[CreateSpec, Body()]) -> OpenAPISpec:
     return _wire(domain.create_spec(who, organizationId, body.slug, body.source))
 
 
 @router.get("/<specSlug>")
-def get_spec(organizationId: str, specSlug: str, who: Who) -> OpenAPISpec:  # noqa: N803
+def get_spec(organizationId: str, specSlug: str, who: Who) -> OpenAPISpec:
     return _wire(domain.get_spec(who, organizationId, specSlug))
 
 
 @router.put("/<specSlug>", responses={200: {"description": "OpenAPI specification has been updated"},
                                      201: {"description": "OpenAPI specification has been created"}})
-def put_spec(organizationId: str, specSlug: str, who: Who,  # noqa: N803
+def put_spec(organizationId: str, specSlug: str, who: Who,
              body: Annotated[PutSpec, Body()]) -> Response[OpenAPISpec]:
     """200 with the updated spec, or 201 when the slug named none (the spec is created)."""
     view, created = domain.put_spec(who, organizationId, specSlug, body.source)
@@ -51,12 +51,12 @@ def put_spec(organizationId: str, specSlug: str, who: Who,  # noqa: N803
 
 
 @router.patch("/<specSlug>")
-def update_spec(organizationId: str, specSlug: str, who: Who,  # noqa: N803
+def update_spec(organizationId: str, specSlug: str, who: Who,
                 body: Annotated[UpdateSpec, Body()]) -> OpenAPISpec:
     return _wire(domain.set_visibility(who, organizationId, specSlug, body.visibility))
 
 
 @router.delete("/<specSlug>", status_code=204)
-def delete_spec(organizationId: str, specSlug: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_spec(organizationId: str, specSlug: str, who: Who) -> Response[str]:
     domain.delete_spec(who, organizationId, specSlug)
     return Response(status_code=204, body="")

@@ -20,19 +20,19 @@ def _wire(view: VersionView) -> OpenAPISpecVersion:
 
 
 @router.get("")
-def list_versions(organizationId: str, specSlug: str, who: Who, *,  # noqa: N803
+def list_versions(organizationId: str, specSlug: str, who: Who, *,
                   page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecVersionList:
     found = domain.list_versions(who, organizationId, specSlug, limit=page_limit(limit), page=page)
     return OpenAPISpecVersionList.model_validate(found.map(_wire).to_wire())
 
 
 @router.get("/<versionId>")
-def get_version(organizationId: str, specSlug: str, versionId: str, who: Who) -> OpenAPISpecVersion:  # noqa: N803
+def get_version(organizationId: str, specSlug: str, versionId: str, who: Who) -> OpenAPISpecVersion:
     return _wire(domain.get_version(who, organizationId, specSlug, versionId))
 
 
 @router.get("/<versionId>/content")
-def get_version_content(organizationId: str, specSlug: str, versionId: str,  # noqa: N803
+def get_version_content(organizationId: str, specSlug: str, versionId: str,
                         who: Who) -> OpenAPISpecContent:
     content = domain.get_content(who, organizationId, specSlug, versionId)
     return OpenAPISpecContent(filesystem=content.filesystem, url=content.view.url)

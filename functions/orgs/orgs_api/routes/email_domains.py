@@ -13,6 +13,6 @@ router = Router()
 
 
 @router.get("/<emailDomain>/orgs")
-def orgs_for_domain(emailDomain: str, who: Who) -> OrganizationsForEmailDomain:  # noqa: N803
+def orgs_for_domain(emailDomain: str, who: Who) -> OrganizationsForEmailDomain:
     found = domain.orgs_for_email_domain(who, emailDomain)
     return OrganizationsForEmailDomain(organizations=[org_model(view.org, view.role) for view in found])

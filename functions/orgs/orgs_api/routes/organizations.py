@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.api.schemas.organizations import CreateOrganization, UpdateOrganization
 from bindery.api.wire.models.organizations import Organization, OrganizationList, Ping
 from bindery.api.wire.organizations import org_model
 from bindery.domain import organizations as domain
 from bindery.domain.organizations import OrgView
+from bindery.requests.organizations import CreateOrganization, UpdateOrganization
 
 router = Router()
 
@@ -53,7 +53,7 @@ def update_org(
 
 
 @router.post("/orgs/<organizationId>/join", status_code=204)
-def join_org(organizationId: str, who: Who) -> Response[str]:  # noqa: N803
+def join_org(organizationId: str, who: Who) -> Response[str]:
     domain.join_org(who, organizationId)
     return Response(status_code=204, body="")
 

@@ -19,7 +19,7 @@ Status = Literal["ok", "broken", "in-app"]
 
 @router.get("/spaces/<spaceId>/links")
 def list_space_links(
-    spaceId: str, who: Who, *,  # noqa: N803
+    spaceId: str, who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,

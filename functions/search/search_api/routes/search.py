@@ -23,7 +23,7 @@ def _space(found: SpaceHits) -> SearchSpaceResult:
 
 @router.get("/spaces/<spaceId>/search")
 def search_space(
-    spaceId: str, who: Who, *,  # noqa: N803
+    spaceId: str, who: Who, *,
     query: Annotated[str, Query(max_length=domain.MAX_QUERY)],
     page: PageCursor = None,
     limit: PageLimit = None,
@@ -36,7 +36,7 @@ def search_space(
 
 @router.get("/orgs/<organizationId>/search")
 def search_organization(
-    organizationId: str, who: Who, *,  # noqa: N803
+    organizationId: str, who: Who, *,
     query: Annotated[str, Query(max_length=domain.MAX_QUERY)],
     page: PageCursor = None,
     limit: PageLimit = None,

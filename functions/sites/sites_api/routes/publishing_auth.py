@@ -9,28 +9,28 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.sites import UpdatePublishingAuth
 from bindery.api.wire.models.site_settings import SitePublishingAuth
 from bindery.api.wire.sites import publishing_auth_to_wire
 from bindery.domain.sites import publishing_auth as domain
+from bindery.requests.sites import UpdatePublishingAuth
 
 router = Router()
 
 
 @router.get("")
-def get_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:  # noqa: N803
+def get_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.get_publishing_auth(who, organizationId, siteId)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
 
 
 @router.patch("")
-def update_publishing_auth(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def update_publishing_auth(organizationId: str, siteId: str, who: Who,
                            body: Annotated[UpdatePublishingAuth, Body()]) -> SitePublishingAuth:
     found = domain.update_publishing_auth(who, organizationId, siteId, body)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
 
 
 @router.post("/regenerate")
-def regenerate_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:  # noqa: N803
+def regenerate_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.regenerate_publishing_auth(who, organizationId, siteId)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))

@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.site_sections import AddSectionGroup, AddSectionToGroup, UpdateSectionGroup
 from bindery.api.wire.models.site_sections import SiteSectionGroup, SiteSectionGroupList
 from bindery.domain.sites import section_groups as domain
+from bindery.requests.site_sections import AddSectionGroup, AddSectionToGroup, UpdateSectionGroup
 from sites_api import shapes
 
 router = Router()
@@ -20,8 +20,8 @@ router = Router()
 
 @router.get("")
 def list_groups(
-    organizationId: str,  # noqa: N803
-    siteId: str,  # noqa: N803
+    organizationId: str,
+    siteId: str,
     who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
@@ -31,34 +31,34 @@ def list_groups(
 
 
 @router.post("", status_code=201)
-def add_group(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def add_group(organizationId: str, siteId: str, who: Who,
               body: Annotated[AddSectionGroup, Body()]) -> SiteSectionGroup:
     return SiteSectionGroup.model_validate(shapes.group(domain.add_group(who, organizationId, siteId, body)))
 
 
 @router.patch("/<siteSectionGroupId>")
-def update_group(organizationId: str, siteId: str, siteSectionGroupId: str, who: Who,  # noqa: N803
+def update_group(organizationId: str, siteId: str, siteSectionGroupId: str, who: Who,
                  body: Annotated[UpdateSectionGroup, Body()]) -> SiteSectionGroup:
     view = domain.update_group(who, organizationId, siteId, siteSectionGroupId, body)
     return SiteSectionGroup.model_validate(shapes.group(view))
 
 
 @router.delete("/<siteSectionGroupId>", status_code=204)
-def delete_group(organizationId: str, siteId: str, siteSectionGroupId: str,  # noqa: N803
+def delete_group(organizationId: str, siteId: str, siteSectionGroupId: str,
                  who: Who) -> Response[str]:
     domain.delete_group(who, organizationId, siteId, siteSectionGroupId)
     return Response(status_code=204, body="")
 
 
 @router.post("/<siteSectionGroupId>/sections", status_code=201)
-def add_section_to_group(organizationId: str, siteId: str, siteSectionGroupId: str,  # noqa: N803
+def add_section_to_group(organizationId: str, siteId: str, siteSectionGroupId: str,
                          who: Who, body: Annotated[AddSectionToGroup, Body()]) -> SiteSectionGroup:
     view = domain.add_section_to_group(who, organizationId, siteId, siteSectionGroupId, body)
     return SiteSectionGroup.model_validate(shapes.group(view))
 
 
 @router.delete("/<siteSectionGroupId>/sections/<siteSectionId>", status_code=204)
-def remove_section_from_group(organizationId: str, siteId: str, siteSectionGroupId: str,  # noqa: N803
-                              siteSectionId: str, who: Who) -> Response[str]:  # noqa: N803
+def remove_section_from_group(organizationId: str, siteId: str, siteSectionGroupId: str,
+                              siteSectionId: str, who: Who) -> Response[str]:
     domain.remove_section_from_group(who, organizationId, siteId, siteSectionGroupId, siteSectionId)
     return Response(status_code=204, body="")

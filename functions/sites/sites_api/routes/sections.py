@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.site_sections import AddSection, MoveSection, UpdateSection
 from bindery.api.wire.models.site_sections import SiteSection, SiteSectionList
 from bindery.domain.sites import sections as domain
+from bindery.requests.site_sections import AddSection, MoveSection, UpdateSection
 from sites_api import shapes
 
 router = Router()
@@ -20,12 +20,12 @@ router = Router()
 
 @router.get("")
 def list_sections(
-    organizationId: str,  # noqa: N803
-    siteId: str,  # noqa: N803
+    organizationId: str,
+    siteId: str,
     who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
-    shareKey: Annotated[str | None, Query(max_length=256)] = None,  # noqa: N803
+    shareKey: Annotated[str | None, Query(max_length=256)] = None,
 ) -> SiteSectionList:
     found = domain.list_sections(who, organizationId, siteId, limit=page_limit(limit), page=page,
                                  share_key=shareKey)
@@ -33,26 +33,26 @@ def list_sections(
 
 
 @router.post("", status_code=201)
-def add_section(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def add_section(organizationId: str, siteId: str, who: Who,
                 body: Annotated[AddSection, Body()]) -> SiteSection:
     return SiteSection.model_validate(shapes.section(domain.add_section(who, organizationId, siteId, body)))
 
 
 @router.patch("/<siteSectionId>")
-def update_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,  # noqa: N803
+def update_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,
                    body: Annotated[UpdateSection, Body()]) -> SiteSection:
     view = domain.update_section(who, organizationId, siteId, siteSectionId, body)
     return SiteSection.model_validate(shapes.section(view))
 
 
 @router.post("/<siteSectionId>/move")
-def move_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,  # noqa: N803
+def move_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,
                  body: Annotated[MoveSection | None, Body()] = None) -> SiteSection:
     view = domain.move_section(who, organizationId, siteId, siteSectionId, body or MoveSection())
     return SiteSection.model_validate(shapes.section(view))
 
 
 @router.delete("/<siteSectionId>", status_code=204)
-def delete_section(organizationId: str, siteId: str, siteSectionId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_section(organizationId: str, siteId: str, siteSectionId: str, who: Who) -> Response[str]:
     domain.delete_section(who, organizationId, siteId, siteSectionId)
     return Response(status_code=204, body="")

@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.sites import CreateShareLink, UpdateShareLink
 from bindery.api.wire.models.site_settings import ShareLink, ShareLinkList
 from bindery.api.wire.sites import share_link_to_wire
 from bindery.domain.sites import share_links as domain
 from bindery.domain.sites.share_links import ShareLinkView
+from bindery.requests.sites import CreateShareLink, UpdateShareLink
 
 router = Router()
 
@@ -26,26 +26,26 @@ def _wire(view: ShareLinkView) -> dict[str, object]:
 
 
 @router.get("")
-def list_share_links(organizationId: str, siteId: str, who: Who, *,  # noqa: N803
+def list_share_links(organizationId: str, siteId: str, who: Who, *,
                      page: PageCursor = None, limit: PageLimit = None) -> ShareLinkList:
     found = domain.list_share_links(who, organizationId, siteId, limit=page_limit(limit), page=page)
     return ShareLinkList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("", status_code=201)
-def create_share_link(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def create_share_link(organizationId: str, siteId: str, who: Who,
                       body: Annotated[CreateShareLink, Body()]) -> ShareLink:
     return ShareLink.model_validate(_wire(domain.create_share_link(who, organizationId, siteId, body)))
 
 
 @router.patch("/<shareLinkId>")
-def update_share_link(organizationId: str, siteId: str, shareLinkId: str, who: Who,  # noqa: N803
+def update_share_link(organizationId: str, siteId: str, shareLinkId: str, who: Who,
                       body: Annotated[UpdateShareLink, Body()]) -> ShareLink:
     return ShareLink.model_validate(_wire(domain.update_share_link(who, organizationId, siteId, shareLinkId,
                                                                    body)))
 
 
 @router.delete("/<shareLinkId>", status_code=204)
-def delete_share_link(organizationId: str, siteId: str, shareLinkId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_share_link(organizationId: str, siteId: str, shareLinkId: str, who: Who) -> Response[str]:
     domain.delete_share_link(who, organizationId, siteId, shareLinkId)
     return Response(status_code=204, body="")

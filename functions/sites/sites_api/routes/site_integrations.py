@@ -18,7 +18,7 @@ router = Router()
 
 
 @router.get("/integrations")
-def list_site_integrations(organizationId: str, siteId: str, who: Who, *,  # noqa: N803
+def list_site_integrations(organizationId: str, siteId: str, who: Who, *,
                            search: Annotated[str | None, Query(max_length=100)] = None) -> IntegrationList:
     """What is installed on the site, for whoever may read the site (guests: 403, as for the site)."""
     found = content_installs.integrations_on(who, "site", siteId, organizationId, search)

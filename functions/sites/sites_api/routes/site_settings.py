@@ -9,8 +9,6 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.common import UnicodeJson
-from bindery.api.schemas.sites import UpdateAdaptiveSchema
 from bindery.api.wire.models.site_settings import (
     PublishedContentSite,
     SiteAdaptiveSchema,
@@ -19,6 +17,8 @@ from bindery.api.wire.models.site_settings import (
 )
 from bindery.api.wire.sites import published_site_to_wire
 from bindery.domain.sites import adaptive, customization, published
+from bindery.requests.common import UnicodeJson
+from bindery.requests.sites import UpdateAdaptiveSchema
 from bindery.store.site_settings import AdaptiveSchema
 from sites_api import shapes
 
@@ -26,8 +26,8 @@ router = Router()
 
 
 @router.get("/published")
-def get_published(organizationId: str, siteId: str, who: Who,  # noqa: N803
-                  shareKey: Annotated[str | None, Query(max_length=256)] = None,  # noqa: N803
+def get_published(organizationId: str, siteId: str, who: Who,
+                  shareKey: Annotated[str | None, Query(max_length=256)] = None,
                   ) -> PublishedContentSite:
     found = published.get_published(who, organizationId, siteId, shareKey)
     views = found.views
@@ -42,13 +42,13 @@ def get_published(organizationId: str, siteId: str, who: Who,  # noqa: N803
 
 
 @router.get("/customization")
-def get_customization(organizationId: str, siteId: str, who: Who) -> SiteCustomizationSettings:  # noqa: N803
+def get_customization(organizationId: str, siteId: str, who: Who) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.get_site_customization(who, organizationId, siteId))
 
 
 @router.put("/customization")
-def put_customization(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def put_customization(organizationId: str, siteId: str, who: Who,
                       body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.put_site_customization(who, organizationId, siteId, body))
@@ -60,18 +60,18 @@ def _schema(found: AdaptiveSchema) -> SiteAdaptiveSchema:
 
 
 @router.get("/adaptive-schema")
-def get_adaptive_schema(organizationId: str, siteId: str, who: Who) -> SiteAdaptiveSchema:  # noqa: N803
+def get_adaptive_schema(organizationId: str, siteId: str, who: Who) -> SiteAdaptiveSchema:
     return _schema(adaptive.get_schema(who, organizationId, siteId))
 
 
 @router.put("/adaptive-schema")
-def put_adaptive_schema(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def put_adaptive_schema(organizationId: str, siteId: str, who: Who,
                         body: Annotated[UpdateAdaptiveSchema, Body()]) -> SiteAdaptiveSchema:
     return _schema(adaptive.put_schema(who, organizationId, siteId, body.jsonSchema))
 
 
 @router.get("/adaptive-schema/template-conditions")
-def list_template_conditions(organizationId: str, siteId: str,  # noqa: N803
+def list_template_conditions(organizationId: str, siteId: str,
                              who: Who) -> SiteAdaptiveTemplateConditions:
     found = adaptive.template_conditions(who, organizationId, siteId)
     return SiteAdaptiveTemplateConditions.model_validate(

@@ -10,13 +10,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.common import UnicodeJson
-from bindery.api.schemas.site_sections import MoveSiteSpace
-from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.api.wire.models.site_settings import SiteCustomizationSettings
 from bindery.api.wire.models.sites import SiteSpace, SiteSpaceList
 from bindery.domain.sites import customization
 from bindery.domain.sites import site_spaces as domain
+from bindery.requests.common import UnicodeJson
+from bindery.requests.site_sections import MoveSiteSpace
+from bindery.requests.sites import AddSiteSpace, UpdateSiteSpace
 from sites_api.shapes import site_space as _wire
 
 router = Router()
@@ -24,13 +24,13 @@ router = Router()
 
 @router.get("")
 def list_site_spaces(
-    organizationId: str,  # noqa: N803
-    siteId: str,  # noqa: N803
+    organizationId: str,
+    siteId: str,
     who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
     default: Annotated[bool | None, Query()] = None,
-    shareKey: Annotated[str | None, Query(max_length=256)] = None,  # noqa: N803
+    shareKey: Annotated[str | None, Query(max_length=256)] = None,
 ) -> SiteSpaceList:
     found = domain.list_site_spaces(who, organizationId, siteId, default=default, limit=page_limit(limit),
                                     page=page, share_key=shareKey)
@@ -38,47 +38,47 @@ def list_site_spaces(
 
 
 @router.post("", status_code=201)
-def add_site_space(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def add_site_space(organizationId: str, siteId: str, who: Who,
                    body: Annotated[AddSiteSpace, Body()]) -> SiteSpace:
     return SiteSpace.model_validate(_wire(domain.add_site_space(who, organizationId, siteId, body)))
 
 
 @router.patch("/<siteSpaceId>")
-def update_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
+def update_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                       body: Annotated[UpdateSiteSpace, Body()]) -> SiteSpace:
     view = domain.update_site_space(who, organizationId, siteId, siteSpaceId, body)
     return SiteSpace.model_validate(_wire(view))
 
 
 @router.post("/<siteSpaceId>/move")
-def move_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
+def move_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                     body: Annotated[MoveSiteSpace | None, Body()] = None) -> SiteSpace:
     view = domain.move_site_space(who, organizationId, siteId, siteSpaceId, body or MoveSiteSpace())
     return SiteSpace.model_validate(_wire(view))
 
 
 @router.delete("/<siteSpaceId>", status_code=204)
-def delete_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who) -> Response[str]:
     domain.delete_site_space(who, organizationId, siteId, siteSpaceId)
     return Response(status_code=204, body="")
 
 
 @router.get("/<siteSpaceId>/customization")
-def get_customization(organizationId: str, siteId: str, siteSpaceId: str,  # noqa: N803
+def get_customization(organizationId: str, siteId: str, siteSpaceId: str,
                       who: Who) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.get_site_space_customization(who, organizationId, siteId, siteSpaceId))
 
 
 @router.patch("/<siteSpaceId>/customization")
-def override_customization(organizationId: str, siteId: str, siteSpaceId: str, who: Who,  # noqa: N803
+def override_customization(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                            body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.override_site_space_customization(who, organizationId, siteId, siteSpaceId, body))
 
 
 @router.delete("/<siteSpaceId>/customization", status_code=204)
-def delete_customization(organizationId: str, siteId: str, siteSpaceId: str,  # noqa: N803
+def delete_customization(organizationId: str, siteId: str, siteSpaceId: str,
                          who: Who) -> Response[str]:
     customization.delete_site_space_customization(who, organizationId, siteId, siteSpaceId)
     return Response(status_code=204, body="")

@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import IdFilter, PageCursor, PageLimit, Who
-from bindery.api.schemas.sites import CreateSite, SiteType, UpdateSite
 from bindery.api.wire.models.sites import Site, SiteList
 from bindery.api.wire.sites import site_to_wire
 from bindery.domain.sites import lifecycle, listing
 from bindery.domain.sites.lifecycle import SiteResult
+from bindery.requests.sites import CreateSite, SiteType, UpdateSite
 
 router = Router()
 
@@ -25,7 +25,7 @@ def _site(result: SiteResult) -> Site:
 
 @router.get("")
 def list_sites(
-    organizationId: str,  # noqa: N803
+    organizationId: str,
     who: Who, *,
     page: PageCursor = None,
     limit: PageLimit = None,
@@ -40,33 +40,33 @@ def list_sites(
 
 
 @router.post("", status_code=201)
-def create_site(organizationId: str, who: Who,  # noqa: N803
+def create_site(organizationId: str, who: Who,
                 body: Annotated[CreateSite | None, Body()] = None) -> Site:
     return _site(lifecycle.create_site(who, organizationId, body or CreateSite()))
 
 
 @router.get("/<siteId>")
-def get_site(organizationId: str, siteId: str, who: Who) -> Site:  # noqa: N803
+def get_site(organizationId: str, siteId: str, who: Who) -> Site:
     return _site(lifecycle.get_site(who, organizationId, siteId))
 
 
 @router.patch("/<siteId>")
-def update_site(organizationId: str, siteId: str, who: Who,  # noqa: N803
+def update_site(organizationId: str, siteId: str, who: Who,
                 body: Annotated[UpdateSite, Body()]) -> Site:
     return _site(lifecycle.update_site(who, organizationId, siteId, body))
 
 
 @router.delete("/<siteId>", status_code=204)
-def delete_site(organizationId: str, siteId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_site(organizationId: str, siteId: str, who: Who) -> Response[str]:
     lifecycle.delete_site(who, organizationId, siteId)
     return Response(status_code=204, body="")
 
 
 @router.post("/<siteId>/publish")
-def publish_site(organizationId: str, siteId: str, who: Who) -> Site:  # noqa: N803
+def publish_site(organizationId: str, siteId: str, who: Who) -> Site:
     return _site(lifecycle.set_published(who, organizationId, siteId, True))
 
 
 @router.post("/<siteId>/unpublish")
-def unpublish_site(organizationId: str, siteId: str, who: Who) -> Site:  # noqa: N803
+def unpublish_site(organizationId: str, siteId: str, who: Who) -> Site:
     return _site(lifecycle.set_published(who, organizationId, siteId, False))

@@ -10,36 +10,36 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.collections import UpdateCollection
 from bindery.api.wire.models.spaces import Collection, SpaceList
 from bindery.domain import collections as domain
+from bindery.requests.collections import UpdateCollection
 from spaces_api import shapes
 
 router = Router()
 
 
 @router.get("")
-def get_collection(collectionId: str, who: Who) -> Collection:  # noqa: N803
+def get_collection(collectionId: str, who: Who) -> Collection:
     return shapes.collection(domain.get_collection(who, collectionId))
 
 
 @router.patch("")
 def update_collection(
-    collectionId: str, who: Who,  # noqa: N803
+    collectionId: str, who: Who,
     body: Annotated[UpdateCollection, Body()],
 ) -> Collection:
     return shapes.collection(domain.update_collection(who, collectionId, body))
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Collection deleted, or did not exist"}})
-def delete_collection(collectionId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_collection(collectionId: str, who: Who) -> Response[str]:
     domain.delete_collection(who, collectionId)
     return Response(status_code=204, body="")
 
 
 @router.get("/spaces")
 def list_spaces(
-    collectionId: str, who: Who,  # noqa: N803
+    collectionId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> SpaceList:

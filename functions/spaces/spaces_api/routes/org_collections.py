@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.collections import CreateCollection
 from bindery.api.wire.models.spaces import Collection, CollectionList
 from bindery.domain import collections as domain
+from bindery.requests.collections import CreateCollection
 from spaces_api import shapes
 
 router = Router()
@@ -20,7 +20,7 @@ router = Router()
 
 @router.get("")
 def list_collections(
-    organizationId: str, who: Who,  # noqa: N803
+    organizationId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
     nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
@@ -31,7 +31,7 @@ def list_collections(
 
 @router.post("", status_code=201, responses={201: {"description": "Collection created"}})
 def create_collection(
-    organizationId: str, who: Who,  # noqa: N803
+    organizationId: str, who: Who,
     body: Annotated[CreateCollection | None, Body()] = None,
 ) -> Response[Collection]:
     # The spec's request body is optional: no body creates an untitled collection at the top level.

@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
-from bindery.api.schemas.spaces import CreateSpace
 from bindery.api.wire.models.spaces import Space, SpaceList
 from bindery.domain.spaces import listing
 from bindery.domain.spaces import records as domain
+from bindery.requests.spaces import CreateSpace
 from spaces_api import shapes
 
 router = Router()
@@ -20,7 +20,7 @@ router = Router()
 
 @router.get("")
 def list_spaces(
-    organizationId: str, who: Who,  # noqa: N803
+    organizationId: str, who: Who,
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> SpaceList:

@@ -18,7 +18,6 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.route_signatures import declared_as
-from bindery.api.schemas.grants import InviteUsersAndTeams, UpdatePermission
 from bindery.api.wire.models.spaces import (
     TeamContentPermission,
     TeamContentPermissionList,
@@ -30,6 +29,7 @@ from bindery.domain.access import grant_listings
 from bindery.domain.access import grants as domain
 from bindery.domain.access.grant_listings import TeamGrantView, UserGrantView
 from bindery.pagination import Listing
+from bindery.requests.grants import InviteUsersAndTeams, UpdatePermission
 from spaces_api import shapes
 from spaces_api.target import ContentRef, permission_target
 

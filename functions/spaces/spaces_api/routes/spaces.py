@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.spaces import UpdateSpace
 from bindery.api.wire.models.spaces import Space
 from bindery.domain.spaces import lifecycle
 from bindery.domain.spaces import records as domain
+from bindery.requests.spaces import UpdateSpace
 from spaces_api import shapes
 
 router = Router()
@@ -20,8 +20,8 @@ router = Router()
 
 @router.get("")
 def get_space(
-    spaceId: str, who: Who,  # noqa: N803
-    shareKey: Annotated[str | None, Query(max_length=512)] = None,  # noqa: N803
+    spaceId: str, who: Who,
+    shareKey: Annotated[str | None, Query(max_length=512)] = None,
 ) -> Space:
     # `shareKey` resolves share-link published content; nothing is published yet, so members only.
     return shapes.space(domain.get_space(who, spaceId))
@@ -29,23 +29,23 @@ def get_space(
 
 @router.patch("")
 def update_space(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[UpdateSpace, Body()],
 ) -> Space:
     return shapes.space(domain.update_space(who, spaceId, body))
 
 
 @router.delete("", status_code=204, responses={204: {"description": "Space deleted, or did not exist"}})
-def delete_space(spaceId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_space(spaceId: str, who: Who) -> Response[str]:
     lifecycle.delete_space(who, spaceId)
     return Response(status_code=204, body="")
 
 
 @router.post("/restore")
-def restore_space(spaceId: str, who: Who) -> Space:  # noqa: N803
+def restore_space(spaceId: str, who: Who) -> Space:
     return shapes.space(lifecycle.restore_space(who, spaceId))
 
 
 @router.post("/duplicate", status_code=201, responses={201: {"description": "Space duplicated"}})
-def duplicate_space(spaceId: str, who: Who) -> Space:  # noqa: N803
+def duplicate_space(spaceId: str, who: Who) -> Space:
     return shapes.space(lifecycle.duplicate_space(who, spaceId))

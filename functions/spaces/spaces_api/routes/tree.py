@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import Who
-from bindery.api.schemas.tree import MoveContent, TransferContent
 from bindery.api.wire.models.spaces import Collection, Space
 from bindery.domain import transfers, tree
+from bindery.requests.tree import MoveContent, TransferContent
 from spaces_api import shapes
 
 router = Router()
@@ -18,7 +18,7 @@ router = Router()
 
 @router.post("/spaces/<spaceId>/move")
 def move_space(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[MoveContent, Body()],
 ) -> Space:
     return shapes.space(tree.move_space(who, spaceId, body))
@@ -26,7 +26,7 @@ def move_space(
 
 @router.post("/collections/<collectionId>/move")
 def move_collection(
-    collectionId: str, who: Who,  # noqa: N803
+    collectionId: str, who: Who,
     body: Annotated[MoveContent, Body()],
 ) -> Collection:
     return shapes.collection(tree.move_collection(who, collectionId, body))
@@ -34,7 +34,7 @@ def move_collection(
 
 @router.post("/spaces/<spaceId>/transfer")
 def transfer_space(
-    spaceId: str, who: Who,  # noqa: N803
+    spaceId: str, who: Who,
     body: Annotated[TransferContent, Body()],
 ) -> Space:
     return shapes.space(transfers.transfer_space(who, spaceId, body))
@@ -42,7 +42,7 @@ def transfer_space(
 
 @router.post("/collections/<collectionId>/transfer")
 def transfer_collection(
-    collectionId: str, who: Who,  # noqa: N803
+    collectionId: str, who: Who,
     body: Annotated[TransferContent, Body()],
 ) -> Collection:
     return shapes.collection(transfers.transfer_collection(who, collectionId, body))

@@ -16,21 +16,21 @@ router = Router()
 
 
 @router.get("/orgs/<organizationId>/sso")
-def list_logins(organizationId: str) -> OrganizationSSOProviderLogins:  # noqa: N803
+def list_logins(organizationId: str) -> OrganizationSSOProviderLogins:
     found = providers.login_providers(organizationId)
     return OrganizationSSOProviderLogins.model_validate({"items": [login_to_wire(p) for p in found]})
 
 
 @router.get("/saml/<samlProviderId>/start", status_code=302,
             responses={302: {"description": "Redirect to the identity provider"}})
-def start(samlProviderId: str) -> Response[str]:  # noqa: N803
+def start(samlProviderId: str) -> Response[str]:
     return Response(status_code=302, body="", headers={"Location": login.start(api_base(), samlProviderId),
                                                        "Cache-Control": "no-store"})
 
 
 @router.post("/saml/<samlProviderId>/acs", status_code=303,
              responses={303: {"description": "Signed in: redirect to where the login started"}})
-def acs(samlProviderId: str) -> Response[str]:  # noqa: N803
+def acs(samlProviderId: str) -> Response[str]:
     form = router.current_event.decoded_body or ""
     target = login.consume(api_base(), samlProviderId, form)
     return Response(status_code=303, body="", headers={"Location": target, "Cache-Control": "no-store"})
@@ -39,6 +39,6 @@ def acs(samlProviderId: str) -> Response[str]:  # noqa: N803
 @router.get("/saml/<samlProviderId>/metadata",
             responses={200: {"description": "The service provider's SAML metadata",
                              "content": {CONTENT_TYPE: {"schema": {"type": "string"}}}}})
-def metadata(samlProviderId: str) -> Response[str]:  # noqa: N803
+def metadata(samlProviderId: str) -> Response[str]:
     return Response(status_code=200, content_type=CONTENT_TYPE,
                     body=sp_metadata(login.service(api_base(), samlProviderId)))

@@ -10,13 +10,13 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.saml import CreateSAMLProvider, UpdateSAMLProvider
 from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList, SAMLLinkStart
 from bindery.api.wire.saml import provider_to_wire
 from bindery.api.wire.urls import api_base
 from bindery.domain.sso import login
 from bindery.domain.sso import providers as domain
 from bindery.domain.sso.providers import ProviderResult
+from bindery.requests.saml import CreateSAMLProvider, UpdateSAMLProvider
 
 router = Router()
 
@@ -26,7 +26,7 @@ def _provider(result: ProviderResult) -> OrganizationSAMLProvider:
 
 
 @router.get("")
-def list_providers(organizationId: str, who: Who, *,  # noqa: N803
+def list_providers(organizationId: str, who: Who, *,
                    page: PageCursor = None, limit: PageLimit = None) -> OrganizationSAMLProviderList:
     found = domain.list_providers(who, organizationId, page_limit(limit), page)
     shaped = found.listing.map(lambda result: provider_to_wire(result.provider, result.team))
@@ -34,7 +34,7 @@ def list_providers(organizationId: str, who: Who, *,  # noqa: N803
 
 
 @router.post("", status_code=201)
-def create_provider(organizationId: str, who: Who,  # noqa: N803
+def create_provider(organizationId: str, who: Who,
                     body: Annotated[CreateSAMLProvider, Body()]) -> Response[OrganizationSAMLProvider]:
     created = _provider(domain.create_provider(who, organizationId, body))
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=created,
@@ -42,12 +42,12 @@ def create_provider(organizationId: str, who: Who,  # noqa: N803
 
 
 @router.get("/<samlProviderId>")
-def get_provider(organizationId: str, samlProviderId: str, who: Who) -> OrganizationSAMLProvider:  # noqa: N803
+def get_provider(organizationId: str, samlProviderId: str, who: Who) -> OrganizationSAMLProvider:
     return _provider(domain.get_provider(who, organizationId, samlProviderId))
 
 
 @router.patch("/<samlProviderId>")
-def update_provider(organizationId: str, samlProviderId: str, who: Who,  # noqa: N803
+def update_provider(organizationId: str, samlProviderId: str, who: Who,
                     body: Annotated[UpdateSAMLProvider, Body()]) -> OrganizationSAMLProvider:
     return _provider(domain.update_provider(who, organizationId, samlProviderId, body))
 
@@ -55,14 +55,14 @@ def update_provider(organizationId: str, samlProviderId: str, who: Who,  # noqa:
 @router.delete("/<samlProviderId>", status_code=204,
                responses={204: {"description": "There was no such provider"},
                           205: {"description": "The provider was deleted"}})
-def delete_provider(organizationId: str, samlProviderId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_provider(organizationId: str, samlProviderId: str, who: Who) -> Response[str]:
     deleted = domain.delete_provider(who, organizationId, samlProviderId)
     # The spec: 205 when the provider was deleted, 204 when there was none.
     return Response(status_code=205 if deleted else 204, body="")
 
 
 @router.post("/<samlProviderId>/link")
-def link(organizationId: str, samlProviderId: str, who: Who) -> SAMLLinkStart:  # noqa: N803
+def link(organizationId: str, samlProviderId: str, who: Who) -> SAMLLinkStart:
     """Starts a login that links the IdP's identity to the caller's account (docs/sso.md, "Accounts")."""
     url = login.start_link(api_base(), who, organizationId, samlProviderId)
     return SAMLLinkStart(object="saml-link", url=url)

@@ -10,28 +10,28 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.translations import UpdateGlossary
 from bindery.api.wire.models.translations import GlossaryEntry, GlossaryEntryList
 from bindery.api.wire.translations import entry_to_wire
 from bindery.domain.translations import glossary as domain
+from bindery.requests.translations import UpdateGlossary
 
 router = Router()
 
 
 @router.get("")
-def list_entries(organizationId: str, who: Who, *,  # noqa: N803
+def list_entries(organizationId: str, who: Who, *,
                  page: PageCursor = None, limit: PageLimit = None) -> GlossaryEntryList:
     found = domain.list_entries(who, organizationId, limit=page_limit(limit), page=page)
     return GlossaryEntryList.model_validate(found.map(entry_to_wire).to_wire())
 
 
 @router.put("", status_code=204)
-def update_entries(organizationId: str, who: Who,  # noqa: N803
+def update_entries(organizationId: str, who: Who,
                    body: Annotated[UpdateGlossary, Body()]) -> Response[str]:
     domain.apply_operations(who, organizationId, body.operations)
     return Response(status_code=204, body="")
 
 
 @router.get("/<glossaryEntryId>")
-def get_entry(organizationId: str, glossaryEntryId: str, who: Who) -> GlossaryEntry:  # noqa: N803
+def get_entry(organizationId: str, glossaryEntryId: str, who: Who) -> GlossaryEntry:
     return entry_to_wire(domain.get_entry(who, organizationId, glossaryEntryId))

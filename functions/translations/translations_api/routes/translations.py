@@ -11,11 +11,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.schemas.translations import CreateTranslation, UpdateTranslation
 from bindery.api.wire.models.translations import Translation, TranslationList
 from bindery.api.wire.translations import translation_to_wire
 from bindery.domain.translations import records as domain
 from bindery.domain.translations.records import TranslationView
+from bindery.requests.translations import CreateTranslation, UpdateTranslation
 
 router = Router()
 
@@ -25,37 +25,37 @@ def _wire(view: TranslationView) -> Translation:
 
 
 @router.get("")
-def list_translations(organizationId: str, who: Who, *,  # noqa: N803
+def list_translations(organizationId: str, who: Who, *,
                       page: PageCursor = None, limit: PageLimit = None) -> TranslationList:
     found = domain.list_translations(who, organizationId, limit=page_limit(limit), page=page)
     return TranslationList.model_validate(found.map(_wire).to_wire())
 
 
 @router.post("", status_code=201)
-def create_translation(organizationId: str, who: Who,  # noqa: N803
+def create_translation(organizationId: str, who: Who,
                        body: Annotated[CreateTranslation, Body()]) -> Translation:
     return _wire(domain.create_translation(who, organizationId, body))
 
 
 @router.get("/<translationId>")
-def get_translation(organizationId: str, translationId: str, who: Who) -> Translation:  # noqa: N803
+def get_translation(organizationId: str, translationId: str, who: Who) -> Translation:
     return _wire(domain.get_translation(who, organizationId, translationId))
 
 
 @router.put("/<translationId>")
-def update_translation(organizationId: str, translationId: str, who: Who,  # noqa: N803
+def update_translation(organizationId: str, translationId: str, who: Who,
                        body: Annotated[UpdateTranslation, Body()]) -> Translation:
     instructions = body.instructions.model_dump()
     return _wire(domain.update_instructions(who, organizationId, translationId, instructions))
 
 
 @router.delete("/<translationId>", status_code=204)
-def delete_translation(organizationId: str, translationId: str, who: Who) -> Response[str]:  # noqa: N803
+def delete_translation(organizationId: str, translationId: str, who: Who) -> Response[str]:
     domain.delete_translation(who, organizationId, translationId)
     return Response(status_code=204, body="")
 
 
 @router.post("/<translationId>/run", status_code=204)
-def run_translation(organizationId: str, translationId: str, who: Who) -> Response[str]:  # noqa: N803
+def run_translation(organizationId: str, translationId: str, who: Who) -> Response[str]:
     domain.run_translation(who, organizationId, translationId)
     return Response(status_code=204, body="")

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.collections import CreateCollection, UpdateCollection
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import (
@@ -34,6 +33,7 @@ from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
 from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.positions import between
+from bindery.requests.collections import CreateCollection, UpdateCollection
 from bindery.store import Transaction
 from bindery.store import collections as collection_store
 from bindery.store import grants as grant_store

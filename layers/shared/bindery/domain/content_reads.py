@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.content import DocumentFormat, Evaluated, evaluation_mode
 from bindery.auth import Caller
 from bindery.content.page_defaults import EMPTY_DOCUMENT
 from bindery.content.tree import Located, Tree
@@ -33,6 +32,7 @@ from bindery.domain.content_evaluation import evaluate
 from bindery.domain.openapi import reference_pages
 from bindery.errors import BadRequest, NotFound
 from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.requests.content import DocumentFormat, Evaluated, evaluation_mode
 from bindery.store import blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store

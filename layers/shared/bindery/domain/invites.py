@@ -5,13 +5,13 @@ the routes shape both for the wire (bindery.api.wire.invites)."""
 
 from __future__ import annotations
 
-from bindery.api.schemas.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess, require_token_org
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.requests.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
 from bindery.store import TransactionConflict
 from bindery.store import invites as invite_store
 from bindery.store import members as member_store

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.organizations import CreateOrganization, UpdateOrganization
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import NO_ORG, OrgAccess, require_token_org
@@ -14,6 +13,7 @@ from bindery.domain.change_requests.rules import checked_merge_rules
 from bindery.errors import BadRequest, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.requests.organizations import CreateOrganization, UpdateOrganization
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store

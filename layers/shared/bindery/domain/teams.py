@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.members import CreateTeam, UpdateTeam
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess
@@ -27,6 +26,7 @@ from bindery.pagination import (
     next_page,
     open_page,
 )
+from bindery.requests.members import CreateTeam, UpdateTeam
 from bindery.store import Key
 from bindery.store import members as member_store
 from bindery.store import teams as team_store

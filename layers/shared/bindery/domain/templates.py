@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.api.schemas.templates import ApplySpaceTemplate, FileRef, OpenApiRef, UrlRef
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.content.templates import NewPage, add_pages, page_set
@@ -27,6 +26,7 @@ from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.openapi.documents import parse, require_spec
 from bindery.openapi.errors import ProcessingFailed
+from bindery.requests.templates import ApplySpaceTemplate, FileRef, OpenApiRef, UrlRef
 from bindery.store import blobs
 from bindery.store import openapi_specs as openapi_store
 from bindery.store import revisions as revision_store

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from bindery.api.schemas.tree import TransferContent
 from bindery.auth import Caller
 from bindery.domain.access.content import ContentAccess, collection_access, space_access
 from bindery.domain.access.organization import org_access
@@ -33,6 +32,7 @@ from bindery.domain.integrations.content_installs import content_gone
 from bindery.domain.spaces.records import SpaceView
 from bindery.errors import BinderyError, Conflict, Forbidden
 from bindery.positions import between
+from bindery.requests.tree import TransferContent
 from bindery.store import Item, Op, Transaction
 from bindery.store import change_requests as cr_store
 from bindery.store import grants as grant_store

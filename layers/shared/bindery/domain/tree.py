@@ -21,7 +21,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bindery.api.schemas.tree import CollectionPointer, MoveContent, SpacePointer
 from bindery.auth import Caller
 from bindery.domain.access.content import (
     NO_COLLECTION,
@@ -39,6 +38,7 @@ from bindery.domain.spaces.records import SpaceView
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.ids import new_id
 from bindery.positions import between
+from bindery.requests.tree import CollectionPointer, MoveContent, SpacePointer
 from bindery.store import Item, Op, Transaction
 from bindery.store import tree as tree_store
 from bindery.store.collections import Collection

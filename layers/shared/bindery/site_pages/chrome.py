@@ -10,15 +10,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from bindery.content.tree import Tree
 from bindery.site_pages.links import INTERNAL, SiteLinks, internal, page_url
 from bindery.site_pages.page_tree import navigation
-from bindery.site_pages.site_map import GroupLink, SectionLink
+from bindery.site_pages.site_map import GroupLink, Place, SectionLink, SiteMap
+from bindery.site_pages.visibility import Visitor
+from bindery.store.site_structure import Structure
 
-if TYPE_CHECKING:
-    from bindery.site_pages.page_view import _View
+
+class _Asked(Protocol):
+    @property
+    def query(self) -> Mapping[str, str]: ...
+
+
+class ShownPage(Protocol):
+    """What the chrome reads of the page being served (page_view's view of one request): declared here,
+    so that page_view, which calls `chrome`, is the only one of the two importing the other."""
+
+    @property
+    def request(self) -> _Asked: ...
+    @property
+    def structure(self) -> Structure: ...
+    @property
+    def visitor(self) -> Visitor: ...
+    @property
+    def site_map(self) -> SiteMap: ...
+    @property
+    def place(self) -> Place: ...
+    @property
+    def settings(self) -> Mapping[str, Any]: ...
 
 COLOR = re.compile(r"^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$")
 DEFAULT_COLOR = "#346DDB"
@@ -55,7 +77,7 @@ def _sections(entries: list[SectionLink | GroupLink], current: SectionLink | Non
     return out
 
 
-def _theme(view: _View) -> str:
+def _theme(view: ShownPage) -> str:
     asked = view.request.query.get("theme")
     themes = view.settings.get("themes") or {}
     if asked in THEMES and themes.get("toggeable", True):
@@ -63,7 +85,7 @@ def _theme(view: _View) -> str:
     return str(themes.get("default")) if themes.get("default") in THEMES else "light"
 
 
-def chrome(view: _View, tree: Tree, current_page: str | None, links: SiteLinks) -> dict[str, Any]:
+def chrome(view: ShownPage, tree: Tree, current_page: str | None, links: SiteLinks) -> dict[str, Any]:
     settings = view.settings
     variant = view.place.variant
     theme = _theme(view)

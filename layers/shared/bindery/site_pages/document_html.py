@@ -17,33 +17,15 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from markupsafe import Markup
 
-from bindery.site_pages.rendering.context import RenderContext
+from bindery.site_pages.rendering.blocks import render_block
+from bindery.site_pages.rendering.context import LinkResolver, RenderContext
+from bindery.site_pages.rendering.inlines import render_inline
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-class LinkResolver(Protocol):
-    """The site's URLs for what a document refers to. None: not reachable, the text stays plain."""
-
-    def page_url(self, *, space_id: str | None, page_id: str, anchor: str | None) -> str | None: ...
-
-    def file_url(self, *, space_id: str | None, file_id: str) -> str | None: ...
-
-    def space_url(self, *, space_id: str) -> str | None: ...
-
-    def reusable_content(self, *, reusable_content_id: str) -> Mapping[str, Any] | None:
-        """The reusable content's document, rendered inline where it is included, or None."""
-        ...
-
-    # Optional, looked up when present (a resolver without them still works):
-    #   page_title(*, space_id: str | None, page_id: str) -> str | None: what mentions and content-ref
-    #       cards call a page (else the last segment of its URL);
-    #   file_name(*, space_id: str | None, file_id: str) -> str | None: what file links say (else the
-    #       last segment of the file's URL).
 
 
 @dataclass(frozen=True)
@@ -65,7 +47,8 @@ def render_document(document: Mapping[str, Any], *, links: LinkResolver, allow_e
     `scope`: what `if` blocks and expression inlines are evaluated in (`{"space": {"vars": …},
     "page": {"vars": …}, "visitor": {"claims": …}}`); without it, as for an anonymous visitor of a space
     without variables (a condition that cannot be decided hides its block)."""
-    context = RenderContext(links=links, allow_embeds=allow_embeds, scope=scope)
+    context = RenderContext(links=links, allow_embeds=allow_embeds, scope=scope,
+                            render_block=render_block, render_inline=render_inline)
     # Replacing a character keeps markup markup: the renderer escaped every text already.
     nodes = document.get("nodes") if isinstance(document, Mapping) else None
     html = Markup(_encodable(context.blocks(nodes) + context.notes_html()))  # noqa: S704

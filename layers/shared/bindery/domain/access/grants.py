@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bindery.api.schemas.grants import InviteUsersAndTeams
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import ContentAccess, collection_access, space_access
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
+from bindery.requests.grants import InviteUsersAndTeams
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import grants as grant_store
 from bindery.store import members as member_store

@@ -12,16 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bindery.api.schemas.change_requests import (
-    ContentChange,
-    DeletePage,
-    InsertFiles,
-    InsertPage,
-    PageBody,
-    RevertPage,
-    UpdatePage,
-    fields_set,
-)
 from bindery.clock import now_iso
 
 # The package loads markdown-it on first use: routes that never convert do not pay for it.
@@ -34,6 +24,16 @@ from bindery.domain.change_requests.reverts import revert
 from bindery.domain.change_requests.uploads import Uploads
 from bindery.errors import BadRequest
 from bindery.ids import new_id
+from bindery.requests.change_requests import (
+    ContentChange,
+    DeletePage,
+    InsertFiles,
+    InsertPage,
+    PageBody,
+    RevertPage,
+    UpdatePage,
+    fields_set,
+)
 
 FLAGS = ("hidden", "noIndex", "noRobotsIndex")
 TEXTS = ("emoji", "icon", "description")  # an empty string removes the field

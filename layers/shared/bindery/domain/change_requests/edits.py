@@ -20,7 +20,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery.api.schemas.change_requests import UpdateContent
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.content.tree import InvalidTree, Tree
@@ -38,6 +37,7 @@ from bindery.domain.change_requests.uploads import read_uploads
 from bindery.domain.revisions import commit_revision
 from bindery.domain.spaces.records import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
+from bindery.requests.change_requests import UpdateContent
 from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import reviews as review_store

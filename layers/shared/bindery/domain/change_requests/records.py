@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.change_requests import CreateChangeRequest, UpdateChangeRequest
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import ContentAccess, space_access
@@ -23,6 +22,7 @@ from bindery.domain.people import load_users
 from bindery.domain.spaces.records import require_editable
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
+from bindery.requests.change_requests import CreateChangeRequest, UpdateChangeRequest
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store

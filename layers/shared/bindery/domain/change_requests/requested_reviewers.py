@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.change_requests import RequestReviewers
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.roles import at_least
@@ -22,6 +21,7 @@ from bindery.domain.change_requests.status import EDITABLE
 from bindery.domain.people import load_users
 from bindery.errors import BadRequest, Conflict, Forbidden
 from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.requests.change_requests import RequestReviewers
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import members as member_store
 from bindery.store import reviews as review_store

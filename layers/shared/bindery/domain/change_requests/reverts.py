@@ -14,11 +14,11 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.api.schemas.change_requests import RevertPage
 from bindery.content.block_reverts import UnknownBlock, revert_blocks
 from bindery.content.tree import Tree
 from bindery.content.tree_edits import EditError
 from bindery.domain.change_requests.outcome import Context, Outcome
+from bindery.requests.change_requests import RevertPage
 
 
 def revert(change: RevertPage, outcome: Outcome, context: Context) -> None:

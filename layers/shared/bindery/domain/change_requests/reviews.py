@@ -18,7 +18,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.change_requests import SubmitReview
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.change_requests.records import Opened, open_change_request
@@ -30,6 +29,7 @@ from bindery.domain.people import load_users
 from bindery.errors import Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
+from bindery.requests.change_requests import SubmitReview
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import change_requests as cr_store
 from bindery.store import comments as comment_store

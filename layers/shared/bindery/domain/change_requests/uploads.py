@@ -16,9 +16,9 @@ import binascii
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from bindery.api.schemas.change_requests import ContentChange, InsertFiles, UploadedFile
 from bindery.errors import BadRequest
 from bindery.remote_files import Fetched, fetch, guessed_type
+from bindery.requests.change_requests import ContentChange, InsertFiles, UploadedFile
 
 MAX_BASE64_BYTES = 1024 * 1024
 MAX_URL_BYTES = 20 * 1024 * 1024

@@ -14,12 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.api.schemas.comments import CommentBody
-
 # The package loads markdown-it on first use: routes that never convert do not pay for it.
 from bindery.content import markdown as markdown_engine
 from bindery.content.markdown.model import paragraph
 from bindery.errors import BadRequest
+from bindery.requests.comments import CommentBody
 from bindery.store.members import get_members
 
 MAX_MARKDOWN = 20_000

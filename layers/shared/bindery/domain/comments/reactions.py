@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bindery.api.schemas.comments import CommentBody
 from bindery.domain.comments import bodies
 from bindery.domain.comments.targets import Target
 from bindery.errors import BadRequest
+from bindery.requests.comments import CommentBody
 from bindery.store import comments as store
 from bindery.store.comments import Change, Post
 

@@ -8,8 +8,6 @@ and the comment must still exist for a reply to be posted.
 from __future__ import annotations
 
 from bindery import clock
-from bindery.api.schemas.comments import PostReply, UpdateReply
-from bindery.api.schemas.content import DocumentFormat
 from bindery.auth import Caller
 from bindery.domain.comments import bodies, reactions
 from bindery.domain.comments.targets import TargetRef, open_target
@@ -18,6 +16,8 @@ from bindery.domain.comments.views import ReplyView, comment_of, reply_of, view_
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.requests.comments import PostReply, UpdateReply
+from bindery.requests.content import DocumentFormat
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import comment_replies as store
 from bindery.store import comments as comment_store

@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 
 from bindery import clock
-from bindery.api.schemas.comments import CommentStatus, PostComment, UpdateComment
-from bindery.api.schemas.content import DocumentFormat
 from bindery.auth import Caller
 from bindery.domain.comments import bodies, reactions
 from bindery.domain.comments.targets import Target, TargetRef, check_target, open_target
@@ -20,6 +18,8 @@ from bindery.domain.comments.views import CommentView, comment_of, view_of, view
 from bindery.errors import BadRequest, Conflict
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page
+from bindery.requests.comments import CommentStatus, PostComment, UpdateComment
+from bindery.requests.content import DocumentFormat
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import comment_replies as reply_store
 from bindery.store import comments as store

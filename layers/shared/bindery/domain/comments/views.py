@@ -8,12 +8,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from bindery.api.schemas.content import DocumentFormat
 from bindery.comment_users import named_users
 from bindery.domain.comments import bodies
 from bindery.domain.comments.targets import Target
 from bindery.domain.people import load_users
 from bindery.errors import NotFound
+from bindery.requests.content import DocumentFormat
 from bindery.store import comment_replies as reply_store
 from bindery.store import comments as store
 from bindery.store.comment_replies import Reply

@@ -21,7 +21,6 @@ from datetime import UTC
 from typing import Any
 
 from bindery import clock, queues
-from bindery.api.schemas.conversations import ConversationInput
 from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.installations import require_installation_scope
@@ -30,6 +29,7 @@ from bindery.errors import BadRequest, Conflict, Forbidden
 from bindery.ids import new_id
 from bindery.installation_scopes import CONVERSATIONS_INGEST
 from bindery.messages import ConversationMessage, Message
+from bindery.requests.conversations import ConversationInput
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import conversations as conversation_store
 from bindery.store.conversations import Conversation

@@ -22,7 +22,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from bindery import clock, queues
-from bindery.api.schemas.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.content import space_access
@@ -31,6 +30,7 @@ from bindery.errors import NotFound
 from bindery.ids import new_id
 from bindery.messages import GitRunMessage
 from bindery.pagination import Listing, next_page, open_page
+from bindery.requests.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.store import git_runs
 from bindery.store.git_runs import RETENTION_SECONDS, GitRun
 from bindery.store.spaces import Space

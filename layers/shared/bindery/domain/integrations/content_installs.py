@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bindery import clock
-from bindery.api.schemas.integrations import UpdateContentInstallation
 from bindery.auth import Caller
 from bindery.domain.access.content import member_roles, space_access
 from bindery.domain.access.organization import require_org_role
@@ -23,6 +22,7 @@ from bindery.domain.integrations.records import IntegrationView, load, owner_adm
 from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import plausible
 from bindery.pagination import Listing, next_page, open_page
+from bindery.requests.integrations import UpdateContentInstallation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store
 from bindery.store import integrations as integration_store

@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery import clock
-from bindery.api.schemas.integrations import UpdateInstallation
 from bindery.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.integrations import events
@@ -29,6 +28,7 @@ from bindery.domain.integrations.records import (
 from bindery.errors import Conflict, Forbidden, NotFound
 from bindery.ids import new_id, plausible
 from bindery.pagination import Listing, next_page, open_page
+from bindery.requests.integrations import UpdateInstallation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store
 from bindery.store import integrations as integration_store

@@ -14,7 +14,6 @@ import binascii
 import hashlib
 
 from bindery import clock
-from bindery.api.schemas.integrations import PublishIntegration
 from bindery.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.integrations.records import (
@@ -30,6 +29,7 @@ from bindery.domain.integrations.records import (
 from bindery.domain.integrations.sealed_secrets import generated_signing_secret, sealed
 from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.pagination import Listing, next_page, open_page
+from bindery.requests.integrations import PublishIntegration
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store

@@ -14,7 +14,6 @@ import hashlib
 from dataclasses import dataclass
 
 from bindery import clock, queues
-from bindery.api.schemas.openapi import SpecSource
 from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.organization import OrgAccess, require_org_role
@@ -23,6 +22,7 @@ from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.messages import OpenAPIProcessMessage
 from bindery.pagination import Listing, next_page, open_page
+from bindery.requests.openapi import SpecSource
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import openapi_specs as spec_store
 from bindery.store.openapi_specs import Spec

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery.api.schemas.sites import CreateSite, UpdateSite
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import org_access
@@ -13,6 +12,7 @@ from bindery.domain.sites.records import NO_SITE_SPACE, commit_change, open_site
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.errors import BadRequest
 from bindery.ids import new_id
+from bindery.requests.sites import CreateSite, UpdateSite
 from bindery.store import Op, Transaction
 from bindery.store import site_sections as section_store
 from bindery.store import site_spaces as site_space_store

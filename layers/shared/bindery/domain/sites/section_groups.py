@@ -7,7 +7,6 @@ level; nothing else goes.
 
 from __future__ import annotations
 
-from bindery.api.schemas.site_sections import AddSectionGroup, AddSectionToGroup, UpdateSectionGroup
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess, org_access
@@ -18,6 +17,7 @@ from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing
 from bindery.positions import between
+from bindery.requests.site_sections import AddSectionGroup, AddSectionToGroup, UpdateSectionGroup
 from bindery.store import Op, site_structure
 from bindery.store import site_sections as section_store
 from bindery.store.site_sections import SectionGroup

@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bindery.api.schemas.site_sections import AddSection, MoveSection, UpdateSection
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess, org_access
@@ -33,6 +32,7 @@ from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing
 from bindery.positions import between
+from bindery.requests.site_sections import AddSection, MoveSection, UpdateSection
 from bindery.store import Op, Transaction, TransactionConflict, site_structure
 from bindery.store import site_sections as section_store
 from bindery.store import site_spaces as site_space_store

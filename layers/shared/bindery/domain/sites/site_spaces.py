@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.schemas.site_sections import MoveSiteSpace
-from bindery.api.schemas.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import roles_on
@@ -33,6 +31,8 @@ from bindery.errors import BadRequest, NotFound
 from bindery.ids import new_id
 from bindery.pagination import Listing, next_page, open_page
 from bindery.positions import between
+from bindery.requests.site_sections import MoveSiteSpace
+from bindery.requests.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.store import site_spaces as site_space_store
 from bindery.store import site_structure
 from bindery.store import sites as site_store

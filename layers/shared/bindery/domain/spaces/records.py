@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bindery.api.schemas.spaces import CreateSpace, UpdateSpace
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.content import roles_on, space_access
@@ -22,6 +21,7 @@ from bindery.domain.change_requests.rules import checked_merge_rules
 from bindery.errors import BadRequest, Forbidden
 from bindery.ids import new_id
 from bindery.positions import between
+from bindery.requests.spaces import CreateSpace, UpdateSpace
 from bindery.store import Transaction
 from bindery.store import collections as collection_store
 from bindery.store import spaces as space_store

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery import clock, queues
-from bindery.api.schemas.translations import CreateTranslation
 from bindery.auth import Caller
 from bindery.config import settings
 from bindery.domain.access.content import space_access
@@ -24,6 +23,7 @@ from bindery.errors import BadRequest, Conflict, NotFound
 from bindery.ids import new_id
 from bindery.messages import TranslationRunMessage
 from bindery.pagination import Listing, next_page, open_page
+from bindery.requests.translations import CreateTranslation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import translations as translation_store
 from bindery.store.translations import Translation

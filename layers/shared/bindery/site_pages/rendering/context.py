@@ -3,18 +3,15 @@ and annotation notes met so far, the reusable contents being included, and how d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
 
 from markupsafe import Markup, escape
 
 from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression, truthy
 from bindery.content.links import anchor_of
-from bindery.site_pages.rendering.nodes import children, data_of, text_of
+from bindery.site_pages.rendering.nodes import Node, children, data_of, text_of
 from bindery.site_pages.rendering.urls import is_external, safe_url
-
-if TYPE_CHECKING:
-    from bindery.site_pages.document_html import LinkResolver
 
 # Deeper than this, a node shows its text only: hostile nesting must not exhaust the stack.
 MAX_DEPTH = 40
@@ -23,9 +20,37 @@ MAX_INCLUDES = 5
 _ANONYMOUS: Mapping[str, Any] = {"space": {"vars": {}}, "page": {"vars": {}}, "visitor": {"claims": {}}}
 
 
+class LinkResolver(Protocol):
+    """The site's URLs for what a document refers to. None: not reachable, the text stays plain."""
+
+    def page_url(self, *, space_id: str | None, page_id: str, anchor: str | None) -> str | None: ...
+
+    def file_url(self, *, space_id: str | None, file_id: str) -> str | None: ...
+
+    def space_url(self, *, space_id: str) -> str | None: ...
+
+    def reusable_content(self, *, reusable_content_id: str) -> Mapping[str, Any] | None:
+        """The reusable content's document, rendered inline where it is included, or None."""
+        ...
+
+    # Optional, looked up when present (a resolver without them still works):
+    #   page_title(*, space_id: str | None, page_id: str) -> str | None: what mentions and content-ref
+    #       cards call a page (else the last segment of its URL);
+    #   file_name(*, space_id: str | None, file_id: str) -> str | None: what file links say (else the
+    #       last segment of the file's URL).
+
+
+# How one node becomes HTML: `blocks.render_block` and `inlines.render_inline`, handed in by
+# `document_html` so that this module, which every node module imports, imports none of them.
+NodeRenderer = Callable[["RenderContext", Node], Markup]
+
+
 class RenderContext:
-    def __init__(self, *, links: LinkResolver, allow_embeds: bool, scope: Mapping[str, Any] | None) -> None:
+    def __init__(self, *, links: LinkResolver, allow_embeds: bool, scope: Mapping[str, Any] | None,
+                 render_block: NodeRenderer, render_inline: NodeRenderer) -> None:
         self.links = links
+        self._render_block = render_block
+        self._render_inline = render_inline
         self.allow_embeds = allow_embeds
         self.scope: Mapping[str, Any] = scope if scope is not None else _ANONYMOUS
         self.headings: list[tuple[str, str, int]] = []
@@ -36,16 +61,12 @@ class RenderContext:
 
     # --- rendering children (the node modules call back here) -----------------------------------------
     def blocks(self, nodes: Any) -> Markup:
-        from bindery.site_pages.rendering.blocks import render_block
-
-        return self._nested(nodes, render_block)
+        return self._nested(nodes, self._render_block)
 
     def inlines(self, nodes: Any) -> Markup:
-        from bindery.site_pages.rendering.inlines import render_inline
+        return self._nested(nodes, self._render_inline)
 
-        return self._nested(nodes, render_inline)
-
-    def _nested(self, nodes: Any, render: Any) -> Markup:
+    def _nested(self, nodes: Any, render: NodeRenderer) -> Markup:
         if self.depth >= MAX_DEPTH:
             return escape(" ".join(text_of(node) for node in children({"nodes": nodes})))
         self.depth += 1

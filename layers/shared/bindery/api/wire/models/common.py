@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.schemas.common import RoleOrGuest, RoleValue
 from bindery.api.wire.models.base import WireModel
+from bindery.requests.common import RoleOrGuest, RoleValue
 
 # The request bodies' role types, reused: Python treats Literals with the same values in another order as
 # equal and caches them, so a second spelling would make the generated document depend on import order.

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from bindery.api.schemas.integrations import Category, Scope, Selection, Target, Visibility
 from bindery.api.wire.models.base import ListPage, Omitted, WireModel
 from bindery.api.wire.models.common import JSONObject, Timestamp
 from bindery.api.wire.models.organizations import Organization
 from bindery.api.wire.models.sites import Site
 from bindery.api.wire.models.spaces import Space
+from bindery.requests.integrations import Category, Scope, Selection, Target, Visibility
 
 InstallationStatus = Literal["active", "pending", "paused"]
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.schemas.sites import SiteAgentsContext, SiteType, SiteVisibility
 from bindery.api.wire.models.base import ListPage, Omitted, WireModel
 from bindery.api.wire.models.common import Timestamp
 from bindery.api.wire.models.spaces import Space
+from bindery.requests.sites import SiteAgentsContext, SiteType, SiteVisibility
 
 
 class SiteUrls(WireModel):

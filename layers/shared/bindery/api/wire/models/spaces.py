@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.schemas.spaces import DefaultLevel, Language
 from bindery.api.wire.models.base import ListPage, Omitted, WireModel
 from bindery.api.wire.models.common import JSONObject, MemberRole, Timestamp
 from bindery.api.wire.models.users import OrganizationTeam, User
+from bindery.requests.spaces import DefaultLevel, Language
 
 ContentVisibility = Literal["public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"]
 

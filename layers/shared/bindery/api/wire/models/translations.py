@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.schemas.translations import TranslationLanguage
 from bindery.api.wire.models.base import ListPage, Omitted, WireModel
 from bindery.api.wire.models.common import Location, Timestamp
 from bindery.api.wire.models.content import JSONDocument
+from bindery.requests.translations import TranslationLanguage
 
 
 class TranslationSource(WireModel):

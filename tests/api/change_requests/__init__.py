@@ -1,0 +1,1 @@
+"""Change requests: records, content, links, reviews, merges, uploads and reverts, locked spaces."""

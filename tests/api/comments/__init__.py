@@ -1,0 +1,1 @@
+"""Comments and replies on spaces and change requests."""

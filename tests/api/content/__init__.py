@@ -1,0 +1,1 @@
+"""A space's content: reads, `if` evaluation, templates, link checks."""

@@ -1,0 +1,1 @@
+"""Conversations: ingest and the worker that processes them."""

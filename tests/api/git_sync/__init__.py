@@ -1,0 +1,1 @@
+"""Git Sync: imports, exports, real repositories."""

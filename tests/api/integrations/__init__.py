@@ -1,0 +1,1 @@
+"""Integrations: publishing, installations, tokens, events and their delivery."""

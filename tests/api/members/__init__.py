@@ -1,0 +1,1 @@
+"""Members, invites, teams and what a membership carries."""

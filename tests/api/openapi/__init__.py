@@ -1,0 +1,1 @@
+"""OpenAPI specifications, their processing and reference pages."""

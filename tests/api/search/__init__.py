@@ -1,0 +1,1 @@
+"""Search of a space and of an organization."""

@@ -1,0 +1,1 @@
+"""Docs sites: sites, site spaces, sections, publishing."""

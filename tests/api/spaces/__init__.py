@@ -1,0 +1,1 @@
+"""Spaces and collections: settings, lifecycle, moves, transfers, permissions, counts and the purge."""

@@ -1,0 +1,1 @@
+"""SAML providers, logins and the accounts they sign in."""

@@ -1,0 +1,1 @@
+"""Translations, the glossary and translation runs."""
