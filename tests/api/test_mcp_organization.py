@@ -1,0 +1,132 @@
+"""The organization's MCP server, `POST /v1/mcp` (docs/agents-mcp.md), spoken to as JSON-RPC through the
+gateway: the API token decides who calls, as on REST; every write lands as the REST API's would."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.api.test_content_reads import doc, page, publish, tree
+from tests.api.test_members import join
+from tests.api.test_spaces import new_space
+
+HEADERS = {"Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
+
+
+def rpc(api, who, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+    reply = api.post("/mcp", token=who.token if who else None, headers=HEADERS,
+                     body={"jsonrpc": "2.0", "id": 1, "method": method, "params": params or {}})
+    assert reply.status == 200, reply.body
+    return json.loads(reply.body)
+
+
+def call(api, who, tool: str, **arguments: Any) -> dict[str, Any]:
+    """The tool's result: `isError` and its text (and structured content when it has one)."""
+    answer = rpc(api, who, "tools/call", {"name": tool, "arguments": arguments})
+    return answer["result"]
+
+
+def value(result: dict[str, Any]) -> Any:
+    assert result["isError"] is False, result
+    structured = result.get("structuredContent")
+    if structured is None:
+        return result["content"][0]["text"]
+    # The SDK wraps a tool's list or str as {"result": ...}; a dict is the structure itself.
+    return structured["result"] if set(structured) == {"result"} else structured
+
+
+@pytest.fixture
+def setup(api):
+    ada = api.org_admin()
+    space_id = new_space(api, ada, title="Handbook")["id"]
+    publish(space_id, tree(page("p1", "Intro"), page("p2", "Outro")), {"p1": doc("Hello"), "p2": doc("Bye")})
+    return ada, space_id
+
+
+def test_initialize_names_the_server_and_lists_the_tools(api, setup):
+    ada, _ = setup
+    started = rpc(api, ada, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                           "clientInfo": {"name": "test", "version": "1"}})["result"]
+    assert started["serverInfo"]["name"] == "Bindery organization"
+    assert "change request" in started["instructions"]
+    tools = {tool["name"] for tool in rpc(api, ada, "tools/list")["result"]["tools"]}
+    assert {"list_spaces", "search_content", "read_page", "create_change_request", "create_page",
+            "update_page", "move_page", "delete_page", "comment", "request_review",
+            "merge_change_request"} <= tools
+
+
+def test_without_a_token_the_gateway_refuses(api, setup):
+    reply = api.post("/mcp", headers=HEADERS, body={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert reply.status == 401
+
+
+def test_read_page_as_markdown_and_list_spaces(api, setup):
+    ada, space_id = setup
+    assert [s["id"] for s in value(call(api, ada, "list_spaces", organization_id=ada.org_id))] == [space_id]
+    assert value(call(api, ada, "read_page", space_id=space_id, page_path="outro")) == "# Outro\n\nBye\n"
+    pages = value(call(api, ada, "list_pages", space_id=space_id))
+    assert [(p["id"], p["path"]) for p in pages] == [("p1", "intro"), ("p2", "outro")]
+    found = value(call(api, ada, "search_content", organization_id=ada.org_id, query="Bye"))
+    assert [(s["space_id"], [p["path"] for p in s["pages"]]) for s in found] == [(space_id, ["outro"])]
+
+
+def test_change_request_edit_comment_and_merge_show_through_rest(api, setup):
+    ada, space_id = setup
+    cr = value(call(api, ada, "create_change_request", space_id=space_id, subject="From an agent"))
+    edited = value(call(api, ada, "update_page", space_id=space_id, change_request_id=cr["id"], page_id="p1",
+                        markdown="# Intro\n\nWritten by an **agent**.\n"))
+    assert edited["pages"] == {"p1": "updated_page"}
+    added = value(call(api, ada, "create_page", space_id=space_id, change_request_id=cr["id"], title="New",
+                       markdown="Fresh page."))
+    (new_id,) = added["pages"]
+    value(call(api, ada, "move_page", space_id=space_id, change_request_id=cr["id"], page_id=new_id,
+               parent_page_id="p2"))
+    value(call(api, ada, "delete_page", space_id=space_id, change_request_id=cr["id"], page_id="p1"))
+    value(call(api, ada, "comment", space_id=space_id, change_request_id=cr["id"], markdown="Please look"))
+    reviewer = join(api, ada.org_id, "Rev", "review")
+    asked = value(call(api, ada, "request_review", space_id=space_id, change_request_id=cr["id"],
+                       user_ids=[reviewer.user_id]))
+    assert asked == [reviewer.user_id]
+    requested = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}/requested-reviewers", token=ada.token)
+    assert [r["user"]["id"] for r in requested.json()["items"]] == [reviewer.user_id]
+    # Nothing merged yet: the space's content is unchanged, the change request's has the edits.
+    assert api.get(f"/spaces/{space_id}/content/path/intro", token=ada.token).status == 200
+    # The writes are the change request's, as REST's would be: its changes name them.
+    changes = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}/changes", token=ada.token).json()
+    assert sorted((c["type"], c["page"]["path"]) for c in changes["changes"]) == [
+        ("page_created", "outro/new"), ("page_deleted", "intro")]
+    comments = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}/comments", token=ada.token).json()
+    assert comments["count"] == 1
+    merged = value(call(api, ada, "merge_change_request", space_id=space_id, change_request_id=cr["id"]))
+    assert merged["result"] == "merge"
+    pages = api.get(f"/spaces/{space_id}/content/pages", token=ada.token).json()["pages"]
+    assert [(p["title"], [c["title"] for c in p["pages"]]) for p in pages] == [("Outro", ["New"])]
+    assert api.get(f"/spaces/{space_id}/content/path/intro", token=ada.token).status == 404
+
+
+def test_a_reader_reads_but_cannot_edit_or_merge(api, setup):
+    ada, space_id = setup
+    cr = value(call(api, ada, "create_change_request", space_id=space_id))
+    reader = join(api, ada.org_id, "Rae", "read")
+    assert value(call(api, reader, "read_page", space_id=space_id, page_path="intro")) == "# Intro\n\nHello\n"
+    refused = call(api, reader, "merge_change_request", space_id=space_id, change_request_id=cr["id"])
+    assert refused["isError"] is True
+    refused = call(api, reader, "update_page", space_id=space_id, change_request_id=cr["id"], page_id="p1",
+                   title="Mine")
+    assert refused["isError"] is True
+    status = api.get(f"/spaces/{space_id}/change-requests/{cr['id']}", token=ada.token).json()["status"]
+    assert status == "open"
+
+
+def test_another_organization_sees_nothing(api, setup):
+    ada, space_id = setup
+    eve = api.org_admin("Eve", "Elsewhere")
+    assert [o["id"] for o in value(call(api, eve, "list_organizations"))] == [eve.org_id]
+    assert call(api, eve, "list_spaces", organization_id=ada.org_id)["isError"] is True
+    assert call(api, eve, "read_page", space_id=space_id, page_path="intro")["isError"] is True
+    assert call(api, eve, "create_change_request", space_id=space_id)["isError"] is True
+    hits = call(api, eve, "search_content", organization_id=ada.org_id, query="Hello")
+    assert hits["isError"] is True
+    assert api.get(f"/spaces/{space_id}/change-requests", token=ada.token).json()["count"] == 0
