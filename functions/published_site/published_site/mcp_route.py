@@ -1,0 +1,36 @@
+"""`POST {site URL}/~gitbook/mcp`: the site's MCP server (bindery.mcp_servers.site, docs/agents-mcp.md),
+answered by the MCP SDK's Streamable HTTP transport (stateless, JSON responses). The site and the visitor
+are decided as for the site's HTML pages; a site that refuses them refuses this too."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bindery.site_pages.page_view import SiteRequest
+
+MCP_SEGMENTS = ("~gitbook", "mcp")  # GitBook's path of a site's MCP server, below the site's URL
+
+
+def is_mcp(method: str, segments: tuple[str, ...]) -> bool:
+    return method == "POST" and segments[-2:] == MCP_SEGMENTS
+
+
+def answer(request: SiteRequest, headers: dict[str, str], body: str | None) -> dict[str, Any]:
+    # Imported here: the SDK costs the HTML pages' cold start nothing.
+    from bindery.mcp_servers import lambda_transport, site
+
+    opened = site.open_site(host=request.host, stage_prefix=request.stage_prefix,
+                            segments=request.segments[:-len(MCP_SEGMENTS)], query=request.query,
+                            cookie_header=request.cookie_header, secure=request.secure)
+    if isinstance(opened, site.SiteRefusal):
+        refusal = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": opened.message}}
+        return {"statusCode": opened.status, "body": json.dumps(refusal), "isBase64Encoded": False,
+                "headers": {"Content-Type": "application/json", "Cache-Control": "no-store",
+                            "X-Robots-Tag": "noindex"}}
+    path = "/" + "/".join(MCP_SEGMENTS)
+    server = site.build(opened)
+    exchange = lambda_transport.serve(server, method="POST", path=path, headers=headers, body=body)
+    return {"statusCode": exchange.status, "body": exchange.body, "isBase64Encoded": False,
+            "headers": {"Content-Type": exchange.headers.get("content-type", "application/json"),
+                        "Cache-Control": "no-store", "X-Robots-Tag": "noindex"}}
