@@ -130,3 +130,12 @@ def test_another_organization_sees_nothing(api, setup):
     hits = call(api, eve, "search_content", organization_id=ada.org_id, query="Hello")
     assert hits["isError"] is True
     assert api.get(f"/spaces/{space_id}/change-requests", token=ada.token).json()["count"] == 0
+
+
+def test_malformed_requests_are_refused_by_the_protocol_never_a_server_error(api, setup):
+    ada, _ = setup
+    for headers, raw in (({}, b""), (HEADERS, b"not json"), (HEADERS, b"{}"), ({}, b'{"jsonrpc": "2.0"}')):
+        reply = api.post("/mcp", token=ada.token, headers={"Content-Type": "application/json", **headers},
+                         raw=raw)
+        assert 400 <= reply.status < 500, (raw, reply.status, reply.body)
+        assert "error" in json.loads(reply.body)

@@ -15,11 +15,22 @@ router = Router()
 MCP_PATH = "/mcp"
 
 
-@router.post(MCP_PATH, summary="The organization's MCP server (Model Context Protocol, Streamable HTTP)",
+# JSON-RPC 2.0's two answers (the MCP SDK writes them; MCP is not part of GitBook's OpenAPI).
+_JSON_RPC_ID = {"type": ["string", "integer", "null"]}
+JSON_RPC_ANSWER = {"oneOf": [
+    {"type": "object", "required": ["jsonrpc", "id", "result"],
+     "properties": {"jsonrpc": {"const": "2.0"}, "id": _JSON_RPC_ID, "result": {"type": "object"}}},
+    {"type": "object", "required": ["jsonrpc", "error"],
+     "properties": {"jsonrpc": {"const": "2.0"}, "id": _JSON_RPC_ID,
+                    "error": {"type": "object", "required": ["code", "message"],
+                              "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}}},
+]}
+
+
+@router.post(MCP_PATH, description="The organization's MCP server: Model Context Protocol over Streamable "
+             "HTTP (stateless, JSON responses), for the caller of the API token (docs/agents-mcp.md).",
              responses={200: {"description": "A JSON-RPC response (MCP)",
-                              "content": {"application/json": {"schema": {
-                                  "type": "object", "description": "A JSON-RPC 2.0 response or error",
-                                  "additionalProperties": True}}}},
+                              "content": {"application/json": {"schema": JSON_RPC_ANSWER}}},
                         202: {"description": "A JSON-RPC notification, accepted"}})
 def mcp(who: Who) -> Response[str]:
     # Imported here: the SDK (Starlette, pydantic models of the protocol) costs the other routes nothing.
