@@ -68,6 +68,26 @@ def test_page_resources_are_the_navigation_pages_as_markdown(world: World):
     assert read["contents"][0]["text"].startswith("# On Linux\n")
 
 
+def test_if_blocks_and_conditions_are_decided_by_the_visitors_claims(world: World):
+    anonymous = tool(world, "read_page", url=f"{SITE}/reference/options")
+    assert "Every option." in anonymous
+    assert "Pro settings." not in anonymous
+    assert "Pro settings." in world.text("/reference/options?visitor.pro=true")
+    options = {"name": "read_page", "arguments": {"url": f"{SITE}/reference/options"}}
+    pro = result(world, "tools/call", options, query="?visitor.pro=true")
+    assert "Pro settings." in pro["structuredContent"]["result"]
+    spaces = world.api.get(world.site("/site-spaces"), token=world.ada.token).json()["items"]
+    api_site_space = next(ss for ss in spaces if ss["space"]["id"] == world.api_space)
+    changed = world.api.patch(world.site(f"/site-spaces/{api_site_space['id']}"), token=world.ada.token,
+                              body={"condition": 'visitor.claims.unsigned.tier == "pro"'})
+    assert changed.status == 200, changed.body
+    assert "<h1>API</h1>" not in world.get("/api").body.decode()
+    assert result(world, "tools/call", {"name": "read_page", "arguments": {"url": f"{SITE}/api"}})["isError"]
+    shown = result(world, "tools/call", {"name": "read_page", "arguments": {"url": f"{SITE}/api"}},
+                   query="?visitor.tier=pro")
+    assert shown["structuredContent"]["result"].startswith("# API\n")
+
+
 def test_excluded_from_agents_or_mcp_action_off_is_not_found(world: World):
     world.patch_site(agentsContext="excluded")
     reply = post(world, "tools/list")

@@ -23,6 +23,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resources import FunctionResource
 
+from bindery.domain.content_evaluation import evaluate_for_reader
 from bindery.domain.sites.customization import site_settings
 from bindery.domain.sites.views import readable
 from bindery.site_pages.addresses import locate
@@ -52,6 +53,7 @@ class OpenSite:
     site_map: SiteMap
     place: Place
     origin: str  # scheme and host of the site's URLs: an agent is given absolute URLs
+    scope: Mapping[str, Any]  # the visitor's claims, which decide a page's `if` blocks and expressions
 
 
 def open_site(*, host: str, stage_prefix: str, segments: tuple[str, ...], query: Mapping[str, str],
@@ -76,7 +78,7 @@ def open_site(*, host: str, stage_prefix: str, segments: tuple[str, ...], query:
     place = site_map.place(address.rest)
     if place is None:
         return SiteRefusal(404, "This site shows nothing.")
-    return OpenSite(structure, site_map, place, f"{'https' if secure else 'http'}://{host}")
+    return OpenSite(structure, site_map, place, f"{'https' if secure else 'http'}://{host}", visitor.scope)
 
 
 def _mcp_action(settings: Mapping[str, Any]) -> bool:
@@ -110,7 +112,12 @@ def _page_markdown(site: OpenSite, url: str) -> str | None:
     from bindery.content.markdown import document_to_markdown  # markdown-it and its plugins, on first use
 
     document = blobs.get_value(revision.space_id, page["documentId"]) if page.get("documentId") else {}
-    return document_to_markdown(document or {}, title=str(page.get("title") or ""))
+    # Decided for this visitor as the HTML page decides it: content behind a condition they do not meet
+    # never reaches them, in Markdown either.
+    scope = {**site.scope, "space": {"vars": dict(tree.variables)},
+             "page": {"vars": dict(page.get("variables") or {})}}
+    shown = evaluate_for_reader(document or {}, scope)
+    return document_to_markdown(shown, title=str(page.get("title") or ""))
 
 
 def build(site: OpenSite) -> MCPServer[Any]:
