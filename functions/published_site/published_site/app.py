@@ -47,7 +47,7 @@ def _response(reply: Reply) -> dict[str, Any]:
 def _run(event: dict[str, Any], context: LambdaContext,
          invocation: observability.Invocation) -> dict[str, Any]:
     request = _request(event)
-    if mcp_route.is_mcp(str(event.get("httpMethod") or "GET"), request.segments):
+    if event.get("httpMethod") == "POST":  # the template's one POST route: the site's MCP server
         invocation.dimensions["route"] = "POST /{proxy+}"
         answer = mcp_route.answer(request, {str(k): str(v) for k, v in (event.get("headers") or {}).items()},
                                   event.get("body"))

@@ -139,3 +139,10 @@ def test_an_mcp_page_read_costs_no_more_than_the_html_page(world: World, request
     # address guards, the site's structure (one Query), its spaces (one BatchGetItem), then the revision,
     # the tree and the document: the page view's reads, nothing more
     assert request_counter == html
+
+
+def test_a_post_anywhere_else_on_the_site_is_not_found(world: World):
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode()
+    reply = world.api.gateway.dispatch("POST", "/sites/acme/docs/install", HEADERS, body)
+    assert reply.status == 404
+    assert world.get("/install").status == 200
