@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+from bindery.store import revisions as revision_store
+from tests.api.integration_support import install
+from tests.api.integration_support import publish as publish_integration
 from tests.api.test_content_reads import doc, page, publish, tree
 from tests.api.test_members import join
 from tests.api.test_spaces import new_space
@@ -139,3 +142,31 @@ def test_malformed_requests_are_refused_by_the_protocol_never_a_server_error(api
                          raw=raw)
         assert 400 <= reply.status < 500, (raw, reply.status, reply.body)
         assert "error" in json.loads(reply.body)
+
+
+def test_an_installation_token_is_refused_whatever_its_scopes(api, setup):
+    ada, _ = setup
+    dev = api.org_admin("Dev", "Developer")
+    scopes = ["space:content:read", "space:content:write", "space:metadata:read"]
+    publish_integration(api, dev, "writer", scopes=scopes)
+    installation = install(api, ada, "writer")
+    made = api.post(f"/integrations/writer/installations/{installation['id']}/tokens", token=dev.token)
+    assert made.status == 200, made.body
+    reply = api.post("/mcp", token=made.json()["token"], headers=HEADERS,
+                     body={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
+    assert reply.status == 403
+
+
+def test_a_page_read_costs_what_the_rest_read_costs(api, setup, request_counter):
+    ada, space_id = setup
+    api.get(f"/spaces/{space_id}/content/path/outro", token=ada.token, query={"format": "markdown"})
+    revision_store.clear_cache()
+    request_counter.clear()
+    rest = api.get(f"/spaces/{space_id}/content/path/outro", token=ada.token, query={"format": "markdown"})
+    assert rest.status == 200
+    expected = dict(request_counter)
+    revision_store.clear_cache()
+    request_counter.clear()
+    assert value(call(api, ada, "read_page", space_id=space_id, page_path="outro")) == "# Outro\n\nBye\n"
+    # the token (authorizer), the space, membership and collections, the revision, tree and document
+    assert request_counter == expected == {"GetItem": 5, "BatchGetItem": 1}
