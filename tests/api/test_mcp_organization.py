@@ -137,7 +137,9 @@ def test_another_organization_sees_nothing(api, setup):
 
 def test_malformed_requests_are_refused_by_the_protocol_never_a_server_error(api, setup):
     ada, _ = setup
-    for headers, raw in (({}, b""), (HEADERS, b"not json"), (HEADERS, b"{}"), ({}, b'{"jsonrpc": "2.0"}')):
+    cases = (({}, b""), (HEADERS, b"not json"), (HEADERS, b"{}"), ({}, b'{"jsonrpc": "2.0"}'),
+             ({**HEADERS, "Content-Type": "text/plain"}, b"{}"))  # the transport's own refusal, in JSON too
+    for headers, raw in cases:
         reply = api.post("/mcp", token=ada.token, headers={"Content-Type": "application/json", **headers},
                          raw=raw)
         assert 400 <= reply.status < 500, (raw, reply.status, reply.body)

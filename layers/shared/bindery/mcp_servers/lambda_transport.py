@@ -9,6 +9,7 @@ negotiation, errors) is the SDK's; this module only carries bytes between API Ga
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,6 +18,7 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import INVALID_REQUEST
 
 
 @dataclass(frozen=True)
@@ -71,4 +73,10 @@ async def _serve(server: MCPServer[Any], method: str, path: str, headers: Mappin
 
     async with manager.run():
         await manager.handle_request(scope, receive, send)
-    return HttpExchange(status, answer_headers, b"".join(chunks).decode())
+    text = b"".join(chunks).decode()
+    if status >= 400 and not answer_headers.get("content-type", "").startswith("application/json"):
+        # The transport's own refusals before JSON-RPC (a wrong Content-Type, a body too large) are plain
+        # text; every answer of these APIs is JSON, so they become JSON-RPC errors saying the same.
+        text = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": text}})
+        answer_headers["content-type"] = "application/json"
+    return HttpExchange(status, answer_headers, text)
