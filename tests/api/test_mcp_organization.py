@@ -67,7 +67,8 @@ def test_without_a_token_the_gateway_refuses(api, setup):
 
 def test_read_page_as_markdown_and_list_spaces(api, setup):
     ada, space_id = setup
-    assert [s["id"] for s in value(call(api, ada, "list_spaces", organization_id=ada.org_id))] == [space_id]
+    listed = value(call(api, ada, "list_spaces", organization_id=ada.org_id))
+    assert ([s["id"] for s in listed["items"]], listed["next_page"]) == ([space_id], None)
     assert value(call(api, ada, "read_page", space_id=space_id, page_path="outro")) == "# Outro\n\nBye\n"
     pages = value(call(api, ada, "list_pages", space_id=space_id))
     assert [(p["id"], p["path"]) for p in pages] == [("p1", "intro"), ("p2", "outro")]
@@ -126,7 +127,7 @@ def test_a_reader_reads_but_cannot_edit_or_merge(api, setup):
 def test_another_organization_sees_nothing(api, setup):
     ada, space_id = setup
     eve = api.org_admin("Eve", "Elsewhere")
-    assert [o["id"] for o in value(call(api, eve, "list_organizations"))] == [eve.org_id]
+    assert [o["id"] for o in value(call(api, eve, "list_organizations"))["items"]] == [eve.org_id]
     assert call(api, eve, "list_spaces", organization_id=ada.org_id)["isError"] is True
     assert call(api, eve, "read_page", space_id=space_id, page_path="intro")["isError"] is True
     assert call(api, eve, "create_change_request", space_id=space_id)["isError"] is True
@@ -172,3 +173,14 @@ def test_a_page_read_costs_what_the_rest_read_costs(api, setup, request_counter)
     assert value(call(api, ada, "read_page", space_id=space_id, page_path="outro")) == "# Outro\n\nBye\n"
     # the token (authorizer), the space, membership and collections, the revision, tree and document
     assert request_counter == expected == {"GetItem": 5, "BatchGetItem": 1}
+
+
+def test_spaces_are_listed_a_page_at_a_time(api, setup):
+    ada, space_id = setup
+    others = [new_space(api, ada, title=f"Space {i}")["id"] for i in range(100)]
+    first = value(call(api, ada, "list_spaces", organization_id=ada.org_id))
+    assert len(first["items"]) == 100
+    assert first["next_page"]
+    second = value(call(api, ada, "list_spaces", organization_id=ada.org_id, page=first["next_page"]))
+    assert second["next_page"] is None
+    assert sorted(s["id"] for s in first["items"] + second["items"]) == sorted([space_id, *others])

@@ -32,7 +32,7 @@ INSTRUCTIONS = (
     "Markdown. To change content, open a change request (create_change_request), edit pages in it from "
     "Markdown (create_page, update_page, move_page, delete_page), then comment, request a review or merge "
     "it where your role allows. Nothing changes the published content until a change request is merged.")
-LISTED = 100  # a page of organizations or spaces: an agent narrows further with search
+LISTED = 100  # a page of organizations or spaces (`page`: the `next_page` of the one before)
 
 
 def _page_entry(tree: Tree, entry: Any) -> dict[str, Any]:
@@ -49,18 +49,22 @@ def build(caller: Caller) -> MCPServer[Any]:
     # worker thread); each one blocks on its DynamoDB requests, which is all a Lambda invocation does.
     @server.tool()
     @refusals_as_tool_errors
-    async def list_organizations() -> list[dict[str, Any]]:
-        """The organizations you are a member of: their ids and titles."""
-        found = organizations.list_orgs(caller, LISTED, None)
-        return [{"id": view.org.id, "title": view.org.title, "role": view.role} for view in found.items]
+    async def list_organizations(page: str | None = None) -> dict[str, Any]:
+        """The organizations you are a member of (ids, titles, your role), 100 at a time: pass
+        `next_page` as `page` for the next ones."""
+        found = organizations.list_orgs(caller, LISTED, page)
+        return {"items": [{"id": view.org.id, "title": view.org.title, "role": view.role}
+                          for view in found.items], "next_page": found.next_cursor}
 
     @server.tool()
     @refusals_as_tool_errors
-    async def list_spaces(organization_id: str) -> list[dict[str, Any]]:
-        """The spaces of an organization you may see: ids, titles and your role on each."""
-        found = spaces.list_spaces(caller, organization_id, limit=LISTED, page=None)
-        return [{"id": view.space.id, "title": view.space.title, "visibility": view.space.visibility,
-                 "role": view.role} for view in found.items]
+    async def list_spaces(organization_id: str, page: str | None = None) -> dict[str, Any]:
+        """The spaces of an organization you may see (ids, titles, your role on each), 100 at a time:
+        pass `next_page` as `page` for the next ones."""
+        found = spaces.list_spaces(caller, organization_id, limit=LISTED, page=page)
+        return {"items": [{"id": view.space.id, "title": view.space.title,
+                           "visibility": view.space.visibility, "role": view.role} for view in found.items],
+                "next_page": found.next_cursor}
 
     @server.tool()
     @refusals_as_tool_errors
