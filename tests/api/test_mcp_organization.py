@@ -144,7 +144,10 @@ def test_malformed_requests_are_refused_by_the_protocol_never_a_server_error(api
         reply = api.post("/mcp", token=ada.token, headers={"Content-Type": "application/json", **headers},
                          raw=raw)
         assert 400 <= reply.status < 500, (raw, reply.status, reply.body)
-        assert "error" in json.loads(reply.body)
+        # The API's error shape (the HTTP status as `code`) inside a JSON-RPC error envelope.
+        answer = json.loads(reply.body)
+        assert answer["error"]["code"] == reply.status
+        assert answer["error"]["message"]
 
 
 def test_an_installation_token_is_refused_whatever_its_scopes(api, setup):

@@ -15,7 +15,7 @@ MCP_SEGMENTS = ("~gitbook", "mcp")  # GitBook's path of a site's MCP server, bel
 def answer(request: SiteRequest, headers: dict[str, str], body: str | None) -> dict[str, Any]:
     """A `POST` to the site: its MCP server, or a 404 for any other path (readers only ever GET)."""
     if request.segments[-len(MCP_SEGMENTS):] != MCP_SEGMENTS:
-        return _json(404, {"error": {"code": 404, "message": "There is no page to post to at this address."}})
+        return _json(404, json.dumps({"error": {"code": 404, "message": "Nothing to post to here."}}))
     # Imported here: the SDK costs the HTML pages' cold start nothing.
     from bindery.mcp_servers import lambda_transport, site
 
@@ -23,8 +23,7 @@ def answer(request: SiteRequest, headers: dict[str, str], body: str | None) -> d
                             segments=request.segments[:-len(MCP_SEGMENTS)], query=request.query,
                             cookie_header=request.cookie_header, secure=request.secure)
     if isinstance(opened, site.SiteRefusal):
-        return _json(opened.status, {"jsonrpc": "2.0", "id": None,
-                                     "error": {"code": -32600, "message": opened.message}})
+        return _json(opened.status, lambda_transport.refusal(opened.status, opened.message))
     path = "/" + "/".join(MCP_SEGMENTS)
     server = site.build(opened)
     exchange = lambda_transport.serve(server, method="POST", path=path, headers=headers, body=body)
@@ -33,7 +32,7 @@ def answer(request: SiteRequest, headers: dict[str, str], body: str | None) -> d
                         "Cache-Control": "no-store", "X-Robots-Tag": "noindex"}}
 
 
-def _json(status: int, body: dict[str, Any]) -> dict[str, Any]:
-    return {"statusCode": status, "body": json.dumps(body), "isBase64Encoded": False,
+def _json(status: int, body: str) -> dict[str, Any]:
+    return {"statusCode": status, "body": body, "isBase64Encoded": False,
             "headers": {"Content-Type": "application/json", "Cache-Control": "no-store",
                         "X-Robots-Tag": "noindex"}}

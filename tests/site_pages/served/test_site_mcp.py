@@ -93,6 +93,7 @@ def test_excluded_from_agents_or_mcp_action_off_is_not_found(world: World):
     reply = post(world, "tools/list")
     assert reply.status == 404
     assert reply.headers["X-Robots-Tag"] == "noindex"
+    assert json.loads(reply.body)["error"] == {"code": 404, "message": "This site has no MCP server."}
     world.patch_site(agentsContext="included")
     assert post(world, "tools/list").status == 200
     settings = world.api.get(world.site("/customization"), token=world.ada.token).json()

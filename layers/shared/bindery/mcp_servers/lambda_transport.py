@@ -18,7 +18,6 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
-from mcp_types import INVALID_REQUEST
 
 
 @dataclass(frozen=True)
@@ -74,9 +73,22 @@ async def _serve(server: MCPServer[Any], method: str, path: str, headers: Mappin
     async with manager.run():
         await manager.handle_request(scope, receive, send)
     text = b"".join(chunks).decode()
-    if status >= 400 and not answer_headers.get("content-type", "").startswith("application/json"):
-        # The transport's own refusals before JSON-RPC (a wrong Content-Type, a body too large) are plain
-        # text; every answer of these APIs is JSON, so they become JSON-RPC errors saying the same.
-        text = json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": INVALID_REQUEST, "message": text}})
+    if status >= 400:
+        text = refusal(status, _message(text))
         answer_headers["content-type"] = "application/json"
     return HttpExchange(status, answer_headers, text)
+
+
+def refusal(status: int, message: str) -> str:
+    """An HTTP-level refusal (the transport's: no JSON-RPC exchange took place) in a body both kinds of
+    client read: a JSON-RPC error, whose `code` is the HTTP status as in every error of the API
+    (`{"error": {"code", "message"}}`, bindery.errors); the SDK writes some as plain text."""
+    return json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": status, "message": message}})
+
+
+def _message(text: str) -> str:
+    try:
+        parsed = json.loads(text)
+        return str(parsed["error"]["message"])
+    except (ValueError, KeyError, TypeError):
+        return text.strip() or "Refused"
