@@ -1,15 +1,17 @@
 """Change requests function: branch, edit, review, update and merge content; PDF export.
-(Reading and editing a change request's content is the content function's: content_api.)"""
+(Reading and editing a change request's content is the content function's: content_api.) Also the
+organization's MCP server (`POST /mcp`), whose writes are change requests'."""
 
 from __future__ import annotations
 
 from bindery.api.http import api_handler, create_app
-from change_requests_api.routes import change_requests, merges, org_change_requests, reviews
+from change_requests_api.routes import change_requests, mcp, merges, org_change_requests, reviews
 
 app = create_app("change_requests")
 app.include_router(change_requests.router, prefix="/spaces/<spaceId>")
 app.include_router(reviews.router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
 app.include_router(merges.router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
 app.include_router(org_change_requests.router, prefix="/orgs/<organizationId>/change-requests")
+app.include_router(mcp.router)
 
 lambda_handler = api_handler(app)

@@ -1,6 +1,7 @@
 """Published-site function: readers' web pages of published sites, on the readers' API (stage `sites`,
 no authorizer; docs/published-sites.md). Not a JSON API: every answer is a page, a redirect or a
-stylesheet, so there is no Powertools resolver here, only the shared logs, trace and metrics."""
+stylesheet, so there is no Powertools resolver here, only the shared logs, trace and metrics; the one
+exception, the site's MCP server (`POST …/~gitbook/mcp`), has its own module (mcp_route)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
 from bindery.site_pages.page_view import Reply, SiteRequest, content_security_policy, serve
+from published_site import mcp_route
 
 SERVICE = "published-site"
 
@@ -44,7 +46,14 @@ def _response(reply: Reply) -> dict[str, Any]:
 
 def _run(event: dict[str, Any], context: LambdaContext,
          invocation: observability.Invocation) -> dict[str, Any]:
-    reply = serve(_request(event))
+    request = _request(event)
+    if event.get("httpMethod") == "POST":  # the template's one POST route: the site's MCP server
+        invocation.dimensions["route"] = "POST /{proxy+}"
+        answer = mcp_route.answer(request, {str(k): str(v) for k, v in (event.get("headers") or {}).items()},
+                                  event.get("body"))
+        invocation.log_fields["status"] = answer["statusCode"]
+        return answer
+    reply = serve(request)
     invocation.dimensions["route"] = "GET /{proxy+}"  # the template route: paths are unbounded
     invocation.log_fields["status"] = reply.status
     return _response(reply)

@@ -93,3 +93,11 @@ def evaluate(document: Mapping[str, Any], *, space_variables: Mapping[str, Any],
     variables = {"space": {"vars": space_variables}, "page": {"vars": page_variables or {}}}
     anonymous = {**variables, "visitor": {"claims": {}}} if mode == "true" else None
     return _evaluate(document, _Context({**variables, "visitor": UNKNOWN}, anonymous))
+
+
+def evaluate_for_reader(document: Mapping[str, Any], scope: Mapping[str, Any]) -> Any:
+    """The document as one reader of a published site sees it, `scope` holding their claims
+    (`{"visitor": …, "space": {"vars": …}, "page": {"vars": …}}`): every expression and `if` block decided
+    as the site's HTML decides them (a condition that cannot be evaluated hides its block), for the
+    readers' Markdown (the site's MCP server)."""
+    return _evaluate(document, _Context(scope, scope))

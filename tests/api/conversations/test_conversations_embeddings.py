@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from bindery.insights.clustering import ClusterProfile
 from bindery.store import issue_clusters as cluster_store
-from tests.api.test_conversations import ingest, listed
-from tests.api.test_conversations_worker import EXPORT, LOGIN, issues, thread
+from tests.api.conversations.test_conversations import ingest, listed
+from tests.api.conversations.test_conversations_worker import EXPORT, LOGIN, issues, thread
 from tests.api.translator_server import KEY, translator_server
 from tests.settings_environment import changed_environment
 

@@ -1,0 +1,38 @@
+"""`POST {site URL}/~gitbook/mcp`: the site's MCP server (bindery.mcp_servers.site, docs/agents-mcp.md),
+answered by the MCP SDK's Streamable HTTP transport (stateless, JSON responses). The site and the visitor
+are decided as for the site's HTML pages; a site that refuses them refuses this too."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bindery.site_pages.page_view import SiteRequest
+
+MCP_SEGMENTS = ("~gitbook", "mcp")  # GitBook's path of a site's MCP server, below the site's URL
+
+
+def answer(request: SiteRequest, headers: dict[str, str], body: str | None) -> dict[str, Any]:
+    """A `POST` to the site: its MCP server, or a 404 for any other path (readers only ever GET)."""
+    if request.segments[-len(MCP_SEGMENTS):] != MCP_SEGMENTS:
+        return _json(404, json.dumps({"error": {"code": 404, "message": "Nothing to post to here."}}))
+    # Imported here: the SDK costs the HTML pages' cold start nothing.
+    from bindery.mcp_servers import lambda_transport, site
+
+    opened = site.open_site(host=request.host, stage_prefix=request.stage_prefix,
+                            segments=request.segments[:-len(MCP_SEGMENTS)], query=request.query,
+                            cookie_header=request.cookie_header, secure=request.secure)
+    if isinstance(opened, site.SiteRefusal):
+        return _json(opened.status, lambda_transport.refusal(opened.status, opened.message))
+    path = "/" + "/".join(MCP_SEGMENTS)
+    server = site.build(opened)
+    exchange = lambda_transport.serve(server, method="POST", path=path, headers=headers, body=body)
+    return {"statusCode": exchange.status, "body": exchange.body, "isBase64Encoded": False,
+            "headers": {"Content-Type": exchange.headers.get("content-type", "application/json"),
+                        "Cache-Control": "no-store", "X-Robots-Tag": "noindex"}}
+
+
+def _json(status: int, body: str) -> dict[str, Any]:
+    return {"statusCode": status, "body": body, "isBase64Encoded": False,
+            "headers": {"Content-Type": "application/json", "Cache-Control": "no-store",
+                        "X-Robots-Tag": "noindex"}}
