@@ -1,18 +1,27 @@
 """Published-site function: readers' web pages of published sites, on the readers' API (stage `sites`,
-no authorizer; docs/published-sites.md). Not a JSON API: every answer is a page, a redirect or a
-stylesheet, so there is no Powertools resolver here, only the shared logs, trace and metrics."""
+no authorizer; docs/published-sites.md), and their answers for AI tools (docs/agents.md). Not a JSON API:
+every answer is a page, a redirect, a stylesheet or text, so there is no Powertools resolver here, only
+the shared logs, trace and metrics. Each route module answers the paths it holds (None for the others);
+the first that answers wins, and the HTML pages come last."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
-from bindery.site_pages.page_view import Reply, SiteRequest, content_security_policy, serve
+from bindery.site_pages.page_view import content_security_policy
+from bindery.site_pages.site_request import Reply, SiteRequest
+from published_site import markdown_routes, page_routes
 
 SERVICE = "published-site"
+ROUTES: tuple[Callable[[SiteRequest], Reply | None], ...] = (
+    markdown_routes.route,
+    page_routes.route,  # last: every other path
+)
 
 
 def _request(event: dict[str, Any]) -> SiteRequest:
@@ -44,7 +53,8 @@ def _response(reply: Reply) -> dict[str, Any]:
 
 def _run(event: dict[str, Any], context: LambdaContext,
          invocation: observability.Invocation) -> dict[str, Any]:
-    reply = serve(_request(event))
+    request = _request(event)
+    reply = next(answer for route in ROUTES if (answer := route(request)) is not None)
     invocation.dimensions["route"] = "GET /{proxy+}"  # the template route: paths are unbounded
     invocation.log_fields["status"] = reply.status
     return _response(reply)
