@@ -40,6 +40,7 @@ TEXT = "text/plain; charset=utf-8"
 # Lambda answers API Gateway with at most 6 MB of JSON (the body escaped in it: newlines and quotes
 # double): 4 MB of Markdown leaves room for that, and a page past it is never read.
 MAX_FULL_BYTES = 4_000_000
+BRACKETS = str.maketrans("[]", "()")
 BATCH = 100  # pages whose documents are read together (one BatchGetItem)
 
 
@@ -103,19 +104,23 @@ def serve_llms_txt(request: SiteRequest) -> Reply:
     if isinstance(opened, Reply):
         return opened
     origin = opened.request.origin
-    parts = list(_parts(opened.site_map()))
-    lines = [f"# {_line(_title(opened))}", ""]
+    site_map = opened.site_map()
+    parts = list(_parts(site_map))
+    full_url = f"{origin}{site_map.url('').rstrip('/')}/{LLMS_FULL_TXT}"
     first = _documents(parts[0].tree.pages, hidden=False)[:1] if parts else []
-    summary = _line(first[0].get("description") or "") if first else ""
-    if summary:
-        lines += [f"> {summary}", ""]
+    title = _line(_title(opened))
+    summary = (_line(first[0].get("description") or "") if first else "") or f"The documentation of {title}."
+    lines = [f"# {title}", "", f"> {summary}", "",
+             "Each link below is a page as Markdown (the page's URL with `.md` appended); "
+             f"[{LLMS_FULL_TXT}]({full_url}) has every page's Markdown in one file.", ""]
     for part in parts:
         lines += [f"## {_line(part.label)}", ""]
         for page in _documents(part.tree.pages, hidden=False):
             url = markdown_url(origin + page_url(part.variant, part.tree.path_of(page["id"]) or ""))
-            title = _line(page.get("title") or "").replace("[", "\\[").replace("]", "\\]") or "Untitled"
+            # A link's text holds no brackets (the format's parsers end it at the first `]`).
+            name = _line(page.get("title") or "").translate(BRACKETS) or "Untitled"
             description = _line(page.get("description") or "")
-            lines.append(f"- [{title}]({url})" + (f": {description}" if description else ""))
+            lines.append(f"- [{name}]({url})" + (f": {description}" if description else ""))
         lines.append("")
     return _reply(opened, "\n".join(lines))
 
