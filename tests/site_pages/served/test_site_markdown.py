@@ -33,6 +33,7 @@ def statuses(world: World, query: str = "", **kw) -> dict[str, tuple[int, int]]:
     return out
 
 
+@pytest.mark.repository  # the main case on DynamoDB Local too
 def test_a_page_with_md_appended_is_its_markdown_headed_by_the_sites_llms_txt(world: World):
     reply = world.get("/install/linux.md")
     assert reply.status == 200
@@ -81,6 +82,7 @@ def test_an_unlisted_sites_markdown_says_noindex(world: World):
         assert reply.headers["Cache-Control"] == "private, no-cache"
 
 
+@pytest.mark.repository  # the main case on DynamoDB Local too
 def test_a_share_link_sites_markdown_needs_the_key_or_its_cookie(world: World):
     world.patch_site(visibility="share-link")
     link = world.api.post(world.site("/share-links"), token=world.ada.token, body={"name": "Bots"}).json()
@@ -152,6 +154,7 @@ def test_page_actions_decide_the_markdown_and_mcp_links_of_the_html_page(world: 
     assert ("View as Markdown" in page, "Connect with MCP" in page) == (True, False)
 
 
+@pytest.mark.repository  # the main case on DynamoDB Local too
 @pytest.mark.parametrize("path", ["/install/linux", "/reference/options"])
 def test_a_markdown_page_costs_no_more_requests_than_its_html_page(world: World, request_counter, path):
     def cold(url: str) -> dict[str, int]:
