@@ -17,7 +17,7 @@ from typing import Any
 
 from bindery.content.tree import Tree
 from bindery.site_pages.links import SiteLinks, page_url
-from bindery.site_pages.page_tree import find
+from bindery.site_pages.page_tree import Found, find
 from bindery.site_pages.page_view import serve_open
 from bindery.site_pages.site_map import SiteMap, SiteSpaceLink, shown
 from bindery.site_pages.site_request import OpenSite, Reply, SiteRequest, not_found, open_site, redirect
@@ -127,26 +127,36 @@ def serve_markdown(request: SiteRequest) -> Reply:
     opened = open_site(request)
     if isinstance(opened, Reply):
         return opened
-    rest = opened.address.rest
     if not agents_allowed(opened):
         return opened.finish(refused_to_agents())
+    rest = opened.address.rest
     site_map = opened.site_map()
-    page_rest = (*rest[:-1], rest[-1][:-len(SUFFIX)])
-    place = site_map.place(page_rest)
-    revision = revision_store.get_revision(place.variant.space.id, place.variant.space.revision) \
-        if place is not None else None
-    if place is None or revision is None:
+    named = _named_page(site_map, rest)
+    if named is None:
         return serve_open(opened, rest, site_map)
-    tree = revision_store.load_tree(revision)
-    # Only a path that names a page (or a group: its first page) has Markdown; any other `.md` path is
-    # the HTML route's (a repository file's path redirects to its page there, as before).
-    found = find(tree, place.page_path) if not place.page_path or tree.page_by_path(place.page_path) else None
-    if found is not None and found.redirect is not None:
-        target = markdown_url(page_url(place.variant, found.redirect))
+    variant, tree, found = named
+    if found.redirect is not None:
+        target = markdown_url(page_url(variant, found.redirect))
         return opened.finish(redirect(target, 301, opened.visitor.cache_control))
-    if found is None or found.page is None:
-        return serve_open(opened, rest, site_map)
-    return opened.finish(_page_reply(opened, site_map, place.variant, tree, found.page))
+    return opened.finish(_page_reply(opened, site_map, variant, tree, found.page or {}))
+
+
+def _named_page(site_map: SiteMap, rest: tuple[str, ...]) -> tuple[SiteSpaceLink, Tree, Found] | None:
+    """The page (or group) a `.md` path names, with its site space and tree; None when it names none.
+    Only a page path has Markdown: any other `.md` path is the HTML route's (a repository file's path
+    redirects to its page there, as before; a path with `.md` in the site's own reference names no page)."""
+    if not rest or not rest[-1].endswith(SUFFIX):
+        return None
+    place = site_map.place((*rest[:-1], rest[-1][:-len(SUFFIX)]))
+    space = place.variant.space if place is not None else None
+    revision = revision_store.get_revision(space.id, space.revision or "") if space is not None else None
+    if place is None or revision is None:
+        return None
+    tree = revision_store.load_tree(revision)
+    if place.page_path and tree.page_by_path(place.page_path) is None:
+        return None
+    found = find(tree, place.page_path)
+    return (place.variant, tree, found) if found.page is not None or found.redirect is not None else None
 
 
 def _page_reply(opened: OpenSite, site_map: SiteMap, variant: SiteSpaceLink, tree: Tree,
