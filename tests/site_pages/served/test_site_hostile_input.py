@@ -109,3 +109,11 @@ def test_the_markdown_and_llms_txt_routes_never_fail_on_odd_paths(world: World, 
                                     "/sites/acme/llms-full.txt", "/sites/" + "o" * 3_000 + "/d/llms.txt"])
 def test_agent_routes_naming_no_site_are_404(world: World, prefix: str):
     assert world.get("", prefix=prefix).status == 404
+
+
+def test_a_host_header_that_is_not_a_plain_host_never_becomes_the_origin_of_links(world: World):
+    for host in ("127.0.0.1:3000@evil.example", "127.0.0.1:3000/evil.example", "127.0.0.1:3000 evil"):
+        for path in ("/llms.txt", "/install/linux.md"):
+            reply = world.get(path, headers={"Host": host})  # the API's host as far as routing goes
+            assert reply.status == 200, (host, path)
+            assert "evil" not in reply.body.decode(), (host, path)

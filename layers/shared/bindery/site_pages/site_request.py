@@ -9,6 +9,7 @@ Reads: the address's guard(s) (GetItem each) and the site's structure (one Query
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -21,6 +22,7 @@ from bindery.store import site_structure
 from bindery.store.site_structure import Structure
 
 HTML = "text/html; charset=utf-8"
+PLAIN_HOST = re.compile(r"^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$")
 
 
 @dataclass(frozen=True)
@@ -35,8 +37,10 @@ class SiteRequest:
 
     @property
     def origin(self) -> str:
-        """`scheme://host` as the reader addressed the site: what absolute links start with."""
-        return f"{'https' if self.secure else 'http'}://{self.host}"
+        """`scheme://host` as the reader addressed the site: what absolute links start with. A `Host`
+        that is not a plain host name or address (with a port) gives "" (links relative to the site's
+        root) rather than an origin a request could choose, such as `127.0.0.1:3000@elsewhere`."""
+        return f"{'https' if self.secure else 'http'}://{self.host}" if PLAIN_HOST.match(self.host) else ""
 
 
 @dataclass
