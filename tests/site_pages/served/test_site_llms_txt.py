@@ -99,3 +99,15 @@ def test_the_fluentd_corpus_published_as_a_site_has_a_valid_llms_txt_whose_links
     assert found.title == "Fluentd Docs"
     assert list(found.sections) == ["Fluentd"]
     assert every_link_answers(world, found, prefix="/sites/acme/fluentd") > 50
+
+
+def test_at_a_custom_hostname_llms_txt_and_markdown_are_at_its_root(world: World):
+    from bindery import admin
+
+    admin.set_site_hostname(world.site_id, "docs.acme.test")
+    host = {"Host": "docs.acme.test", "X-Forwarded-Proto": "https"}
+    found = parsed(world.text("/llms.txt", prefix="/sites", headers=host))
+    assert found.sections["Guide"][2].url == "https://docs.acme.test/install/linux.md"
+    markdown = world.text("/install/linux.md", prefix="/sites", headers=host)
+    assert markdown.startswith("> For the complete documentation index of this site, see "
+                               "https://docs.acme.test/llms.txt\n")
