@@ -8,6 +8,7 @@ kind of block the Markdown converter writes, and `--spaces` - 1 more spaces of o
 other site spaces; the site is public, addressed by organization hostname and basename. Cold: the
 process's caches of revisions, trees and documents are emptied before each view (a new execution
 environment). Warm: the view repeated. The site's search (`~site/search?q=`) searches every site space.
+The page's Markdown (`.md`), llms.txt and llms-full.txt (docs/agents.md) are measured beside it.
 Reported: DynamoDB requests of one view, by operation, and median milliseconds, each as a ratio to the
 warm JSON read.
 """
@@ -155,6 +156,10 @@ def measure(api: ApiClient, pages: int, repeat: int, spaces: int = 1) -> dict[st
 
     calls = {"page view, cold": _viewing(api, seeded.path, cold=True),
              "page view, warm": _viewing(api, seeded.path, cold=False),
+             "markdown page, cold": _viewing(api, seeded.path + ".md", cold=True),
+             "markdown page, warm": _viewing(api, seeded.path + ".md", cold=False),
+             "llms.txt, warm": _viewing(api, "/sites/bench/docs/llms.txt", cold=False),
+             "llms-full.txt, warm": _viewing(api, "/sites/bench/docs/llms-full.txt", cold=False),
              "site search, cold": _viewing(api, seeded.search_path, cold=True),
              "site search, warm": _viewing(api, seeded.search_path, cold=False),
              BASELINE: json_read}

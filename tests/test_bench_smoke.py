@@ -57,6 +57,12 @@ def test_a_published_page_view_reads_the_structure_the_tree_and_one_document(api
     assert views["page view, cold"].requests == {"GetItem": 5, "Query": 1, "BatchGetItem": 1}
     assert views["page view, warm"].requests == {"GetItem": 2, "Query": 1, "BatchGetItem": 1}
     assert views[site_pages_bench.BASELINE].requests == {"GetItem": 2, "BatchGetItem": 1}
+    # The page's Markdown (docs/agents.md) reads exactly what its HTML reads; llms.txt the same once the
+    # trees are cached; llms-full.txt adds one BatchGetItem of documents per site space (per 100 pages).
+    assert views["markdown page, cold"].requests == views["page view, cold"].requests
+    assert views["markdown page, warm"].requests == views["page view, warm"].requests
+    assert views["llms.txt, warm"].requests == {"GetItem": 2, "Query": 1, "BatchGetItem": 1}
+    assert views["llms-full.txt, warm"].requests == {"GetItem": 2, "Query": 1, "BatchGetItem": 4}
     # The site's search, over its 3 site spaces: the page's reads (the spaces' BatchGetItem gives their
     # current revisions), one BatchGetItem of the 3 index pointers, and — cold only — the revision
     # and the tree of the site space shown (its navigation); the index files are on local disk.

@@ -1,20 +1,28 @@
 """Published-site function: readers' web pages of published sites, on the readers' API (stage `sites`,
-no authorizer; docs/published-sites.md). Not a JSON API: every answer is a page, a redirect or a
-stylesheet, so there is no Powertools resolver here, only the shared logs, trace and metrics; the one
-exception, the site's MCP server (`POST …/~gitbook/mcp`), has its own module (mcp_route)."""
+no authorizer; docs/published-sites.md), and their answers for AI tools (docs/agents.md). Not a JSON API:
+every answer is a page, a redirect, a stylesheet or text, so there is no Powertools resolver here, only
+the shared logs, trace and metrics. Each route module answers the paths it holds (None for the others);
+the first that answers wins, and the HTML pages come last. The one exception, the site's MCP server
+(`POST …/~gitbook/mcp`), has its own module (mcp_route)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery import observability
-from bindery.site_pages.page_view import Reply, SiteRequest, content_security_policy, serve
-from published_site import mcp_route
+from bindery.site_pages.page_view import content_security_policy
+from bindery.site_pages.site_request import Reply, SiteRequest
+from published_site import markdown_routes, mcp_route, page_routes
 
 SERVICE = "published-site"
+ROUTES: tuple[Callable[[SiteRequest], Reply | None], ...] = (
+    markdown_routes.route,
+    page_routes.route,  # last: every other path
+)
 
 
 def _request(event: dict[str, Any]) -> SiteRequest:
@@ -53,7 +61,7 @@ def _run(event: dict[str, Any], context: LambdaContext,
                                   event.get("body"))
         invocation.log_fields["status"] = answer["statusCode"]
         return answer
-    reply = serve(request)
+    reply = next(answer for route in ROUTES if (answer := route(request)) is not None)
     invocation.dimensions["route"] = "GET /{proxy+}"  # the template route: paths are unbounded
     invocation.log_fields["status"] = reply.status
     return _response(reply)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bindery.site_pages.page_view import SiteRequest
+from bindery.site_pages.site_request import SiteRequest
 
 MCP_SEGMENTS = ("~gitbook", "mcp")  # GitBook's path of a site's MCP server, below the site's URL
 

@@ -93,3 +93,27 @@ def test_an_address_longer_than_any_reference_is_a_404(world: World, org: str, s
 def test_an_over_long_host_is_a_404(world: World):
     for host in ("h" * 3000 + ".example", "a." * 600 + "example"):
         assert world.get("/install", headers={"Host": host}, prefix="").status == 404
+
+
+@pytest.mark.parametrize("path", [
+    "/.md", "/" + "x" * 5_000 + ".md", "/install/" + "y" * 3_000 + ".md", "/~site/files/nothing.md",
+    "/llms.txt/more", "/" + "z" * 2_000 + "/llms.txt", "/install/linux.md?jwt_token=" + deep_jwt(5_000)])
+def test_the_markdown_and_llms_txt_routes_never_fail_on_odd_paths(world: World, path: str):
+    assert world.get(path).status in (200, 301, 302, 404)
+    for cookie in hostile_cookies(world.site_id):
+        assert world.get("/llms.txt", headers={"Cookie": cookie}).status == 200, cookie[:40]
+        assert world.get("/install/linux.md", headers={"Cookie": cookie}).status == 200, cookie[:40]
+
+
+@pytest.mark.parametrize("prefix", ["/sites/acme.md", "/sites/acme/docs.md", "/sites/llms.txt",
+                                    "/sites/acme/llms-full.txt", "/sites/" + "o" * 3_000 + "/d/llms.txt"])
+def test_agent_routes_naming_no_site_are_404(world: World, prefix: str):
+    assert world.get("", prefix=prefix).status == 404
+
+
+def test_a_host_header_that_is_not_a_plain_host_never_becomes_the_origin_of_links(world: World):
+    for host in ("127.0.0.1:3000@evil.example", "127.0.0.1:3000/evil.example", "127.0.0.1:3000 evil"):
+        for path in ("/llms.txt", "/install/linux.md"):
+            reply = world.get(path, headers={"Host": host})  # the API's host as far as routing goes
+            assert reply.status == 200, (host, path)
+            assert "evil" not in reply.body.decode(), (host, path)

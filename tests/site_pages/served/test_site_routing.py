@@ -53,8 +53,10 @@ def test_a_group_path_leads_to_its_first_page(world: World):
 def test_gitbook_yaml_redirects_and_git_file_paths_lead_to_the_page(world: World):
     reply = world.get("/old/start")  # .gitbook.yaml: old/start -> install/README.md
     assert (reply.status, reply.headers["Location"]) == (301, "/sites/acme/docs/install")
-    reply = world.get("/install/linux.md")  # the page's file in the repository
-    assert (reply.status, reply.headers["Location"]) == (301, "/sites/acme/docs/install/linux")
+    reply = world.get("/install/README.md")  # the page's file in the repository
+    assert (reply.status, reply.headers["Location"]) == (301, "/sites/acme/docs/install")
+    # `install/linux.md` is also the page's URL with `.md`: that is its Markdown (test_site_markdown.py).
+    assert world.get("/install/linux.md").headers["Content-Type"] == "text/markdown; charset=utf-8"
 
 
 def test_unknown_pages_sites_and_organizations_are_404_pages(world: World):

@@ -85,6 +85,21 @@ def _theme(view: ShownPage) -> str:
     return str(themes.get("default")) if themes.get("default") in THEMES else "light"
 
 
+MCP_PATH = "~gitbook/mcp"  # GitBook's address of a site's MCP server, below the site's root
+
+
+def page_actions(view: ShownPage, page_path: str) -> dict[str, str | None]:
+    """The page's links for AI tools, as the customization's `pageActions` asks (docs/agents.md): "View
+    as Markdown" (the page's `.md` URL) and "Connect with MCP" (the site's MCP server). None when off,
+    and both off on a site whose `agentsContext` is `excluded`."""
+    actions = view.settings.get("pageActions") or {}
+    agents = view.structure.site.agents_context != "excluded"
+    root = f"{view.request.origin}{view.site_map.url('').rstrip('/')}"
+    markdown = agents and actions.get("markdown", True)
+    return {"markdown_url": page_url(view.place.variant, page_path).rstrip("/") + ".md" if markdown else None,
+            "mcp_url": f"{root}/{MCP_PATH}" if agents and actions.get("mcp", True) else None}
+
+
 def chrome(view: ShownPage, tree: Tree, current_page: str | None, links: SiteLinks) -> dict[str, Any]:
     settings = view.settings
     variant = view.place.variant

@@ -35,6 +35,10 @@ class SiteLinks:
             return self.variant
         return self.site_map.variant_for_space(space_id)
 
+    def shows_here(self, space_id: str | None) -> bool:
+        """Whether a reference to `space_id` (None: this one) is to the site space shown."""
+        return self._variant(space_id) is self.variant
+
     def page_url(self, *, space_id: str | None, page_id: str, anchor: str | None) -> str | None:
         variant = self._variant(space_id)
         if variant is None:

@@ -12,28 +12,26 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
 from bindery.domain.sites.customization import site_space_settings
-from bindery.domain.sites.views import readable
 from bindery.site_pages import html
-from bindery.site_pages.addresses import SiteAddress, locate
-from bindery.site_pages.chrome import chrome
+from bindery.site_pages.chrome import chrome, page_actions
 from bindery.site_pages.links import INTERNAL, SiteLinks, page_url
 from bindery.site_pages.page_tree import find, neighbours
 from bindery.site_pages.site_map import Place, SiteMap
+from bindery.site_pages.site_request import OpenSite, Reply, SiteRequest, not_found, open_site, redirect
 from bindery.site_pages.site_search import MAX_PARTS, search_parts, site_parts
-from bindery.site_pages.visibility import SiteHidden, Visitor, VisitorRefused, visitor_of
-from bindery.store import blobs, site_structure
+from bindery.site_pages.visibility import Visitor
+from bindery.store import blobs
 from bindery.store import revisions as revision_store
 from bindery.store.revisions import Revision
 from bindery.store.site_structure import Structure
 
 # Changes whenever the markup of a page changes for the same content, so cached copies are not reused.
-RENDER_VERSION = "1"
-HTML = "text/html; charset=utf-8"
+RENDER_VERSION = "2"
 
 
 def content_security_policy(*, frames: bool) -> str:
@@ -45,64 +43,20 @@ def content_security_policy(*, frames: bool) -> str:
             f"{framing}form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 
 
-@dataclass(frozen=True)
-class SiteRequest:
-    host: str
-    stage_prefix: str  # the path the readers' API is served under ("/sites"; "" on a custom domain)
-    segments: tuple[str, ...]
-    query: Mapping[str, str]
-    cookie_header: str | None = None
-    if_none_match: str | None = None
-    secure: bool = False
-
-
-@dataclass
-class Reply:
-    status: int
-    body: str = ""
-    content_type: str = HTML
-    headers: dict[str, str] = field(default_factory=dict)
-    cookies: list[str] = field(default_factory=list)
-
-
-def _bare(status: int, heading: str, message: str) -> Reply:
-    return Reply(status, html.render("bare.html", heading=heading, message=message),
-                 headers={"Cache-Control": "no-store"})
-
-
-def _not_found() -> Reply:
-    return _bare(404, "Page not found", "There is no page at this address.")
-
-
-def _redirect(location: str, status: int = 302, cache: str = "no-store") -> Reply:
-    return Reply(status, "", headers={"Location": location, "Cache-Control": cache})
-
-
 def serve(request: SiteRequest) -> Reply:
     segments = request.segments
     if len(segments) >= 2 and segments[-2] == INTERNAL and segments[-1] in html.STATIC:
         # The stylesheets are the same for every site: no read at all.
         return Reply(200, html.static(segments[-1]), "text/css; charset=utf-8",
                      {"Cache-Control": "public, max-age=3600"})
-    address = locate(request.host, request.stage_prefix, list(segments))
-    structure = site_structure.structure(address.site_id) if address else None
-    if address is None or structure is None or (address.org_id and structure.site.org_id != address.org_id):
-        return _not_found()
-    try:
-        visitor = visitor_of(structure, query=request.query, cookie_header=request.cookie_header,
-                             base=address.base, secure=request.secure)
-    except SiteHidden:
-        return _not_found()
-    except VisitorRefused as refused:
-        if refused.fallback_url:
-            return _redirect(refused.fallback_url)
-        return _bare(401, "Sign-in required", "This site is only for signed-in readers: open it from the "
-                     "link your sign-in gave you.")
-    reply = _serve_site(request, address, structure, visitor)
-    reply.cookies += visitor.cookies
-    if not visitor.indexable:
-        reply.headers["X-Robots-Tag"] = "noindex"
-    return reply
+    opened = open_site(request)
+    return opened if isinstance(opened, Reply) else serve_open(opened, opened.address.rest)
+
+
+def serve_open(opened: OpenSite, rest: tuple[str, ...], site_map: SiteMap | None = None) -> Reply:
+    """The HTML answer for `rest` (the path below the site's root) on a site the visitor may read
+    (`site_map`: the visitor's, when the caller has it already)."""
+    return opened.finish(_serve_site(opened, rest, site_map or opened.site_map()))
 
 
 @dataclass
@@ -135,26 +89,20 @@ class _View:
         return f'"{digest[:32]}"'
 
     def cache_control(self) -> str:
-        # Shared caches only for what every reader sees alike: a public site read without claims.
-        shared = (self.visitor.indexable and not self.visitor.signed
-                  and not self.visitor.claims.get("unsigned"))
-        return "public, max-age=60" if shared else "private, no-cache"
+        return self.visitor.cache_control
 
 
-def _serve_site(request: SiteRequest, address: SiteAddress, structure: Structure, visitor: Visitor) -> Reply:
-    spaces = {space_id: space for space_id, (space, _) in
-              readable(None, structure, structure.site_spaces).items() if space.revision}
-    site_map = SiteMap(structure, spaces, address.base, visitor.scope)
-    rest = address.rest
+def _serve_site(opened: OpenSite, rest: tuple[str, ...], site_map: SiteMap) -> Reply:
     internal_route = rest[rest.index(INTERNAL) + 1:] if INTERNAL in rest else None
     place = site_map.place(rest[:rest.index(INTERNAL)] if internal_route is not None else rest)
     if place is None:
-        return _not_found()
+        return not_found()
     space = place.variant.space
     revision = revision_store.get_revision(space.id, space.revision)
     if revision is None:
-        return _not_found()
-    view = _View(request, structure, visitor, site_map, place,
+        return not_found()
+    structure = opened.structure
+    view = _View(opened.request, structure, opened.visitor, site_map, place,
                  revision, site_space_settings(structure, place.variant.site_space.id))
     if internal_route is not None:
         return _internal(view, internal_route)
@@ -167,13 +115,13 @@ def _internal(view: _View, route: tuple[str, ...]) -> Reply:
         return _search(view)
     if len(route) == 2 and route[0] == "page":
         path = tree.path_of(route[1])
-        return _redirect(page_url(view.place.variant, path)) if path is not None else _page_not_found(view)
+        return redirect(page_url(view.place.variant, path)) if path is not None else _page_not_found(view)
     if len(route) == 2 and route[0] == "files":
         entry = tree.file(route[1])
         if entry is None or not entry.get("digest"):
             return _page_not_found(view)
         # A fresh presigned URL each time: the page linking here stays cacheable for longer than one.
-        return _redirect(blobs.file_url(view.revision.space_id, entry["digest"], name=entry["name"],
+        return redirect(blobs.file_url(view.revision.space_id, entry["digest"], name=entry["name"],
                                         content_type=entry["contentType"]), cache="private, max-age=300")
     return _page_not_found(view)
 
@@ -183,7 +131,7 @@ def _page(view: _View) -> Reply:
     found = find(tree, view.place.page_path)
     if found.redirect is not None:
         # Cached as the page would be: a shared cache never keeps a non-public site's answers.
-        return _redirect(page_url(view.place.variant, found.redirect), 301, view.cache_control())
+        return redirect(page_url(view.place.variant, found.redirect), 301, view.cache_control())
     if found.page is None:
         return _page_not_found(view)
     page = found.page
@@ -204,7 +152,7 @@ def _page(view: _View) -> Reply:
     context = chrome(view, tree, page["id"], links)
     body = html.render(
         "page.html", **context, page_title=page.get("title") or "", description=page.get("description"),
-        body=rendered.html, headings=rendered.headings,
+        body=rendered.html, headings=rendered.headings, **page_actions(view, tree.path_of(page["id"]) or ""),
         previous=_neighbour(view, tree, previous), next=_neighbour(view, tree, following))
     if page.get("noRobotsIndex") or page.get("noIndex"):
         body = body.replace("<head>", '<head>\n<meta name="robots" content="noindex">', 1)

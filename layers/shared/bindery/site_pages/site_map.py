@@ -27,7 +27,7 @@ def shown(condition: str | None, scope: Mapping[str, Any]) -> bool:
         return True
     try:
         value = evaluate_expression(condition, scope)
-    except (ExpressionError, RecursionError):
+    except (ExpressionError, RecursionError, ArithmeticError, ValueError):
         return False
     return value is not UNKNOWN and truthy(value)
 

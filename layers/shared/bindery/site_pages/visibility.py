@@ -60,6 +60,12 @@ class Visitor:
     def scope(self) -> dict[str, Any]:
         return {"visitor": {"claims": self.claims}}
 
+    @property
+    def cache_control(self) -> str:
+        """Shared caches only for what every reader sees alike: a public site read without claims."""
+        shared = self.indexable and not self.signed and not self.claims.get("unsigned")
+        return "public, max-age=60" if shared else "private, no-cache"
+
 
 def request_cookies(header: str | None) -> dict[str, str]:
     if not header:
