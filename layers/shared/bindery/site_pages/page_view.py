@@ -196,8 +196,10 @@ def _page(view: _View) -> Reply:
     from bindery.site_pages.document_html import render_document  # Pygments and friends, on first page
 
     document = blobs.get_value(view.revision.space_id, page["documentId"]) if page.get("documentId") else {}
+    # A page's variables of another shape (a hand edit: the tree's check does not cover them) are none.
+    page_vars = page.get("variables")
     scope = {**view.visitor.scope, "space": {"vars": dict(tree.variables)},
-             "page": {"vars": dict(page.get("variables") or {})}}
+             "page": {"vars": dict(page_vars) if isinstance(page_vars, Mapping) else {}}}
     links = view.links
     rendered = render_document(document, links=links, allow_embeds=embeds, scope=scope)
     previous, following = neighbours(tree, page["id"])
