@@ -214,7 +214,8 @@ class _Importer:
             stem = posixpath.basename(path).removesuffix(".md")
             if page["id"] in self.untitled:
                 page["title"] = parsed.title or stem
-            page.update(page_fields.from_front_matter(parsed.front_matter, resolvers.file))
+            page.update(page_fields.from_front_matter(parsed.front_matter, resolvers.file,
+                                                      hint_styles=parsed.hint_styles))
             page["git"] = {"oid": self.repo.oid(path), "path": path}
             self.documents[page["id"]] = parsed.document
         for page, path, anchor in self.deferred:

@@ -8,7 +8,9 @@
 A layout option outside the 0.146.0 enums (`cover: {size: background}`, as GitBook's own docs have) is
 stored as the nearest official value (content.page_defaults.nearest_choice), which every read shows, and
 as written under `original.layout` (a field no read shows), which an export writes back while the stored
-value is still the one it was mapped to.
+value is still the one it was mapped to. Likewise a hint style outside the spec's (`{% hint style="tip" %}`),
+which the document stores as the nearest official one: by block key under `original.hints`
+(ParsedPage.hint_styles), for document_to_markdown to write back.
 
 Other keys (`if`, `metaLinks`, anything unknown) have no field in a page entry and are not kept.
 """
@@ -84,7 +86,10 @@ def _layout_to(options: Any, original: Any = None) -> Any:
     return out
 
 
-def from_front_matter(meta: Mapping[str, Any], resolve_file: FileRef) -> dict[str, Any]:
+def from_front_matter(meta: Mapping[str, Any], resolve_file: FileRef, *,
+                      hint_styles: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The fields of a page entry from its front matter and, kept for the export, its document's hint
+    styles written otherwise than the spec's (`hint_styles`)."""
     fields: dict[str, Any] = {}
     if isinstance(meta.get("description"), str | int | float) and not isinstance(meta["description"], bool):
         fields["description"] = str(meta["description"])
@@ -102,12 +107,21 @@ def from_front_matter(meta: Mapping[str, Any], resolve_file: FileRef) -> dict[st
         originals = _official(layout) if isinstance(layout, dict) else {}
         if originals:
             fields["original"] = {"layout": originals}
+    if hint_styles:
+        fields["original"] = {**fields.get("original", {}), "hints": dict(hint_styles)}
     variables = meta.get("vars")
     if isinstance(variables, Mapping) and variables:
         fields["variables"] = {
             str(name): value for name, value in variables.items() if isinstance(value, str | int | float)
         }
     return fields
+
+
+def hint_styles(entry: Mapping[str, Any]) -> dict[str, str]:
+    """The hint styles an import kept (from_front_matter), by block key."""
+    original = entry.get("original")
+    kept = original.get("hints") if isinstance(original, Mapping) else None
+    return {str(key): str(style) for key, style in kept.items()} if isinstance(kept, Mapping) else {}
 
 
 def to_front_matter(entry: Mapping[str, Any], ref_url: RefUrl) -> dict[str, Any]:
