@@ -142,6 +142,16 @@ def test_a_layout_key_the_model_does_not_know_is_dropped():
     assert served.root.layout.model_dump() == {**DEFAULT_LAYOUT, "width": "wide"}  # type: ignore[union-attr]
 
 
+def test_an_icon_or_emoji_longer_than_the_spec_allows_is_left_out():
+    # an older import stored any icon; the API takes icons up to 2048 characters
+    entry = {**_entry(), "icon": "i" * 51, "emoji": "e" * 51}
+    served = page_to_wire(View("s", "r", current=True), entry, "p").model_dump(exclude_none=True)
+    assert "icon" not in served
+    assert "emoji" not in served
+    kept = page_to_wire(View("s", "r", current=True), {**_entry(), "icon": "i" * 50}, "p")
+    assert kept.root.icon == "i" * 50
+
+
 def test_a_missing_required_field_still_fails():
     fields = {"id": "p", "type": "document", "title": "P", "path": "p", "pages": [], "kind": "sheet",
               "urls": {"app": "https://app/p"}, "layout": DEFAULT_LAYOUT}

@@ -14,6 +14,9 @@ from bindery.api.wire.models.organizations import Organization
 from bindery.api.wire.models.spaces import Space
 from bindery.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
 
+# The spec's `Icon` and `Emoji`.
+ShortName = Annotated[str, Field(max_length=50)]
+
 
 class AppUrl(WireModel):
     app: str
@@ -44,8 +47,9 @@ class PageBase(StoredModel):
 
     id: str
     title: str
-    emoji: Omitted[str] = None
-    icon: Omitted[str] = None
+    # An icon or emoji longer than the spec's `Icon`/`Emoji` (an API write, an older import) is left out.
+    emoji: Omitted[ShortName] = None
+    icon: Omitted[ShortName] = None
     createdAt: Omitted[Timestamp] = None
     updatedAt: Omitted[Timestamp] = None
     condition: Omitted[str] = None
