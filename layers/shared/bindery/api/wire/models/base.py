@@ -38,9 +38,9 @@ def _no_null_defaults(schema: dict[str, Any]) -> None:
             del prop["default"]
 
 
-# What a stored value may get wrong and still be served (as the field's default): a value outside the
-# enum, or of another scalar type. Anything else (a missing field, an unknown one, a wrong nesting) is
-# Bindery's bug and fails the response as before.
+# What a stored value of a required field may get wrong and still be served (as the field's default): a
+# value outside the enum, or of another scalar type. Anything else fails the field, and StoredModel then
+# decides: an optional field or an unknown key is left out, a required field fails the response.
 _STORED_VALUE_ERRORS = frozenset({"literal_error", "enum", "bool_type", "bool_parsing", "string_type"})
 _log = Logger(service="wire")
 
