@@ -38,6 +38,7 @@ from bindery.ids import new_id
 FLAGS = ("hidden", "noIndex", "noRobotsIndex")
 TEXTS = ("emoji", "icon", "description")  # an empty string removes the field
 DEFAULT_TITLE = "Untitled"
+MAX_ICON = 50  # the spec's `Icon`, as the request's own field
 Resolver = Callable[[str], dict[str, Any] | None]
 
 
@@ -92,6 +93,10 @@ def _body(body: PageBody, context: Context) -> tuple[Any, dict[str, Any]]:
             if isinstance(parsed.front_matter.get(name), str)}
     meta.update({name: parsed.front_matter[name] for name in FLAGS
                  if isinstance(parsed.front_matter.get(name), bool)})
+    # The same limit as the request's own `icon` (the spec's Icon), unlike a Git Sync import, which keeps
+    # such an icon aside: the caller can correct the request (docs/decisions.md).
+    if len(meta.get("icon", "")) > MAX_ICON:
+        raise EditError(f"document.markdown: front matter icon is longer than {MAX_ICON} characters")
     if parsed.title:
         meta["title"] = parsed.title
     return parsed.document, meta
