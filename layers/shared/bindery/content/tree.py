@@ -34,6 +34,13 @@ class InvalidTree(ValueError):
     """A tree that must not be committed (duplicate ids, a group below the top level…)."""
 
 
+def page_flag(entry: Mapping[str, Any], name: str) -> bool:
+    """Whether a page's `hidden`, `noIndex` or `noRobotsIndex` is set: only the boolean true sets it. The
+    spec types them as booleans; anything else stored (a hand edit, an old item) is served as left out
+    (the response models take strict booleans) and so means unset on the published site as well."""
+    return entry.get(name) is True
+
+
 def empty_tree() -> Value:
     return {"pages": [], "files": [], "reusableContents": [], "variables": {}}
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlencode
 
+from bindery.content.tree import page_flag
 from bindery.domain.sites.customization import site_space_settings
 from bindery.domain.sites.views import readable
 from bindery.site_pages import html
@@ -208,7 +209,7 @@ def _page(view: _View) -> Reply:
         "page.html", **context, page_title=page.get("title") or "", description=page.get("description"),
         body=rendered.html, headings=rendered.headings,
         previous=_neighbour(view, tree, previous), next=_neighbour(view, tree, following))
-    if page.get("noRobotsIndex") or page.get("noIndex"):
+    if page_flag(page, "noRobotsIndex") or page_flag(page, "noIndex"):
         body = body.replace("<head>", '<head>\n<meta name="robots" content="noindex">', 1)
         headers["X-Robots-Tag"] = "noindex"
     return Reply(200, body, headers=headers)

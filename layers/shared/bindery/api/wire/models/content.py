@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, RootModel
+from pydantic import Field, RootModel, StrictBool
 
 from bindery.api.wire.models.base import ListPage, Omitted, StoredModel, WireModel, stored_or
 from bindery.api.wire.models.change_requests import ChangeRequest
@@ -63,9 +63,9 @@ class RevisionPageDocument(PageBase):
     slug: str
     path: str
     description: Omitted[str] = None
-    hidden: Omitted[bool] = None
-    noIndex: Omitted[bool] = None
-    noRobotsIndex: Omitted[bool] = None
+    hidden: Omitted[StrictBool] = None
+    noIndex: Omitted[StrictBool] = None
+    noRobotsIndex: Omitted[StrictBool] = None
     cover: Omitted[JSONObject] = None
     variables: Omitted[JSONObject] = None
     git: Omitted[GitSyncBlob] = None
@@ -84,9 +84,9 @@ class RevisionPageGroup(PageBase):
     type: Literal["group"]
     slug: str
     path: str
-    hidden: Omitted[bool] = None
-    noIndex: Omitted[bool] = None
-    noRobotsIndex: Omitted[bool] = None
+    hidden: Omitted[StrictBool] = None
+    noIndex: Omitted[StrictBool] = None
+    noRobotsIndex: Omitted[StrictBool] = None
     pages: list[PageUnion]
 
 
@@ -95,7 +95,7 @@ class RevisionPageLink(PageBase):
     type: Literal["link"]
     target: JSONObject
     href: Omitted[str] = None
-    hidden: Omitted[bool] = None
+    hidden: Omitted[StrictBool] = None
 
 
 class RevisionPageComputed(PageBase):
