@@ -8,7 +8,8 @@ A page entry holds the reference spec's page fields minus what is computed on re
 `createdAt`, `updatedAt`, `target`/`href` (links), `computed`/`computedSeed`, `pages` (children of
 document and group pages) and, for a document page with a body, `documentId`: the digest of its
 document blob. A file entry: `id`, `name`, `contentType`, `size`, `dimensions`, `git` and `digest` (of
-its bytes). A reusable content: `id`, `title`, `git` and `document` (digest of its document blob).
+its bytes). A reusable content: `id`, `title`, `git`, `document` (digest of its document blob) and
+from an import `original` (hint styles kept for the export, as a page's: bindery.gitsync.page_fields).
 An optional `gitSync` {`root`, `summary`, `redirects`} keeps what the repository's `.gitbook.yaml` said
 beyond the defaults (bindery.gitsync), so that an export writes it back.
 

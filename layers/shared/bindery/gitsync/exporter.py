@@ -110,7 +110,8 @@ class _Exporter(Generic[FileValue]):
             paths = PagePaths(self.placement, path)
             document = self.reusable_documents.get(entry["id"]) or EMPTY
             text = document_to_markdown(document, front_matter={"title": entry["title"]},
-                                        page_path=paths.page_path, file_path=paths.file_path)
+                                        page_path=paths.page_path, file_path=paths.file_path,
+                                        hint_styles=page_fields.hint_styles(entry))
             self.out[path] = text.encode()
         readme = self.readme[len(root) :] if self.readme else None
         summary = self.placement.summary[len(root) :]
