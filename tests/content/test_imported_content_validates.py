@@ -28,13 +28,16 @@ WIDTHS = ["default", "wide", "full", "Wide", "narrow", ""]
 COVER_SIZES = ["hero", "full", "background", "large", "tiny"]
 PRESETS = ["docs", "editorial", "landing", "blog"]
 VISIBLE = st.one_of(st.booleans(), st.sampled_from(["yes", "true", 1, None]))
-ICONS = st.sampled_from(["book-open", "gear", "rocket-launch", "globe-pointer", "", "💡"])
+# Icons past the spec's 50 characters (an icon URL) and variables past its 256 are kept for the export only.
+ICONS = st.sampled_from(["book-open", "gear", "rocket-launch", "globe-pointer", "", "💡", "i" * 50,
+                         "https://example.com/icons/" + "i" * 40 + ".svg"])
 OPTIONS = ["title", "description", "tableOfContents", "outline", "pagination", "metadata", "tags", "actions"]
 # Blocks real repositories write beyond what the converter writes back.
 SNIPPETS = [
     '{% hint style="tip" %}\nA tip.\n{% endhint %}',
     '{% hint style="note" %}\nA note.\n{% endhint %}',
     '{% hint style="warning" %}\nCareful.\n{% endhint %}',
+    '{% hint style="Whatever" %}\nOdd.\n{% endhint %}',
     '{% code overflow="ellipsis" lineNumbers="yes" %}\n```js\nx()\n```\n{% endcode %}',
     '{% embed url="https://example.com/v" fullWidth="maybe" %}',
     '<img src="https://example.com/i.png" alt="" data-size="huge">',
@@ -77,7 +80,8 @@ def front_matters(draw: st.DrawFn) -> dict[str, Any]:
         meta["cover"] = draw(st.sampled_from([".gitbook/assets/cover.png", "https://example.com/c.png"]))
         meta["coverY"] = draw(st.one_of(st.integers(-50, 300), st.just("top")))
     if draw(st.integers(0, 3)) == 0:
-        meta["vars"] = {"version": draw(st.one_of(st.text(max_size=12), st.integers(), st.booleans()))}
+        meta["vars"] = {"version": draw(st.one_of(st.text(max_size=12), st.integers(), st.booleans())),
+                        "notice": draw(st.text(min_size=250, max_size=300))}
     return meta
 
 

@@ -1,6 +1,7 @@
 """A stored value the response models refuse (an item an older Bindery imported, a hand edit) never makes a
 read answer 500: the field is served as its default and a warning names the item and the page
-(bindery.api.wire.models.base.stored_or). Programming errors still fail the response."""
+(bindery.api.wire.models.base.stored_or), an optional field that does not validate is left out and a
+layout key the spec does not name is dropped (StoredModel). A missing required field still fails."""
 
 from __future__ import annotations
 
@@ -81,14 +82,74 @@ def test_reading_a_refused_value_costs_no_extra_request(api, stored, request_cou
     assert request_counter == {"GetItem": 5, "BatchGetItem": 1}  # as test_content_reads' cold page read
 
 
+# Stored shapes of other kinds: a layout key the spec does not name (an older Bindery's, a hand edit) and
+# optional fields of the wrong type or shape. None is refused when written (content.tree.validate checks
+# the tree's structure, not these fields), and each made every read of the space answer 500.
+ODD = {"layout": {"mask": "radial", "width": "wide"}, "hidden": "sometimes", "icon": 7,
+       "cover": "cover.png", "variables": ["x"], "createdAt": 1700000000, "description": {"text": "D"}}
+
+
+@pytest.fixture
+def odd(api):
+    ada = api.org_admin()
+    space_id = new_space(api, ada, title="Hand edited")["id"]
+    value = tree(page("home", "Home"), page("odd", "Odd", page("kid", "Kid", layout={"mask": "x"}), **ODD))
+    revision_id = publish(space_id, value, {"home": doc("Hi."), "odd": doc("Odd."), "kid": doc("K.")})
+    return ada, space_id, revision_id
+
+
+def test_every_read_serves_odd_stored_shapes_with_the_fields_defaulted(api, odd, caplog):
+    ada, space_id, revision_id = odd
+    caplog.set_level(logging.WARNING, logger="wire")
+    listing = api.get(f"/spaces/{space_id}/content/pages", token=ada.token)
+    assert listing.status == 200, listing.body
+    served = listing.json()["pages"][1]
+    assert served["layout"] == {**DEFAULT_LAYOUT, "width": "wide"}
+    assert served["pages"][0]["layout"] == DEFAULT_LAYOUT
+    assert not {"hidden", "icon", "cover", "variables", "createdAt", "description"} & served.keys()
+    reads = [f"/spaces/{space_id}/content/page/odd", f"/spaces/{space_id}/content/path/odd",
+             f"/spaces/{space_id}/content/path/odd/kid", f"/spaces/{space_id}/content",
+             f"/spaces/{space_id}/revisions/{revision_id}",
+             f"/spaces/{space_id}/revisions/{revision_id}/pages",
+             f"/spaces/{space_id}/revisions/{revision_id}/page/odd",
+             f"/spaces/{space_id}/revisions/{revision_id}/path/odd"]
+    for path in reads:
+        answer = api.get(path, token=ada.token)
+        assert answer.status == 200, (path, answer.body)
+    one = api.get(f"/spaces/{space_id}/content/page/odd", token=ada.token, query={"format": "markdown"})
+    assert (one.status, one.json()["layout"]) == (200, {**DEFAULT_LAYOUT, "width": "wide"})
+    found = {(w["page"], w["field"]) for w in _warnings(caplog)}
+    assert {("odd", "mask"), ("kid", "mask"), ("odd", "hidden"), ("odd", "icon"), ("odd", "cover"),
+            ("odd", "variables"), ("odd", "createdAt"), ("odd", "description")} <= found
+    assert {w["item"] for w in _warnings(caplog)} == {f"space {space_id} revision {revision_id}"}
+
+
+def test_odd_stored_shapes_cost_no_extra_request(api, odd, request_counter):
+    ada, space_id, _ = odd
+    revision_store.clear_cache()
+    request_counter.clear()
+    assert api.get(f"/spaces/{space_id}/content/page/odd", token=ada.token).status == 200
+    assert request_counter == {"GetItem": 5, "BatchGetItem": 1}  # as test_content_reads' cold page read
+
+
 # --- what stays an error --------------------------------------------------------------------------------
 def _entry(**layout):
     return {"id": "p", "type": "document", "title": "P", "slug": "p", "layout": layout}
 
 
-def test_a_layout_field_the_model_does_not_know_still_fails():
-    with pytest.raises(ValidationError, match="mask"):
-        page_to_wire(View("s", "r", current=True), _entry(mask="radial"), "p")
+def test_a_layout_key_the_model_does_not_know_is_dropped():
+    served = page_to_wire(View("s", "r", current=True), _entry(mask="radial", width="wide"), "p")
+    assert served.root.layout.model_dump() == {**DEFAULT_LAYOUT, "width": "wide"}  # type: ignore[union-attr]
+
+
+def test_an_icon_or_emoji_longer_than_the_spec_allows_is_left_out():
+    # an older import stored any icon; the API takes icons up to 2048 characters
+    entry = {**_entry(), "icon": "i" * 51, "emoji": "e" * 51}
+    served = page_to_wire(View("s", "r", current=True), entry, "p").model_dump(exclude_none=True)
+    assert "icon" not in served
+    assert "emoji" not in served
+    kept = page_to_wire(View("s", "r", current=True), {**_entry(), "icon": "i" * 50}, "p")
+    assert kept.root.icon == "i" * 50
 
 
 def test_a_missing_required_field_still_fails():

@@ -14,7 +14,7 @@ import pytest
 from bindery.domain.sites.customization import DEFAULT
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
-from tests.api.test_site_sections import add_section
+from tests.api.sites.test_site_sections import add_section
 from tests.site_pages.served.conftest import World
 from tests.site_pages.served.test_site_visibility import cookie_of, publishing_auth, token
 

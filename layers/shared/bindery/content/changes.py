@@ -141,7 +141,7 @@ def diff_trees(base: Mapping[str, Any], head: Mapping[str, Any]) -> list[Change]
     changes += _entry_changes("file", list(base.get("files") or []), list(head.get("files") or []),
                               frozenset({"id", "git"}))
     changes += _entry_changes("reusable_content", list(base.get("reusableContents") or []),
-                              list(head.get("reusableContents") or []), frozenset({"id", "git"}))
+                              list(head.get("reusableContents") or []), frozenset({"id", "git", "original"}))
     variables = _attributes(base.get("variables") or {}, head.get("variables") or {}, frozenset())
     if variables:
         changes.append(Change("variables_edited", attributes=variables))

@@ -8,7 +8,8 @@ A page entry holds the reference spec's page fields minus what is computed on re
 `createdAt`, `updatedAt`, `target`/`href` (links), `computed`/`computedSeed`, `pages` (children of
 document and group pages) and, for a document page with a body, `documentId`: the digest of its
 document blob. A file entry: `id`, `name`, `contentType`, `size`, `dimensions`, `git` and `digest` (of
-its bytes). A reusable content: `id`, `title`, `git` and `document` (digest of its document blob).
+its bytes). A reusable content: `id`, `title`, `git`, `document` (digest of its document blob) and
+from an import `original` (hint styles kept for the export, as a page's: bindery.gitsync.page_fields).
 An optional `gitSync` {`root`, `summary`, `redirects`} keeps what the repository's `.gitbook.yaml` said
 beyond the defaults (bindery.gitsync), so that an export writes it back.
 
@@ -32,6 +33,13 @@ DIGEST = re.compile(r"^[0-9a-f]{64}$")
 
 class InvalidTree(ValueError):
     """A tree that must not be committed (duplicate ids, a group below the top level…)."""
+
+
+def page_flag(entry: Mapping[str, Any], name: str) -> bool:
+    """Whether a page's `hidden`, `noIndex` or `noRobotsIndex` is set: only the boolean true sets it. The
+    spec types them as booleans; anything else stored (a hand edit, an old item) is served as left out
+    (the response models take strict booleans) and so means unset on the published site as well."""
+    return entry.get(name) is True
 
 
 def empty_tree() -> Value:

@@ -54,7 +54,8 @@ class _Exporter(Generic[FileValue]):
         if bare:  # an empty page that SUMMARY.md names without a file (as GitBook reads `* Title`)
             return Entry(entry["title"], None, children)
         text = document_to_markdown(document, title=entry["title"], front_matter=meta,
-                                    page_path=paths.page_path, file_path=paths.file_path)
+                                    page_path=paths.page_path, file_path=paths.file_path,
+                                    hint_styles=page_fields.hint_styles(entry))
         self.out[path] = text.encode()
         self.readme = self.readme or path
         return Entry(entry["title"], layout.relative_url(self.base, path), children)
@@ -109,7 +110,8 @@ class _Exporter(Generic[FileValue]):
             paths = PagePaths(self.placement, path)
             document = self.reusable_documents.get(entry["id"]) or EMPTY
             text = document_to_markdown(document, front_matter={"title": entry["title"]},
-                                        page_path=paths.page_path, file_path=paths.file_path)
+                                        page_path=paths.page_path, file_path=paths.file_path,
+                                        hint_styles=page_fields.hint_styles(entry))
             self.out[path] = text.encode()
         readme = self.readme[len(root) :] if self.readme else None
         summary = self.placement.summary[len(root) :]

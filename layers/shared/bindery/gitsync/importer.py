@@ -214,7 +214,8 @@ class _Importer:
             stem = posixpath.basename(path).removesuffix(".md")
             if page["id"] in self.untitled:
                 page["title"] = parsed.title or stem
-            page.update(page_fields.from_front_matter(parsed.front_matter, resolvers.file))
+            page.update(page_fields.from_front_matter(parsed.front_matter, resolvers.file,
+                                                      hint_styles=parsed.hint_styles))
             page["git"] = {"oid": self.repo.oid(path), "path": path}
             self.documents[page["id"]] = parsed.document
         for page, path, anchor in self.deferred:
@@ -227,6 +228,8 @@ class _Importer:
             stem = posixpath.basename(path).removesuffix(".md")
             content["title"] = str(title) if title else parsed.title or stem
             content["git"] = {"oid": self.repo.oid(path), "path": path}
+            if parsed.hint_styles:  # kept for the export, as a page's (page_fields.from_front_matter)
+                content["original"] = {"hints": dict(parsed.hint_styles)}
             self.reusable_documents[content["id"]] = parsed.document
 
     def _order(self, entries: list[Page], previous: list[Mapping[str, Any]]) -> list[Page]:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from bindery.requests.comments import CommentBody
-from bindery.requests.common import Body, Document, Text
+from bindery.requests.common import Body, Document, Icon, Text
 
 Subject = Annotated[str, Field(min_length=0, max_length=100)]
 Status = Literal["draft", "open", "archived", "merged"]
@@ -70,7 +70,7 @@ class PageFields(BaseModel):
     title: Annotated[str, Field(min_length=1, max_length=200)] | None = None
     slug: Annotated[str, Field(min_length=0, max_length=100)] | None = None
     emoji: Annotated[str, Field(max_length=50)] | None = None
-    icon: Annotated[str, Field(max_length=2048)] | None = None
+    icon: Icon | None = None
     description: Annotated[str, Field(max_length=1000)] | None = None
     hidden: bool | None = None
     noIndex: bool | None = None

@@ -12,6 +12,7 @@ from pydantic_core import PydanticCustomError
 RoleValue = Literal["admin", "create", "review", "edit", "comment", "read"]
 RoleOrGuest = RoleValue | None
 Url = Annotated[str, Field(max_length=2048, pattern=r"^https?://\S+$")]
+Icon = Annotated[str, Field(max_length=50)]  # the spec's `Icon`: pages, site sections, section groups
 
 
 # Text in a request body must be Unicode that UTF-8 can encode. JSON's `\ud800` escape decodes to a lone

@@ -8,14 +8,13 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bindery.requests.common import Body
+from bindery.requests.common import Body, Icon
 from bindery.requests.sites import Expression, Ref
 
 SectionTitle = Annotated[str, Field(min_length=2, max_length=128)]
 SectionPath = Annotated[str, Field(min_length=1, max_length=100)]
 SectionDescription = Annotated[str, Field(max_length=256)]
 GroupTitle = Annotated[str, Field(min_length=1, max_length=100)]
-Icon = Annotated[str, Field(max_length=50)]
 
 
 def _not_null(body: Body, nullable: set[str]) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery.content.tree import Tree
+from bindery.content.tree import Tree, page_flag
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ def _git_path(entry: Mapping[str, Any]) -> str | None:
 
 def _first_document(pages: list[Mapping[str, Any]]) -> Mapping[str, Any] | None:
     for entry in pages:
-        if entry.get("type") == "document" and not entry.get("hidden"):
+        if entry.get("type") == "document" and not page_flag(entry, "hidden"):
             return entry
         found = _first_document(list(entry.get("pages") or [])) if entry.get("type") == "group" else None
         if found is not None:
@@ -95,7 +95,7 @@ def reading_order(tree: Tree) -> list[Mapping[str, Any]]:
 
     def walk(pages: list[Mapping[str, Any]]) -> None:
         for entry in pages:
-            if entry.get("hidden"):
+            if page_flag(entry, "hidden"):
                 continue
             if entry.get("type") == "document":
                 out.append(entry)
@@ -122,7 +122,7 @@ def navigation(tree: Tree, current_id: str | None, page_url: Any, link_url: Any)
         any_open = False
         for entry in pages:
             kind = entry.get("type")
-            if entry.get("hidden") or kind not in ("document", "group", "link"):
+            if page_flag(entry, "hidden") or kind not in ("document", "group", "link"):
                 continue
             children, below = walk(list(entry.get("pages") or []))
             current = entry["id"] == current_id

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from bindery.content.tree import page_flag
 from bindery.domain.sites.customization import site_space_settings
 from bindery.site_pages import html
 from bindery.site_pages.chrome import chrome, page_actions
@@ -144,8 +145,10 @@ def _page(view: _View) -> Reply:
     from bindery.site_pages.document_html import render_document  # Pygments and friends, on first page
 
     document = blobs.get_value(view.revision.space_id, page["documentId"]) if page.get("documentId") else {}
+    # A page's variables of another shape (a hand edit: the tree's check does not cover them) are none.
+    page_vars = page.get("variables")
     scope = {**view.visitor.scope, "space": {"vars": dict(tree.variables)},
-             "page": {"vars": dict(page.get("variables") or {})}}
+             "page": {"vars": dict(page_vars) if isinstance(page_vars, Mapping) else {}}}
     links = view.links
     rendered = render_document(document, links=links, allow_embeds=embeds, scope=scope)
     previous, following = neighbours(tree, page["id"])
@@ -154,7 +157,7 @@ def _page(view: _View) -> Reply:
         "page.html", **context, page_title=page.get("title") or "", description=page.get("description"),
         body=rendered.html, headings=rendered.headings, **page_actions(view, tree.path_of(page["id"]) or ""),
         previous=_neighbour(view, tree, previous), next=_neighbour(view, tree, following))
-    if page.get("noRobotsIndex") or page.get("noIndex"):
+    if page_flag(page, "noRobotsIndex") or page_flag(page, "noIndex"):
         body = body.replace("<head>", '<head>\n<meta name="robots" content="noindex">', 1)
         headers["X-Robots-Tag"] = "noindex"
     return Reply(200, body, headers=headers)

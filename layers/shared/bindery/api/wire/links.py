@@ -75,9 +75,9 @@ def usages_to_wire(at: Where, usages: Listing[Usage], *, total: int, broken: int
     if broken_by_change_request is not None:
         stats["broken"]["changeRequest"] = broken_by_change_request
     body = usages.map(lambda usage: _usage(at, usage)).to_wire()
-    return ContentReferenceUsageList.model_validate({**body, "stats": stats})
+    return ContentReferenceUsageList.model_validate({**body, "stats": stats}, context=at.view.stored())
 
 
 def locations_to_wire(at: Where, locations: Listing[Location]) -> ContentLocationList:
     shaped = locations.map(lambda found: location_fields(at, found))
-    return ContentLocationList.model_validate(shaped.to_wire())
+    return ContentLocationList.model_validate(shaped.to_wire(), context=at.view.stored())

@@ -183,6 +183,29 @@ def _escaped(text: str, at: int) -> bool:
     return run % 2 == 1
 
 
+_BACKTICKS = re.compile(r"`+")
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The extents of one line's inline code spans (CommonMark: a backtick run up to the next run of the
+    same length; a backslash escapes an opening backtick, not a closing one), where a `<details>` tag is
+    code, not a tag."""
+    spans: list[tuple[int, int]] = []
+    runs = [match.span() for match in _BACKTICKS.finditer(text)]
+    index = 0
+    while index < len(runs):
+        start, end = runs[index]
+        start += 1 if _escaped(text, start) else 0
+        closing = next((later for later in range(index + 1, len(runs))
+                        if runs[later][1] - runs[later][0] == end - start), None)
+        if end == start or closing is None:
+            index += 1
+            continue
+        spans.append((start, runs[closing][1]))
+        index = closing + 1
+    return spans
+
+
 def _find_details_close(
     state: StateBlock, start: int, start_line: int, end_line: int
 ) -> re.Match[str] | None:
@@ -194,9 +217,10 @@ def _find_details_close(
         if pos <= line_start and fences.code(text):
             line += 1
             continue
+        spans = _code_spans(text) if "`" in text else []
         for match in re.finditer(r"<details(?=[\s>])|</details\s*>", text, re.IGNORECASE):
-            if _escaped(text, match.start()):
-                continue  # `\<details>` is text (the renderer escapes a literal tag so)
+            if _escaped(text, match.start()) or any(a <= match.start() < b for a, b in spans):
+                continue  # `\<details>` is text (the renderer escapes a literal tag so), in `…` code
             depth += -1 if match.group(0).startswith("</") else 1
             if depth == 0:
                 return _DETAILS_CLOSE.match(state.src, max(pos, line_start) + match.start())

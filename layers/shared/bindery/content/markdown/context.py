@@ -26,6 +26,8 @@ class ParseContext:
     # them from inside its own definition (however deep) stays text, or the expansion would never end.
     expanding: frozenset[str] = frozenset()
     warnings: list[str] = field(default_factory=list)
+    # Hint blocks whose style was written otherwise than the spec's (liquid.hint_style), with it.
+    restyled: list[tuple[Node, str]] = field(default_factory=list)
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:

@@ -30,14 +30,16 @@ def document_to_markdown(
     front_matter: Mapping[str, Any] | None = None,
     page_path: PagePath | None = None,
     file_path: FilePath | None = None,
+    hint_styles: Mapping[str, str] | None = None,
 ) -> str:
     """The page as Git Sync writes it: front matter, `# title`, the blocks, then the footnotes.
 
     `page_path(ref)` gives the URL for a reference to a page, an anchor in another page, a space,
-    reusable content…; `file_path(file_id)` the path of a file. See `references.py`."""
+    reusable content…; `file_path(file_id)` the path of a file. See `references.py`. `hint_styles`: the
+    hint styles the import read otherwise than the spec's, by block key (ParsedPage.hint_styles)."""
     paths = Paths(page_path, file_path)
     notes = Notes()
-    renderer = BlockRenderer(paths, notes, InlineRenderer(paths, notes, _check))
+    renderer = BlockRenderer(paths, notes, InlineRenderer(paths, notes, _check), hint_styles=hint_styles)
     parts = []
     if title is not None:
         heading = escape(title, lt_entity=False, breaks="br", line_start=False, block_end=True)

@@ -18,13 +18,23 @@ if TYPE_CHECKING:
     from bindery.content.markdown.tags import Tag
     from bindery.content.markdown.token_tree import Converter, TNode
 
-HINT_STYLES = {
-    "info": "info",
-    "warning": "warning",
-    "danger": "danger",
-    "success": "success",
-    "tip": "success",
+# The spec's hint styles (DocumentBlockHint), and the nearest of them for what GitBook and other tools
+# write beyond them; anything else reads as `info`. A style written otherwise is kept (ParsedPage's
+# `hint_styles`) so that an export writes it back (render.BlockRenderer).
+HINT_STYLES = ("info", "warning", "danger", "success")
+NEAREST_HINT_STYLE = {
+    "tip": "success", "hint": "success", "check": "success",
+    "note": "info", "important": "warning", "caution": "warning", "attention": "warning",
+    "error": "danger", "alert": "danger", "bug": "danger",
 }
+
+
+def hint_style(written: str) -> str:
+    """The official hint style nearest to the one written."""
+    if written in HINT_STYLES:
+        return written
+    folded = written.strip().lower()
+    return folded if folded in HINT_STYLES else NEAREST_HINT_STYLE.get(folded, "info")
 # Data attributes of `{% @integration/block %}` that are not props.
 INTEGRATION_DATA = {"@url": "url", "@fullWidth": "fullWidth", "@action": "action"}
 _LENGTH = re.compile(r"(-?\d+(?:\.\d+)?)([a-z%]*)")
@@ -70,9 +80,7 @@ def convert(node: TNode, conv: Converter, container: str) -> list[Node]:  # noqa
         return _void(tag, conv)
     children = node.children
     if name == "hint":
-        style = HINT_STYLES.get(str(attrs.get("style", "info")), "info")
-        blocks = conv.blocks(children, "hint")
-        return conform.split("hint", blocks, lambda run, _i: model.block("hint", run, {"style": style}))
+        return _hint(tag, children, conv)
     if name in ("tabs", "stepper", "columns"):
         return _group(name, tag, children, conv)
     if name == "if":
@@ -101,6 +109,16 @@ def convert(node: TNode, conv: Converter, container: str) -> list[Node]:  # noqa
     if name not in ("updates", "update", "raw"):
         conv.ctx.warn(f"{{% {name} %}} has no block in GitBook documents; its content was kept without it")
     return conv.blocks(children, container)
+
+
+def _hint(tag: Tag, children: list[TNode], conv: Converter) -> list[Node]:
+    written = str(tag.attrs.get("style", "info"))
+    style = hint_style(written)
+    blocks = conv.blocks(children, "hint")
+    hints = conform.split("hint", blocks, lambda run, _i: model.block("hint", run, {"style": style}))
+    if written != style:
+        conv.ctx.restyled.extend((hint, written) for hint in hints if hint.get("type") == "hint")
+    return hints
 
 
 def _void(tag: Tag, conv: Converter) -> list[Node]:

@@ -64,6 +64,9 @@ class ParsedPage:
     links: list[str] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # The hint styles written otherwise than the spec's (`tip`, `note`…), by the key of their block (whose
+    # style is the nearest official one): what an export writes back (document_to_markdown's `hint_styles`).
+    hint_styles: dict[str, str] = field(default_factory=dict)
 
     @property
     def description(self) -> str | None:
@@ -160,4 +163,5 @@ def markdown_to_document(
     nodes = conform.keep_allowed("document", conv.blocks(tree, "document"), ctx.warn)
     _fill_annotations(conv, ctx)
     document = assign_keys({"object": "document", "data": {}, "nodes": nodes})
-    return ParsedPage(document, title, meta, ctx.refs.links, ctx.refs.files, ctx.warnings)
+    hint_styles = {str(hint["key"]): written for hint, written in ctx.restyled if "key" in hint}
+    return ParsedPage(document, title, meta, ctx.refs.links, ctx.refs.files, ctx.warnings, hint_styles)

@@ -8,9 +8,11 @@ Annotations become footnotes at the end of the page. `docs/markdown.md` lists ev
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bindery.content.markdown import model, render_html
+from bindery.content.markdown.liquid import hint_style
 from bindery.content.markdown.render_inline import InlineRenderer, Notes, escape, link_destination
 from bindery.content.markdown.rules import LISTS
 from bindery.content.markdown.tags import write_tag
@@ -42,8 +44,10 @@ def _bool_attrs(data: dict[str, Any], *names: str) -> list[tuple[str, Any]]:
 
 
 class BlockRenderer:
-    def __init__(self, paths: Paths, notes: Notes, inline: InlineRenderer) -> None:
+    def __init__(self, paths: Paths, notes: Notes, inline: InlineRenderer, *,
+                 hint_styles: Mapping[str, str] | None = None) -> None:
         self.paths = paths
+        self.hint_styles = hint_styles or {}
         self.notes = notes
         self.inline = inline
         self.html = render_html.HtmlRenderer(paths, notes, inline)
@@ -57,6 +61,12 @@ class BlockRenderer:
             parts.append(self.block(node))
             previous = node
         return "\n\n".join(part for part in parts if part != "")
+
+    def _hint_style(self, node: Node) -> str:
+        """The style as the import read it (`tip`), while the block still has the style it was mapped to."""
+        style = str(node.get("data", {}).get("style", "info"))
+        written = self.hint_styles.get(str(node.get("key")))
+        return written if written is not None and hint_style(written) == style else style
 
     def block(self, node: Node) -> str:  # noqa: PLR0911, PLR0912 - one branch per block type
         kind, data = node["type"], node.get("data", {})
@@ -72,7 +82,7 @@ class BlockRenderer:
         if kind == "code":
             return self.code(node)
         if kind == "hint":
-            return self._tag("hint", children, attrs=[("style", data.get("style", "info"))])
+            return self._tag("hint", children, attrs=[("style", self._hint_style(node))])
         if kind == "divider":
             return "***"
         if kind == "math":

@@ -3,17 +3,19 @@ RevisionReusableContent, and the content-location and link shapes built on them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, RootModel, ValidationInfo, model_validator
+from pydantic import Field, RootModel, StrictBool
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel, stored_or
+from bindery.api.wire.models.base import ListPage, Omitted, StoredModel, WireModel, stored_or
 from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.common import JSONObject, Timestamp
 from bindery.api.wire.models.organizations import Organization
 from bindery.api.wire.models.spaces import Space
 from bindery.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
+
+# The spec's `Icon` and `Emoji`.
+ShortName = Annotated[str, Field(max_length=50)]
 
 
 class AppUrl(WireModel):
@@ -25,8 +27,9 @@ class GitSyncBlob(WireModel):
     path: str
 
 
-# Stored options (an import's, an old item's) that the spec's enums refuse show as the default layout's.
-class PageLayout(WireModel):
+# Stored options (an import's, an old item's) that the spec's enums refuse show as the default layout's;
+# an option the spec does not name is dropped (StoredModel).
+class PageLayout(StoredModel):
     width: Annotated[Literal["default", "wide"], stored_or(_DEFAULT["width"])]
     cover: Annotated[bool, stored_or(_DEFAULT["cover"])]
     coverSize: Annotated[Literal["hero", "full"], stored_or(_DEFAULT["coverSize"])]
@@ -38,25 +41,15 @@ class PageLayout(WireModel):
     metadata: Annotated[bool, stored_or(_DEFAULT["metadata"])]
 
 
-class PageBase(WireModel):
-    @model_validator(mode="wrap")
-    @classmethod
-    def _named_in_warnings(cls, data: Any, handler: Callable[[Any], Any], info: ValidationInfo) -> Any:
-        """While a page validates, stored_or's warnings name it (its nested pages name themselves)."""
-        context = info.context
-        if not isinstance(context, dict) or not isinstance(data, dict):
-            return handler(data)
-        outer = context.get("page")
-        context["page"] = data.get("id")
-        try:
-            return handler(data)
-        finally:
-            context["page"] = outer
+class PageBase(StoredModel):
+    # While a page validates, the warnings about its stored values name it (nested pages name themselves).
+    names_context = "page"
 
     id: str
     title: str
-    emoji: Omitted[str] = None
-    icon: Omitted[str] = None
+    # An icon or emoji longer than the spec's `Icon`/`Emoji` (an API write, an older import) is left out.
+    emoji: Omitted[ShortName] = None
+    icon: Omitted[ShortName] = None
     createdAt: Omitted[Timestamp] = None
     updatedAt: Omitted[Timestamp] = None
     condition: Omitted[str] = None
@@ -70,9 +63,9 @@ class RevisionPageDocument(PageBase):
     slug: str
     path: str
     description: Omitted[str] = None
-    hidden: Omitted[bool] = None
-    noIndex: Omitted[bool] = None
-    noRobotsIndex: Omitted[bool] = None
+    hidden: Omitted[StrictBool] = None
+    noIndex: Omitted[StrictBool] = None
+    noRobotsIndex: Omitted[StrictBool] = None
     cover: Omitted[JSONObject] = None
     variables: Omitted[JSONObject] = None
     git: Omitted[GitSyncBlob] = None
@@ -91,9 +84,9 @@ class RevisionPageGroup(PageBase):
     type: Literal["group"]
     slug: str
     path: str
-    hidden: Omitted[bool] = None
-    noIndex: Omitted[bool] = None
-    noRobotsIndex: Omitted[bool] = None
+    hidden: Omitted[StrictBool] = None
+    noIndex: Omitted[StrictBool] = None
+    noRobotsIndex: Omitted[StrictBool] = None
     pages: list[PageUnion]
 
 
@@ -102,7 +95,7 @@ class RevisionPageLink(PageBase):
     type: Literal["link"]
     target: JSONObject
     href: Omitted[str] = None
-    hidden: Omitted[bool] = None
+    hidden: Omitted[StrictBool] = None
 
 
 class RevisionPageComputed(PageBase):
@@ -130,7 +123,7 @@ class Dimensions(WireModel):
     height: int | float
 
 
-class RevisionFile(WireModel):
+class RevisionFile(StoredModel):
     id: str
     name: str
     contentType: str
@@ -144,7 +137,7 @@ class RevisionFileList(ListPage):
     items: list[RevisionFile]
 
 
-class RevisionReusableContent(WireModel):
+class RevisionReusableContent(StoredModel):
     id: str
     title: str
     document: Omitted[str] = None
