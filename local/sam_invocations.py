@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import boto3
 from botocore.config import Config
 
-from local import queue_delivery, sample_events
+from local import git_http, queue_delivery, sample_events
 from local.template import ROOT, Template, load
 
 if TYPE_CHECKING:
@@ -26,20 +26,6 @@ INVOKE_SECONDS = 300
 # table): a message about nothing is done with, not retried.
 NOTHING_FAILED: dict[str, Any] = {"batchItemFailures": []}
 EXPECTED_REPLIES: dict[str, Any] = {}
-# The conformance files left out of the run, and why (docs/local-runner.md, "sam local").
-_SAM_502_FOR_401 = ("sends unknown tokens: SAM CLI answers 502 where API Gateway answers 401 when the TOKEN"
-                  " authorizer raises 'Unauthorized'")
-NOT_UNDER_SAM_LOCAL = {
-    "test/auth.test.mjs": "asserts the gateway's 401 error bodies, which sam local does not apply",
-    **dict.fromkeys([f"test/{name}.test.mjs" for name in (
-        "collections", "comments", "content", "conversations", "invites", "members", "openapi",
-        "permissions", "sites", "spaces", "sso", "teams", "translations")], _SAM_502_FOR_401),
-    "test/change-request-content.test.mjs": "a file uploaded by URL is stored as binary/octet-stream, not"
-                                            " its text/plain, behind moto's server (not yet explained)",
-    **dict.fromkeys(["test/git-sync.test.mjs", "test/integrations.test.mjs"],
-                    "imports file:// repositories of the host, which no function container sees (and no Git"
-                    " server is reachable here)"),
-}
 # SAM labels every container it runs for a function.
 SAM_CONTAINERS = "label=sam.cli.container.type=lambda"
 
@@ -83,18 +69,23 @@ def deliveries_through(endpoint: str, sqs: SQSClient, template: Template) -> que
     return queue_delivery.Deliveries(sqs, wired, threading.Lock())
 
 
-def run_conformance(url: str, token: str, admin_env: dict[str, str], timeout: float) -> int:
+def run_conformance(url: str, token: str, admin_env: dict[str, str], timeout: float, *,
+                    host_for_functions: str, git: git_http.GitHttpServer) -> int:
     """The official-client suite against `url`: 0 when it passes, else 1. API Gateway's stage (/v1) is
-    no part of the paths `sam local start-api` serves, so the suite is told to leave it out."""
+    no part of the paths `sam local start-api` serves, so the suite is told to leave it out. The
+    functions run in containers: the servers a test starts for them (webhook receivers) listen on
+    `host_for_functions`, and its Git repositories are made under `git.root` (the suite's temporary
+    directory) and imported through `git`, over HTTP, since no container sees this machine's files."""
     conformance = ROOT / "conformance"
     if not (conformance / "node_modules").is_dir():
         subprocess.run(["npm", "ci", "--silent", "--no-audit", "--no-fund"], cwd=conformance, check=True)
-    server = {"url": url, "token": token, "adminEnv": admin_env, "stageInPath": False}
-    env = {**os.environ, "BINDERY_CONFORMANCE_SERVER": json.dumps(server),
+    server = {"url": url, "token": token, "adminEnv": admin_env, "stageInPath": False,
+              "hostForFunctions": host_for_functions, "gitServer": {"root": str(git.root), "url": git.url}}
+    env = {**os.environ, "BINDERY_CONFORMANCE_SERVER": json.dumps(server), "TMPDIR": str(git.root),
            "PYTHON": str(ROOT / ".venv" / "bin" / "python")}
-    chosen = sorted(str(path.relative_to(conformance)) for path in (conformance / "test").glob("*.test.mjs")
-                    if str(path.relative_to(conformance)) not in NOT_UNDER_SAM_LOCAL)
-    files = os.environ.get("SAM_CONFORMANCE", " ".join(chosen)).split()
+    every = " ".join(sorted(str(path.relative_to(conformance))
+                            for path in (conformance / "test").glob("*.test.mjs")))
+    files = os.environ.get("SAM_CONFORMANCE", every).split()
     done = subprocess.run(["node", "--test", *files], cwd=conformance, env=env, timeout=timeout, check=False)
     return 0 if done.returncode == 0 else 1
 

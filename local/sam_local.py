@@ -8,7 +8,8 @@
 3. `sam local start-api` (the API and its TOKEN authorizer) and `sam local start-lambda`, whose workers
    get the queues' messages as Lambda's SQS event source mapping would hand them
    (local.queue_delivery, invoking through start-lambda's endpoint).
-4. The official-client conformance suite (conformance/) against start-api, with a bootstrapped admin.
+4. The official-client conformance suite (conformance/) against start-api, with a bootstrapped admin;
+   its Git repositories served over HTTP on the bridge (local.git_http), which containers reach.
 5. `sam local invoke` of every worker with its sample event in events/, each reply checked.
 
 Everything started here is stopped at the end, dockerd included when it was started here.
@@ -20,6 +21,7 @@ import json
 import os
 import platform
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -30,13 +32,13 @@ from pathlib import Path
 
 import yaml
 
-from local import docker_daemon, dynamodb_local, queue_delivery, sam_invocations
+from local import docker_daemon, dynamodb_local, git_http, queue_delivery, sam_invocations
 from local.template import ROOT, create_table_kwargs, load
 
 BASE_IMAGE_REPOSITORY = "bindery/lambda-python:3.12"
 TABLE, BUCKET = "bindery", "bindery-blobs"
 READY_SECONDS = 180
-CONFORMANCE_SECONDS = 20 * 60
+CONFORMANCE_SECONDS = 45 * 60  # the whole suite, one request at a time (SAM runs one per function)
 WORK = ROOT / ".bindery" / "sam-local"
 
 
@@ -188,6 +190,17 @@ def provision(dynamodb_endpoint: str, moto_endpoint: str, api_url: str) -> dict[
             "BINDERY_ALLOW_PRIVATE_HOSTS": "1", "BINDERY_SECRETS_KMS_KEY": ""}
 
 
+def serve_git_fixtures(stack: ExitStack, gateway: str) -> git_http.GitHttpServer:
+    """A fresh directory for the suite's Git repositories, served to the containers on the bridge
+    (fetch and push), until `stack` closes."""
+    fixtures = WORK / "git"
+    shutil.rmtree(fixtures, ignore_errors=True)
+    fixtures.mkdir()
+    git = git_http.serve(fixtures, gateway)
+    stack.callback(git.stop)
+    return git
+
+
 def main() -> None:
     started = time.monotonic()
     arch = architecture()
@@ -251,8 +264,9 @@ def main() -> None:
                         "--title", "SAM local"], cwd=ROOT, env=admin_env, check=True, capture_output=True)
         print(f"test-sam: engines and sam local up ({time.monotonic() - started:.0f} s)", flush=True)
 
-        failures = sam_invocations.run_conformance(api_url, token, admin_env,
-                                                   CONFORMANCE_SECONDS)
+        git = serve_git_fixtures(stack, gateway)
+        failures = sam_invocations.run_conformance(api_url, token, admin_env, CONFORMANCE_SECONDS,
+                                                   host_for_functions=gateway, git=git)
         print(f"test-sam: conformance done ({time.monotonic() - started:.0f} s)", flush=True)
         failures += invocations.invoke_workers(ROOT / "events", f"http://127.0.0.1:{lambda_port}")
         print(f"test-sam: workers invoked ({time.monotonic() - started:.0f} s)", flush=True)

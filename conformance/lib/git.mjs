@@ -5,11 +5,25 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { REPO_ROOT, pythonPath } from './server.mjs';
 import { expectResponse } from './schema.mjs';
+import { gitServer } from './context.mjs';
 
 const POLLS = 100;
 
-/** Runs tests/git_repos.py (dulwich) with the repository's Python: `op` is bare | files | head. */
-export function gitRepos(op, repoPath, files = {}) {
+/**
+ * Runs tests/git_repos.py (dulwich) with the repository's Python: `op` is bare | files | head. `bare`
+ * answers the repository's URL: file://, or, when the functions cannot read this machine's files
+ * (sam local), its URL on the Git server that serves them (gitServer()).
+ */
+export async function gitRepos(op, repoPath, files = {}) {
+    const answer = await runGitRepos(op, repoPath, files);
+    const served = gitServer();
+    if (op !== 'bare' || !served) return answer;
+    const relative = path.relative(served.root, path.resolve(repoPath));
+    assert.ok(!relative.startsWith('..') && !path.isAbsolute(relative), `${repoPath} is outside ${served.root}, which the Git server serves`);
+    return `${served.url}/${relative.split(path.sep).join('/')}`;
+}
+
+function runGitRepos(op, repoPath, files) {
     const script = [
         'import json, sys',
         'from pathlib import Path',
@@ -34,7 +48,9 @@ export async function finished(ctx, response, token) {
     const location = response.headers.get('location');
     assert.match(location, /\/spaces\/[^/]+\/git\/runs\/[^/]+$/);
     for (let i = 0; i < POLLS; i += 1) {
-        const reply = await fetch(`${ctx.url}${location.replace(/^.*\/v1(?=\/)/, '')}`, { headers: { Authorization: `Bearer ${token}` } });
+        // The run's path under the API's base URL (under sam local, neither names the stage /v1).
+        const runPath = new URL(location, ctx.url).pathname.replace(/^\/v1(?=\/)/, '');
+        const reply = await fetch(`${ctx.url}${runPath}`, { headers: { Authorization: `Bearer ${token}` } });
         assert.equal(reply.status, 200);
         const run = await reply.json();
         expectResponse('bindery:getGitRun', reply.status, run);

@@ -1,5 +1,6 @@
 // Git Sync through the official client: importGitRepository from a file:// repository the test makes
-// (the local runner allows file:// and delivers the Git Sync queue to its worker in process), the
+// (the local runner allows file:// and delivers the Git Sync queue to its worker in process; under sam
+// local, whose function containers cannot read it, the repository is served over HTTP: lib/git.mjs), the
 // imported pages read back with the client, then exportToGitRepository and the pushed commit read back.
 //
 // Both POSTs answer 204 ("operation started") with a Location naming the run; the run

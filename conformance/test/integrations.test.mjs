@@ -13,7 +13,7 @@ import { mkdtemp } from 'node:fs/promises';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { useServer, expectOk, expectError, unique } from '../lib/context.mjs';
+import { useServer, expectOk, expectError, unique, hostForFunctions } from '../lib/context.mjs';
 import { orgWithMembers } from '../lib/fixtures.mjs';
 import { finished, gitRepos } from '../lib/git.mjs';
 
@@ -130,7 +130,7 @@ describe('Integrations', () => {
                 res.writeHead(fresh && signed ? 200 : 401).end();
             });
         });
-        await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+        await new Promise((resolve) => receiver.listen(0, hostForFunctions(), resolve));
         try {
             const api = fx.owner.api.integrations;
             const scoped = unique('conf-scopes').toLowerCase();
@@ -140,7 +140,7 @@ describe('Integrations', () => {
                 secrets: { SIGNING_SECRET: SECRET }, ...extra,
             });
             await expectError(publish({ endpoint: 'file:///etc/passwd' }), 400, /endpoint/);
-            await expectOk(publish({ endpoint: `http://127.0.0.1:${receiver.address().port}/events` }));
+            await expectOk(publish({ endpoint: `http://${hostForFunctions()}:${receiver.address().port}/events` }));
             const installation = await expectOk(api.installIntegration(scoped, { organization: fx.org.id }), 201);
             const space = await expectOk(fx.owner.api.orgs.createSpace(fx.org.id, { title: 'Synced by a token' }), 201);
             const site = await expectOk(fx.owner.api.orgs.createSite(fx.org.id, { title: 'Scoped site' }), 201);

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import io
 import urllib.error
+import uuid
 
+import boto3
 import pytest
+from moto.server import ThreadedMotoServer
 
 from bindery import remote_files
 from bindery.domain.change_requests import uploads as change_request_uploads
@@ -75,6 +78,38 @@ def test_files_uploaded_by_url_are_fetched_once_and_stored(api, setup, web):  # 
                   f"{reply.json()['changes'][0]['page']['id']}", token=ada.token).json()
     [image] = pic["document"]["nodes"][0]["nodes"]
     assert image["data"]["ref"] == {"kind": "file", "file": stored["logo.png"]["id"]}  # the ref resolved
+
+
+def test_a_file_s3_keeps_untyped_gets_the_type_its_name_says(api, setup):  # noqa: F811
+    """An object stored without a type is served by S3 as binary/octet-stream (moto's server does the
+    same, and ignores a presigned GET's response-content-type, which S3 honours): that says nothing of
+    the file, so its name decides, as when a server gives no type at all."""
+    ada, space_id, cr = setup
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+    server.start()
+    set_env("BINDERY_ALLOW_PRIVATE_HOSTS", "1")  # the server is on loopback
+    try:
+        host, port = server.get_host_and_port()
+        s3 = boto3.client("s3", endpoint_url=f"http://{host}:{port}", region_name="us-east-1",
+                          aws_access_key_id="local", aws_secret_access_key="local")
+        bucket = f"untyped-{uuid.uuid4().hex}"
+        s3.create_bucket(Bucket=bucket)
+        for key in ("copy", "blob"):
+            s3.put_object(Bucket=bucket, Key=key, Body=b"a small attachment")
+        assert s3.get_object(Bucket=bucket, Key="copy")["ContentType"] == "binary/octet-stream"
+
+        def url(key: str) -> str:
+            return s3.generate_presigned_url("get_object", Params={"Bucket": bucket, "Key": key})
+
+        reply = edit(api, ada, space_id, cr["id"], {"operation": "insert_files", "files": [
+            {"name": "copy.txt", "url": url("copy")}, {"name": "blob", "url": url("blob")}]})
+        assert reply.status == 200, reply.body
+    finally:
+        set_env("BINDERY_ALLOW_PRIVATE_HOSTS", None)
+        server.stop()
+    stored = files_of(api, ada, space_id, cr["id"])
+    assert {name: f["contentType"] for name, f in stored.items()} == {
+        "copy.txt": "text/plain", "blob": "application/octet-stream"}
 
 
 def test_bad_url_uploads_are_400s_naming_the_file_and_change_nothing(api, setup, web, monkeypatch):  # noqa: F811

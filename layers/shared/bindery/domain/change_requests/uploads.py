@@ -2,11 +2,11 @@
 
 Each file names exactly one source: `base64` (at most 1 MB, `contentType` required) or `url` (fetched by
 bindery.remote_files: public http(s) only, at most `MAX_URL_BYTES`; `contentType` overrides the server's,
-else the server's, else one guessed from the name). The fetches of a batch run in parallel, and all of
-them together may bring at most `MAX_BATCH_BYTES`, so one request stays within what a function holds in
-memory and within API Gateway's 29 seconds. Any failure is a 400 naming the file
-(`changes[i].files[j].url`), and nothing is written. Fetching before the batch is applied also means a
-retried batch (a concurrent edit moved the change request) does not fetch twice.
+else the server's unless it is only an octet-stream (`UNTYPED`), else one guessed from the name). The
+fetches of a batch run in parallel, and all of them together may bring at most `MAX_BATCH_BYTES`, so one
+request stays within what a function holds in memory and within API Gateway's 29 seconds. Any failure is a
+400 naming the file (`changes[i].files[j].url`), and nothing is written. Fetching before the batch is
+applied also means a retried batch (a concurrent edit moved the change request) does not fetch twice.
 """
 
 from __future__ import annotations
@@ -24,6 +24,9 @@ MAX_BASE64_BYTES = 1024 * 1024
 MAX_URL_BYTES = 20 * 1024 * 1024
 MAX_BATCH_BYTES = 50 * 1024 * 1024
 FETCHERS = 8
+# What a server answers for bytes it knows no type of: S3's default for an object stored without one, and
+# the generic type. The file's name says more (`copy.txt` is text/plain) and is used instead.
+UNTYPED = frozenset({"binary/octet-stream", "application/octet-stream"})
 
 
 @dataclass(frozen=True)
@@ -76,4 +79,8 @@ def read_uploads(changes: list[ContentChange]) -> Uploads:
 
 
 def _content_type(upload: UploadedFile, result: Fetched) -> str:
-    return upload.contentType or result.content_type or guessed_type(upload.name)
+    if upload.contentType:
+        return upload.contentType
+    if result.content_type and result.content_type not in UNTYPED:
+        return result.content_type
+    return guessed_type(upload.name)
