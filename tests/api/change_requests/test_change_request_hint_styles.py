@@ -8,7 +8,7 @@ from bindery.content.tree import Tree
 from bindery.gitsync.exporter import export_repository
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
-from tests.api.test_change_request_content import edit, setup  # noqa: F401  (the fixture)
+from tests.api.change_requests.test_change_request_content import edit, setup  # noqa: F401  (the fixture)
 
 TIP = '{% hint style="tip" %}\nA tip.\n{% endhint %}\n'
 

@@ -4,8 +4,8 @@ the request's own `icon` and a Markdown body's front matter alike, a 400 naming 
 from __future__ import annotations
 
 from bindery.store import change_requests as cr_store
-from tests.api.test_change_request_content import edit, setup  # noqa: F401  (the fixture)
-from tests.api.test_members import error
+from tests.api.change_requests.test_change_request_content import edit, setup  # noqa: F401  (the fixture)
+from tests.api.members.test_members import error
 
 LONG = "x" * 51
 

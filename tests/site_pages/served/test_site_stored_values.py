@@ -1,11 +1,11 @@
 """A published site renders pages whose stored fields the response models refuse (an older Bindery's
-layout key, hand edits of other types: tests/api/test_stored_values.py): the page, its neighbours and
-the site search still answer 200, as the API's reads do."""
+layout key, hand edits of other types: tests/api/cross_cutting/test_stored_values.py): the page, its
+neighbours and the site search still answer 200, as the API's reads do."""
 
 from __future__ import annotations
 
-from tests.api.test_content_reads import publish, stored_tree
-from tests.api.test_stored_values import ODD
+from tests.api.content.test_content_reads import publish, stored_tree
+from tests.api.cross_cutting.test_stored_values import ODD
 from tests.site_pages.served.conftest import World
 
 
