@@ -18,6 +18,9 @@ from tests.api.sites.test_site_sections import add_section
 from tests.site_pages.served.conftest import World
 from tests.site_pages.served.test_site_visibility import cookie_of, publishing_auth, token
 
+# Every case on DynamoDB Local too (the issue asks each refusal of both engines).
+pytestmark = pytest.mark.repository
+
 MARKDOWN = "text/markdown; charset=utf-8"
 ORIGIN = "http://127.0.0.1:3000"
 AGENT_PATHS = ("/install/linux.md", "/install.md", "/secret.md", "/llms.txt", "/llms-full.txt")
@@ -33,7 +36,6 @@ def statuses(world: World, query: str = "", **kw) -> dict[str, tuple[int, int]]:
     return out
 
 
-@pytest.mark.repository  # the main case on DynamoDB Local too
 def test_a_page_with_md_appended_is_its_markdown_headed_by_the_sites_llms_txt(world: World):
     reply = world.get("/install/linux.md")
     assert reply.status == 200
@@ -82,7 +84,6 @@ def test_an_unlisted_sites_markdown_says_noindex(world: World):
         assert reply.headers["Cache-Control"] == "private, no-cache"
 
 
-@pytest.mark.repository  # the main case on DynamoDB Local too
 def test_a_share_link_sites_markdown_needs_the_key_or_its_cookie(world: World):
     world.patch_site(visibility="share-link")
     link = world.api.post(world.site("/share-links"), token=world.ada.token, body={"name": "Bots"}).json()
@@ -154,7 +155,6 @@ def test_page_actions_decide_the_markdown_and_mcp_links_of_the_html_page(world: 
     assert ("View as Markdown" in page, "Connect with MCP" in page) == (True, False)
 
 
-@pytest.mark.repository  # the main case on DynamoDB Local too
 @pytest.mark.parametrize("path", ["/install/linux", "/reference/options"])
 def test_a_markdown_page_costs_no_more_requests_than_its_html_page(world: World, request_counter, path):
     def cold(url: str) -> dict[str, int]:
