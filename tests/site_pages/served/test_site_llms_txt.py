@@ -12,7 +12,7 @@ import pytest
 from llms_txt import parse_llms_file
 
 from bindery.site_pages import llms_txt
-from tests.api.test_sites import new_site
+from tests.api.sites.test_sites import new_site
 from tests.data_paths import FLUENTD_CORPUS
 from tests.site_pages.served.conftest import World, imported_space
 

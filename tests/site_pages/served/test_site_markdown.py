@@ -14,7 +14,7 @@ import pytest
 from bindery.domain.sites.customization import DEFAULT
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
-from tests.api.test_site_sections import add_section
+from tests.api.sites.test_site_sections import add_section
 from tests.site_pages.served.conftest import World
 from tests.site_pages.served.test_site_visibility import cookie_of, publishing_auth, token
 
@@ -67,6 +67,12 @@ def test_if_blocks_are_decided_by_the_visitors_claims_as_on_the_html_page(world:
     assert "Pro settings." not in anonymous
     assert "{% if" not in anonymous
     assert "Pro settings." in world.text("/reference/options.md?visitor.pro=true")
+
+
+def test_expressions_are_written_as_their_values_for_the_visitor_as_on_the_html_page(world: World):
+    assert "Your plan: pro." in world.text("/reference/options?visitor.plan=pro")  # the HTML page
+    assert "Your plan: pro." in world.text("/reference/options.md?visitor.plan=pro")
+    assert "visitor.claims" not in world.text("/reference/options.md")
 
 
 def test_an_unpublished_site_has_no_markdown(world: World):
