@@ -57,10 +57,10 @@ def _run(event: dict[str, Any], context: LambdaContext,
     request = _request(event)
     if event.get("httpMethod") == "POST":  # the template's one POST route: the site's MCP server
         invocation.dimensions["route"] = "POST /{proxy+}"
-        answer = mcp_route.answer(request, {str(k): str(v) for k, v in (event.get("headers") or {}).items()},
+        posted = mcp_route.answer(request, {str(k): str(v) for k, v in (event.get("headers") or {}).items()},
                                   event.get("body"))
-        invocation.log_fields["status"] = answer["statusCode"]
-        return answer
+        invocation.log_fields["status"] = posted["statusCode"]
+        return posted
     reply = next(answer for route in ROUTES if (answer := route(request)) is not None)
     invocation.dimensions["route"] = "GET /{proxy+}"  # the template route: paths are unbounded
     invocation.log_fields["status"] = reply.status

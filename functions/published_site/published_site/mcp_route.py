@@ -1,10 +1,11 @@
-"""`POST {site URL}/~gitbook/mcp`: the site's MCP server (bindery.mcp_servers.site, docs/agents-mcp.md),
+"""`POST {site URL}/~gitbook/mcp`: the site's MCP server (bindery.mcp_servers.site, docs/agents.md "MCP"),
 answered by the MCP SDK's Streamable HTTP transport (stateless, JSON responses). The site and the visitor
-are decided as for the site's HTML pages; a site that refuses them refuses this too."""
+are decided by the one step the site's HTML pages take too; a site that refuses them refuses this too."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 from bindery.site_pages.site_request import SiteRequest
@@ -19,9 +20,7 @@ def answer(request: SiteRequest, headers: dict[str, str], body: str | None) -> d
     # Imported here: the SDK costs the HTML pages' cold start nothing.
     from bindery.mcp_servers import lambda_transport, site
 
-    opened = site.open_site(host=request.host, stage_prefix=request.stage_prefix,
-                            segments=request.segments[:-len(MCP_SEGMENTS)], query=request.query,
-                            cookie_header=request.cookie_header, secure=request.secure)
+    opened = site.open_site(replace(request, segments=request.segments[:-len(MCP_SEGMENTS)]))
     if isinstance(opened, site.SiteRefusal):
         return _json(opened.status, lambda_transport.refusal(opened.status, opened.message))
     path = "/" + "/".join(MCP_SEGMENTS)

@@ -1,4 +1,4 @@
-"""The organization's MCP server, `POST /v1/mcp` (docs/agents-mcp.md), spoken to as JSON-RPC through the
+"""The organization's MCP server, `POST /v1/mcp` (docs/agents.md "MCP"), spoken to as JSON-RPC through the
 gateway: the API token decides who calls, as on REST; every write lands as the REST API's would."""
 
 from __future__ import annotations

@@ -249,7 +249,7 @@ TOKEN_SITE_READS = ("", "/published", "/customization", "/site-spaces",
                     "/adaptive-schema", "/adaptive-schema/template-conditions")
 # Valid bodies of the writes that name no id (with `{}` a 400 would answer before the token's scopes).
 NO_ID_BODIES = {("POST", "/orgs"): {"title": "Made by a token"},
-                # the organization's MCP server (docs/agents-mcp.md): a JSON-RPC request
+                # the organization's MCP server (docs/agents.md "MCP"): a JSON-RPC request
                 ("POST", "/mcp"): {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}}
 
 

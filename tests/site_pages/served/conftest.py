@@ -34,7 +34,9 @@ GUIDE = {
     "install/README.md": b"# Install\n\nGet the package.\n\n![logo](../.gitbook/assets/logo.png)\n",
     "install/linux.md": b"# On Linux\n\nUse apt to install **buffer** plugins.\n",
     "secret.md": b"---\nhidden: true\n---\n\n# Secret\n\nNot in the sidebar.\n",
-    "options.md": b"# Options\n\nEvery option.\n\n{% if visitor.claims.unsigned.pro %}\nPro settings.\n"
+    "options.md": b"# Options\n\nEvery option.\n\n"
+                  b"Your plan: <code class=\"expression\">visitor.claims.unsigned.plan</code>.\n\n"
+                  b"{% if visitor.claims.unsigned.pro %}\nPro settings.\n"
                   b"{% endif %}\n\n<script>alert(1)</script>\n",
     ".gitbook/assets/logo.png": b"\x89PNG\r\n\x1a\nlogo-bytes",
 }

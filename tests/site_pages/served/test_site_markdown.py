@@ -71,6 +71,12 @@ def test_if_blocks_are_decided_by_the_visitors_claims_as_on_the_html_page(world:
     assert "Pro settings." in world.text("/reference/options.md?visitor.pro=true")
 
 
+def test_expressions_are_written_as_their_values_for_the_visitor_as_on_the_html_page(world: World):
+    assert "Your plan: pro." in world.text("/reference/options?visitor.plan=pro")  # the HTML page
+    assert "Your plan: pro." in world.text("/reference/options.md?visitor.plan=pro")
+    assert "visitor.claims" not in world.text("/reference/options.md")
+
+
 def test_an_unpublished_site_has_no_markdown(world: World):
     assert world.api.post(world.site("/unpublish"), token=world.ada.token).status == 200
     assert set(statuses(world).values()) == {(404, 404)}

@@ -1,4 +1,4 @@
-"""A published site's MCP server, `{site URL}/~gitbook/mcp` (docs/agents-mcp.md), spoken to as JSON-RPC
+"""A published site's MCP server, `{site URL}/~gitbook/mcp` (docs/agents.md "MCP"), spoken to as JSON-RPC
 through the readers' API: it searches and reads what the site's HTML shows this visitor, and refuses
 exactly where the HTML refuses; `agentsContext: excluded` and `pageActions.mcp: false` turn it off."""
 
@@ -76,6 +76,8 @@ def test_if_blocks_and_conditions_are_decided_by_the_visitors_claims(world: Worl
     options = {"name": "read_page", "arguments": {"url": f"{SITE}/reference/options"}}
     pro = result(world, "tools/call", options, query="?visitor.pro=true")
     assert "Pro settings." in pro["structuredContent"]["result"]
+    planned = result(world, "tools/call", options, query="?visitor.plan=pro")
+    assert "Your plan: pro." in planned["structuredContent"]["result"]  # expressions, as on the HTML page
     spaces = world.api.get(world.site("/site-spaces"), token=world.ada.token).json()["items"]
     api_site_space = next(ss for ss in spaces if ss["space"]["id"] == world.api_space)
     changed = world.api.patch(world.site(f"/site-spaces/{api_site_space['id']}"), token=world.ada.token,

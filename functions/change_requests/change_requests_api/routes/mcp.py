@@ -1,4 +1,4 @@
-"""`POST /mcp`: the organization's MCP server (bindery.mcp_servers.organization, docs/agents-mcp.md). The
+"""`POST /mcp`: the organization's MCP server (bindery.mcp_servers.organization, docs/agents.md#mcp). The
 request is JSON-RPC, answered by the MCP SDK's Streamable HTTP transport (stateless, JSON responses); the
 caller is the API token's, as on every REST route, and each tool calls the REST routes' domain functions.
 It lives in this function because its writes are change requests'."""
@@ -28,7 +28,7 @@ JSON_RPC_ANSWER = {"oneOf": [
 
 
 @router.post(MCP_PATH, description="The organization's MCP server: Model Context Protocol over Streamable "
-             "HTTP (stateless, JSON responses), for the caller of the API token (docs/agents-mcp.md).",
+             "HTTP (stateless, JSON responses), for the caller of the API token (docs/agents.md#mcp).",
              responses={200: {"description": "A JSON-RPC response (MCP)",
                               "content": {"application/json": {"schema": JSON_RPC_ANSWER}}},
                         202: {"description": "A JSON-RPC notification, accepted"}})

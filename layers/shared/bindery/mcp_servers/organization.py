@@ -1,4 +1,4 @@
-"""The organization's MCP server (`POST /v1/mcp`, docs/agents-mcp.md): an agent works on the docs as the
+"""The organization's MCP server (`POST /v1/mcp`, docs/agents.md "MCP"): an agent works on the docs as the
 caller of the API token does, through change requests. Every tool calls the domain function its REST
 route calls, with the same typed body, so permissions, validation and history are the REST API's; a
 domain error (404, 403, 400) comes back as the tool's error result, its message unchanged.

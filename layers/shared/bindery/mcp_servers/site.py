@@ -1,11 +1,11 @@
-"""A published site's MCP server (`{site URL}/~gitbook/mcp`, docs/agents-mcp.md): search the site and read
-its pages as Markdown, for the visitor the HTML would serve, no more.
+"""A published site's MCP server (`{site URL}/~gitbook/mcp`, docs/agents.md "MCP"): search the site and
+read its pages as Markdown, for the visitor the HTML would serve, no more.
 
-The site is opened exactly as a page view opens it (bindery.site_pages.page_view): its address, its
-structure, the visitor (share key, visitor token and its claims: unpublished, a share-link site without
-its key, and a missing or invalid token all refuse here too), and the site map those decide (sections,
-site spaces and their adaptive conditions). On top of that, `agentsContext: excluded` or the
-customization's `pageActions.mcp` off answer 404, as GitBook's does.
+The site is opened by the one step every answer of a site takes (`site_request.open_site`: its address,
+its structure, the visitor's share key or visitor token and its claims), so this server refuses exactly
+where the HTML pages refuse; on top of that, `agentsContext: excluded` or the customization's
+`pageActions.mcp` off answer 404, as GitBook's does. A page is read as its `{page URL}.md` answers it
+(`markdown_pages.read_page`: the same Markdown, decided for the same visitor).
 
 Page resources are the pages of the site space the MCP URL names (its default one at the site's root),
 listed from the tree a page read loads anyway; any other page is read by URL through the `read_page` tool
@@ -14,7 +14,6 @@ or the `{page URL}.md` resource template.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -23,18 +22,15 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.mcpserver.resources import FunctionResource
 
-from bindery.domain.content_evaluation import evaluate_for_reader
 from bindery.domain.sites.customization import site_settings
-from bindery.domain.sites.views import readable
-from bindery.site_pages.addresses import locate
+from bindery.site_pages import markdown_pages
 from bindery.site_pages.links import page_url
-from bindery.site_pages.page_tree import find, reading_order
+from bindery.site_pages.page_tree import reading_order
 from bindery.site_pages.site_map import Place, SiteMap
+from bindery.site_pages.site_request import OpenSite, Reply, SiteRequest
+from bindery.site_pages.site_request import open_site as open_for_visitor
 from bindery.site_pages.site_search import MAX_PARTS, search_parts, site_parts
-from bindery.site_pages.visibility import SiteHidden, VisitorRefused, visitor_of
-from bindery.store import blobs, site_structure
 from bindery.store import revisions as revision_store
-from bindery.store.site_structure import Structure
 
 MARKDOWN = "text/markdown"
 
@@ -48,80 +44,49 @@ class SiteRefusal:
 
 
 @dataclass(frozen=True)
-class OpenSite:
-    structure: Structure
+class McpSite:
+    opened: OpenSite
     site_map: SiteMap
     place: Place
-    origin: str  # scheme and host of the site's URLs: an agent is given absolute URLs
-    scope: Mapping[str, Any]  # the visitor's claims, which decide a page's `if` blocks and expressions
+
+    @property
+    def origin(self) -> str:
+        """Scheme and host of the site's URLs: an agent is given absolute URLs."""
+        return self.opened.request.origin
 
 
-def open_site(*, host: str, stage_prefix: str, segments: tuple[str, ...], query: Mapping[str, str],
-              cookie_header: str | None, secure: bool) -> OpenSite | SiteRefusal:
-    """The site at the path before `/~gitbook/mcp`, as this visitor may read it, or why not."""
-    address = locate(host, stage_prefix, list(segments))
-    structure = site_structure.structure(address.site_id) if address else None
-    if address is None or structure is None or (address.org_id and structure.site.org_id != address.org_id):
-        return SiteRefusal(404, "There is no site at this address.")
-    if structure.site.agents_context == "excluded" or not _mcp_action(site_settings(structure)):
-        return SiteRefusal(404, "This site has no MCP server.")
-    try:
-        visitor = visitor_of(structure, query=query, cookie_header=cookie_header, base=address.base,
-                             secure=secure)
-    except SiteHidden:
-        return SiteRefusal(404, "There is no site at this address.")
-    except VisitorRefused:
+def open_site(request: SiteRequest) -> McpSite | SiteRefusal:
+    """The site at `request`'s path (the part before `/~gitbook/mcp`), as this visitor may read it, or
+    why not. Where the HTML would redirect a visitor without a valid token to the site's fallback URL,
+    an agent is told it needs one (401): a redirect to a sign-in page means nothing to it."""
+    opened = open_for_visitor(request)
+    if isinstance(opened, Reply):
+        if opened.status == 404:
+            return SiteRefusal(404, "There is no site at this address.")
         return SiteRefusal(401, "This site is only for signed-in readers: add their visitor token.")
-    spaces = {space_id: space for space_id, (space, _) in
-              readable(None, structure, structure.site_spaces).items() if space.revision}
-    site_map = SiteMap(structure, spaces, address.base, visitor.scope)
-    place = site_map.place(address.rest)
+    actions = site_settings(opened.structure).get("pageActions") or {}
+    if not markdown_pages.agents_allowed(opened) or actions.get("mcp", True) is False:
+        return SiteRefusal(404, "This site has no MCP server.")
+    site_map = opened.site_map()
+    place = site_map.place(opened.address.rest)
     if place is None:
         return SiteRefusal(404, "This site shows nothing.")
-    return OpenSite(structure, site_map, place, f"{'https' if secure else 'http'}://{host}", visitor.scope)
+    return McpSite(opened, site_map, place)
 
 
-def _mcp_action(settings: Mapping[str, Any]) -> bool:
-    actions = settings.get("pageActions")
-    return not isinstance(actions, Mapping) or actions.get("mcp", True) is not False
-
-
-def _page_markdown(site: OpenSite, url: str) -> str | None:
+def _page_markdown(site: McpSite, url: str) -> str | None:
     """The Markdown of the page at `url` (absolute, or a path of the site; `.md` allowed), or None."""
     path = urlsplit(url).path
-    path = path[:-3] if path.endswith(".md") else path
+    path = path[:-len(markdown_pages.SUFFIX)] if path.endswith(markdown_pages.SUFFIX) else path
     base = site.site_map.base
-    if not (path == base or path.startswith(f"{base}/") or not base):
+    if base and not (path == base or path.startswith(f"{base}/")):
         return None
     rest = tuple(part for part in path[len(base):].split("/") if part)
-    place = site.site_map.place(rest)
-    if place is None:
-        return None
-    space = place.variant.space
-    revision = revision_store.get_revision(space.id, space.revision)
-    if revision is None:
-        return None
-    tree = revision_store.load_tree(revision)
-    found = find(tree, place.page_path)
-    page = found.page
-    if found.redirect is not None:
-        located = tree.page_by_path(found.redirect)
-        page = located.entry if located else None
-    if page is None:
-        return None
-    from bindery.content.markdown import document_to_markdown  # markdown-it and its plugins, on first use
-
-    document = blobs.get_value(revision.space_id, page["documentId"]) if page.get("documentId") else {}
-    # Decided for this visitor as the HTML page decides it: content behind a condition they do not meet
-    # never reaches them, in Markdown either.
-    scope = {**site.scope, "space": {"vars": dict(tree.variables)},
-             "page": {"vars": dict(page.get("variables") or {})}}
-    shown = evaluate_for_reader(document or {}, scope)
-    return document_to_markdown(shown, title=str(page.get("title") or ""))
+    return markdown_pages.read_page(site.opened, site.site_map, rest)
 
 
-def build(site: OpenSite) -> MCPServer[Any]:
-    title = site.structure.site.title
+def build(site: McpSite) -> MCPServer[Any]:
+    title = site.opened.structure.site.title
     home = site.origin + site.site_map.url("")
     server: MCPServer[Any] = MCPServer(
         title or "Documentation", log_level="WARNING", website_url=home,
@@ -151,7 +116,7 @@ def build(site: OpenSite) -> MCPServer[Any]:
     return server
 
 
-def _add_page_resources(server: MCPServer[Any], site: OpenSite) -> None:
+def _add_page_resources(server: MCPServer[Any], site: McpSite) -> None:
     variant = site.place.variant
     revision = revision_store.get_revision(variant.space.id, variant.space.revision)
     if revision is None:

@@ -23,6 +23,8 @@ from bindery.store.site_structure import Structure
 class _Asked(Protocol):
     @property
     def query(self) -> Mapping[str, str]: ...
+    @property
+    def origin(self) -> str: ...
 
 
 class ShownPage(Protocol):

@@ -1,8 +1,9 @@
 """A published page as GitBook-flavoured Markdown, for AI tools (docs/agents.md): the page's URL with
-`.md` appended. The Markdown is the Git Sync export's (`bindery.content.markdown.document_to_markdown`),
-written from the document this visitor reads: `if` blocks decided by the visitor's claims as the HTML
-page decides them, reusable contents written in place, links made absolute (pages of the same site space
-to their `.md` URL). A first line points to the site's llms.txt.
+`.md` appended, and the site's MCP server's `read_page`. The Markdown is the Git Sync export's
+(`bindery.content.markdown.document_to_markdown`), written from the document this visitor reads: `if`
+blocks decided by the visitor's claims as the HTML page decides them, reusable contents written in place,
+expressions written as their values, links made absolute (pages of the same site space to their `.md`
+URL). A first line points to the site's llms.txt.
 
 The site is opened as for its HTML (`site_request.open_site`: the same 404s, 401s and fallback redirects),
 read with the same requests (guards, the structure's Query, the spaces' BatchGetItem; cold, the revision,
@@ -16,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bindery.content.tree import Tree
+from bindery.domain.content_evaluation import evaluate_for_reader
 from bindery.site_pages.links import SiteLinks, page_url
 from bindery.site_pages.page_tree import Found, find
 from bindery.site_pages.page_view import serve_open
@@ -104,9 +106,9 @@ def page_markdown(opened: OpenSite, links: SiteLinks, page: Mapping[str, Any],
 
     from bindery.content.markdown import document_to_markdown  # markdown-it: only when Markdown is asked
 
-    readers = {**document, "nodes": readers_nodes(
+    readers = evaluate_for_reader({**document, "nodes": readers_nodes(
         list(document.get("nodes") or []), scope,
-        lambda content_id: links.reusable_content(reusable_content_id=content_id))}
+        lambda content_id: links.reusable_content(reusable_content_id=content_id))}, scope)
     text = document_to_markdown(readers, title=str(page.get("title") or ""), page_path=page_path,
                                 file_path=file_path)
     under_title = [line for line in (f"Source: {source}" if source else "",
@@ -147,7 +149,13 @@ def _named_page(site_map: SiteMap, rest: tuple[str, ...]) -> tuple[SiteSpaceLink
     redirects to its page there, as before; a path with `.md` in the site's own reference names no page)."""
     if not rest or not rest[-1].endswith(SUFFIX):
         return None
-    place = site_map.place((*rest[:-1], rest[-1][:-len(SUFFIX)]))
+    return page_at(site_map, (*rest[:-1], rest[-1][:-len(SUFFIX)]))
+
+
+def page_at(site_map: SiteMap, rest: tuple[str, ...]) -> tuple[SiteSpaceLink, Tree, Found] | None:
+    """The page (or group) at a page path of the site (below its base), with its site space and tree;
+    None when the path names none."""
+    place = site_map.place(rest)
     space = place.variant.space if place is not None else None
     revision = revision_store.get_revision(space.id, space.revision or "") if space is not None else None
     if place is None or revision is None:
@@ -159,11 +167,30 @@ def _named_page(site_map: SiteMap, rest: tuple[str, ...]) -> tuple[SiteSpaceLink
     return (place.variant, tree, found) if found.page is not None or found.redirect is not None else None
 
 
+def read_page(opened: OpenSite, site_map: SiteMap, rest: tuple[str, ...]) -> str | None:
+    """The Markdown of the page at a page path, as `{page URL}.md` answers it but without its llms.txt
+    line (a group is its first page, as its `.md` URL redirects there); None when the path names none.
+    The site's MCP server reads pages here."""
+    named = page_at(site_map, rest)
+    if named is None:
+        return None
+    variant, tree, found = named
+    page = found.page
+    if found.redirect is not None:
+        located = tree.page_by_path(found.redirect)
+        page = located.entry if located is not None else None
+    return _markdown(opened, site_map, variant, tree, page) if page is not None else None
+
+
+def _markdown(opened: OpenSite, site_map: SiteMap, variant: SiteSpaceLink, tree: Tree,
+              page: Mapping[str, Any]) -> str:
+    document = blobs.get_value(variant.space.id, page["documentId"]) if page.get("documentId") else {}
+    return page_markdown(opened, SiteLinks(site_map, variant, tree), page, document)
+
+
 def _page_reply(opened: OpenSite, site_map: SiteMap, variant: SiteSpaceLink, tree: Tree,
                 page: Mapping[str, Any]) -> Reply:
-    document = blobs.get_value(variant.space.id, page["documentId"]) if page.get("documentId") else {}
-    links = SiteLinks(site_map, variant, tree)
-    text = pointer(opened, site_map) + page_markdown(opened, links, page, document)
+    text = pointer(opened, site_map) + _markdown(opened, site_map, variant, tree, page)
     headers = {"Cache-Control": opened.visitor.cache_control, "Vary": "Cookie"}
     if page.get("noRobotsIndex") or page.get("noIndex"):
         headers["X-Robots-Tag"] = "noindex"
