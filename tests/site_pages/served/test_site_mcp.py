@@ -9,11 +9,15 @@ import time
 from typing import Any
 
 import jwt
+import pytest
 
 from bindery.store import revisions as revision_store
 from local.gateway import Reply
 from tests.site_pages.served.conftest import World
 from tests.site_pages.served.test_site_visibility import publishing_auth, token
+
+# Every case on DynamoDB Local too (the issue asks each refusal of both engines).
+pytestmark = pytest.mark.repository
 
 HEADERS = {"Host": "127.0.0.1:3000", "Content-Type": "application/json",
            "Accept": "application/json, text/event-stream", "MCP-Protocol-Version": "2025-06-18"}
