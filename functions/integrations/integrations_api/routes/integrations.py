@@ -11,7 +11,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.route_signatures import declared_as
 from bindery.api.wire.integrations import event_to_wire, event_with_trace
 from bindery.api.wire.models.integrations import (
     Integration,
@@ -19,6 +18,8 @@ from bindery.api.wire.models.integrations import (
     IntegrationEventWithTrace,
     IntegrationList,
     IntegrationSigningSecrets,
+    IntegrationSiteInstallationList,
+    IntegrationSpaceInstallationList,
 )
 from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
 from bindery.requests.integrations import IntegrationDevMode, PublishIntegration
@@ -73,23 +74,28 @@ def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:
     return Response(status_code=205, body="")
 
 
-def _declare_setups(target: InstallTarget[Install, Shown, Shelf]) -> None:
+def _list_setups(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str, *,
+                 page: PageCursor, limit: PageLimit, externalId: str | None, extended: bool) -> Shelf:
     """The integration's setups on spaces or on sites, across its installations (the developer's view)."""
-
-    def list_setups(integrationName: str, who: Who, *,
-                    page: PageCursor = None, limit: PageLimit = None,
-                    externalId: ExternalId = None,
-                    extended: Extended = False) -> Shelf:
-        found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
-                                             extended=extended, limit=page_limit(limit), page=page)
-        return target.shelf.model_validate(found.map(target.shape).to_wire())
-
-    router.get(f"/<integrationName>/{target.plural}")(
-        declared_as(list_setups, name=f"list_{target.kind}_installations", types={"return": target.shelf}))
+    found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
+                                         extended=extended, limit=page_limit(limit), page=page)
+    return target.shelf.model_validate(found.map(target.shape).to_wire())
 
 
-_declare_setups(SPACE)
-_declare_setups(SITE)
+@router.get("/<integrationName>/spaces")
+def list_space_installations(integrationName: str, who: Who, *, page: PageCursor = None,
+                             limit: PageLimit = None, externalId: ExternalId = None,
+                             extended: Extended = False) -> IntegrationSpaceInstallationList:
+    return _list_setups(SPACE, who, integrationName, page=page, limit=limit,
+                        externalId=externalId, extended=extended)
+
+
+@router.get("/<integrationName>/sites")
+def list_site_installations(integrationName: str, who: Who, *, page: PageCursor = None,
+                            limit: PageLimit = None, externalId: ExternalId = None,
+                            extended: Extended = False) -> IntegrationSiteInstallationList:
+    return _list_setups(SITE, who, integrationName, page=page, limit=limit,
+                        externalId=externalId, extended=extended)
 
 
 @router.get("/<integrationName>/signing-secrets")
