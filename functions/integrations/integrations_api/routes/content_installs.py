@@ -64,64 +64,66 @@ def _uninstall(target: InstallTarget[Install, Shown, Shelf], who: Who, integrati
     return Response(status_code=204, body="")
 
 
-@router.get("/spaces")
+@router.get("/integrations/<integrationName>/installations/<installationId>/spaces")
 def list_spaces(integrationName: str, installationId: str, who: Who, *, page: PageCursor = None,
                 limit: PageLimit = None, extended: Extended = False) -> IntegrationSpaceInstallationList:
     return _list(SPACE, who, integrationName, installationId, page=page, limit=limit, extended=extended)
 
 
-@router.post("/spaces", status_code=201)
+@router.post("/integrations/<integrationName>/installations/<installationId>/spaces", status_code=201)
 def install_on_space(integrationName: str, installationId: str, who: Who,
                      body: Annotated[InstallOnSpace, Body()], *,
                      extended: Extended = False) -> Response[IntegrationSpaceInstallation]:
     return _install(SPACE, who, integrationName, installationId, body=body, extended=extended)
 
 
-@router.get("/spaces/<spaceId>")
+@router.get("/integrations/<integrationName>/installations/<installationId>/spaces/<spaceId>")
 def get_space_installation(integrationName: str, installationId: str, spaceId: str, who: Who, *,
                            extended: Extended = False) -> IntegrationSpaceInstallation:
     return _get(SPACE, who, integrationName, installationId, content_id=spaceId, extended=extended)
 
 
-@router.patch("/spaces/<spaceId>")
+@router.patch("/integrations/<integrationName>/installations/<installationId>/spaces/<spaceId>")
 def update_space_installation(integrationName: str, installationId: str, spaceId: str, who: Who,
                               body: Update, *, extended: Extended = False) -> IntegrationSpaceInstallation:
     return _update(SPACE, who, integrationName, installationId, content_id=spaceId, body=body,
                    extended=extended)
 
 
-@router.delete("/spaces/<spaceId>", status_code=204)
+@router.delete("/integrations/<integrationName>/installations/<installationId>/spaces/<spaceId>",
+               status_code=204)
 def uninstall_from_space(integrationName: str, installationId: str, spaceId: str,
                          who: Who) -> Response[str]:
     return _uninstall(SPACE, who, integrationName, installationId, spaceId)
 
 
-@router.get("/sites")
+@router.get("/integrations/<integrationName>/installations/<installationId>/sites")
 def list_sites(integrationName: str, installationId: str, who: Who, *, page: PageCursor = None,
                limit: PageLimit = None, extended: Extended = False) -> IntegrationSiteInstallationList:
     return _list(SITE, who, integrationName, installationId, page=page, limit=limit, extended=extended)
 
 
-@router.post("/sites", status_code=201)
+@router.post("/integrations/<integrationName>/installations/<installationId>/sites", status_code=201)
 def install_on_site(integrationName: str, installationId: str, who: Who,
                     body: Annotated[InstallOnSite, Body()], *,
                     extended: Extended = False) -> Response[IntegrationSiteInstallation]:
     return _install(SITE, who, integrationName, installationId, body=body, extended=extended)
 
 
-@router.get("/sites/<siteId>")
+@router.get("/integrations/<integrationName>/installations/<installationId>/sites/<siteId>")
 def get_site_installation(integrationName: str, installationId: str, siteId: str, who: Who, *,
                           extended: Extended = False) -> IntegrationSiteInstallation:
     return _get(SITE, who, integrationName, installationId, content_id=siteId, extended=extended)
 
 
-@router.patch("/sites/<siteId>")
+@router.patch("/integrations/<integrationName>/installations/<installationId>/sites/<siteId>")
 def update_site_installation(integrationName: str, installationId: str, siteId: str, who: Who,
                              body: Update, *, extended: Extended = False) -> IntegrationSiteInstallation:
     return _update(SITE, who, integrationName, installationId, content_id=siteId, body=body,
                    extended=extended)
 
 
-@router.delete("/sites/<siteId>", status_code=204)
+@router.delete("/integrations/<integrationName>/installations/<installationId>/sites/<siteId>",
+               status_code=204)
 def uninstall_from_site(integrationName: str, installationId: str, siteId: str, who: Who) -> Response[str]:
     return _uninstall(SITE, who, integrationName, installationId, siteId)

@@ -46,7 +46,10 @@ def _removed(done: bool) -> Response[str]:
     return Response(status_code=205 if done else 204, body="")
 
 
-@router.post("", status_code=204, responses={204: {"description": "Users and teams invited"}})
+@router.post("/spaces/<spaceId>/permissions",
+             status_code=204, responses={204: {"description": "Users and teams invited"}})
+@router.post("/collections/<collectionId>/permissions",
+             status_code=204, responses={204: {"description": "Users and teams invited"}})
 def invite(who: Who, target: Target, body: Annotated[InviteUsersAndTeams, Body()]) -> Response[str]:
     domain.invite(who, target.kind, target.id, body)
     return Response(status_code=204, body="")
@@ -59,37 +62,47 @@ def _list(who: Who, target: ContentRef, *,
     return shelf.model_validate(found.map(shape).to_wire())
 
 
-@router.get("/users")
+@router.get("/spaces/<spaceId>/permissions/users")
+@router.get("/collections/<collectionId>/permissions/users")
 def list_users(who: Who, target: Target, page: PageCursor = None,
                limit: PageLimit = None) -> UserContentPermissionList:
     return _list(who, target, listing=grant_listings.list_users, shape=shapes.user_grant,
                  shelf=UserContentPermissionList, page=page, limit=limit)
 
 
-@router.patch("/users/<userId>", status_code=204, responses={204: {"description": "Permission updated"}})
+@router.patch("/spaces/<spaceId>/permissions/users/<userId>",
+              status_code=204, responses={204: {"description": "Permission updated"}})
+@router.patch("/collections/<collectionId>/permissions/users/<userId>",
+              status_code=204, responses={204: {"description": "Permission updated"}})
 def update_user(userId: str, who: Who, target: Target, body: Update) -> Response[str]:
     domain.set_role(who, target.kind, target.id, "user", userId, role=body.role)
     return Response(status_code=204, body="")
 
 
-@router.delete("/users/<userId>", status_code=204, responses=REMOVED)
+@router.delete("/spaces/<spaceId>/permissions/users/<userId>", status_code=204, responses=REMOVED)
+@router.delete("/collections/<collectionId>/permissions/users/<userId>", status_code=204, responses=REMOVED)
 def remove_user(userId: str, who: Who, target: Target) -> Response[str]:
     return _removed(domain.remove(who, target.kind, target.id, "user", userId))
 
 
-@router.get("/teams")
+@router.get("/spaces/<spaceId>/permissions/teams")
+@router.get("/collections/<collectionId>/permissions/teams")
 def list_teams(who: Who, target: Target, page: PageCursor = None,
                limit: PageLimit = None) -> TeamContentPermissionList:
     return _list(who, target, listing=grant_listings.list_teams, shape=shapes.team_grant,
                  shelf=TeamContentPermissionList, page=page, limit=limit)
 
 
-@router.patch("/teams/<teamId>", status_code=204, responses={204: {"description": "Permission updated"}})
+@router.patch("/spaces/<spaceId>/permissions/teams/<teamId>",
+              status_code=204, responses={204: {"description": "Permission updated"}})
+@router.patch("/collections/<collectionId>/permissions/teams/<teamId>",
+              status_code=204, responses={204: {"description": "Permission updated"}})
 def update_team(teamId: str, who: Who, target: Target, body: Update) -> Response[str]:
     domain.set_role(who, target.kind, target.id, "team", teamId, role=body.role)
     return Response(status_code=204, body="")
 
 
-@router.delete("/teams/<teamId>", status_code=204, responses=REMOVED)
+@router.delete("/spaces/<spaceId>/permissions/teams/<teamId>", status_code=204, responses=REMOVED)
+@router.delete("/collections/<collectionId>/permissions/teams/<teamId>", status_code=204, responses=REMOVED)
 def remove_team(teamId: str, who: Who, target: Target) -> Response[str]:
     return _removed(domain.remove(who, target.kind, target.id, "team", teamId))
