@@ -3,9 +3,12 @@ functions and store modules is generated from the code and kept up to date."""
 
 from __future__ import annotations
 
+import inspect
+import sys
+
 import pytest
 
-from local import architecture_index
+from local import architecture_index, openapi
 
 
 @pytest.fixture(scope="module")
@@ -49,3 +52,16 @@ def test_a_stale_index_is_refused():
     assert architecture_index.with_index(page, "new") == "# Title\n\nnew\n\nAfter.\n"
     with pytest.raises(ValueError, match="no operation index markers"):
         architecture_index.with_index("# Title\n", "new")
+
+
+def test_every_route_writes_its_full_path_in_its_own_module(found):
+    # grep for a path finds its route: no include_router prefix, no route declared by a generated name.
+    hidden = []
+    for function in openapi.api_functions():
+        app = openapi.resolver(function)
+        for route in app._static_routes + app._dynamic_routes:
+            handler = inspect.unwrap(route.func)
+            source = inspect.getsource(sys.modules[handler.__module__])
+            if f'"{route.path}"' not in source:
+                hidden.append(f"{route.method} {route.path} ({handler.__module__}:{handler.__qualname__})")
+    assert hidden == []
