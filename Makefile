@@ -65,6 +65,7 @@ fuzz: $(STAMP)
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(PY) -m local.self_contained
+	$(PY) -m local.architecture_index --check
 	$(VENV)/bin/mypy layers/shared/bindery functions local bench
 	PYTHONPATH=layers/shared $(VENV)/bin/lint-imports --no-cache
 	$(VENV)/bin/cfn-lint template.yaml

@@ -70,7 +70,8 @@ def _on_path(entry: Path) -> None:
         sys.path.insert(0, str(entry))
 
 
-def _resolver(function: Function) -> Any:
+def resolver(function: Function) -> Any:
+    """The Powertools resolver (`app`) of an API function, imported as on Lambda."""
     _on_path(function.code_uri)
     module_name = function.handler.rpartition(".")[0]
     module = importlib.import_module(module_name)
@@ -86,15 +87,29 @@ def _aws_handles() -> set[str]:
     return aws.made()
 
 
-def function_schemas(template: Template | None = None) -> dict[str, dict[str, Any]]:
-    """Each API function's own OpenAPI document (JSON-ready), keyed by the function's logical id."""
+def prepare_imports() -> None:
+    """What importing the handlers needs: layers/shared on sys.path and dummy settings."""
     for name, value in _DUMMY_ENV.items():
         os.environ.setdefault(name, value)
     _on_path(SHARED_LAYER)
+
+
+def without_credentials() -> None:
+    """For a command run from a shell: no real credentials are needed or wanted, so an accidental AWS
+    call fails instead of reaching whatever account the shell happens to be logged in to."""
+    os.environ.update({"AWS_ACCESS_KEY_ID": "openapi", "AWS_SECRET_ACCESS_KEY": "openapi",
+                       "AWS_EC2_METADATA_DISABLED": "true"})
+    os.environ.pop("AWS_SESSION_TOKEN", None)
+    os.environ.pop("AWS_PROFILE", None)
+
+
+def function_schemas(template: Template | None = None) -> dict[str, dict[str, Any]]:
+    """Each API function's own OpenAPI document (JSON-ready), keyed by the function's logical id."""
+    prepare_imports()
     before = _aws_handles()
     schemas: dict[str, dict[str, Any]] = {}
     for function in api_functions(template):
-        schema = _resolver(function).get_openapi_schema()
+        schema = resolver(function).get_openapi_schema()
         schemas[function.name] = schema.model_dump(mode="json", by_alias=True, exclude_none=True)
     created = _aws_handles() - before
     if created:
@@ -196,12 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--write", action="store_true", help=f"write {DOCUMENT.relative_to(ROOT)}")
     mode.add_argument("--check", action="store_true", help="fail if the committed document is stale")
     args = parser.parse_args(argv)
-    # No real credentials are needed or wanted: an accidental AWS call then fails instead of reaching
-    # whatever account the shell happens to be logged in to.
-    os.environ.update({"AWS_ACCESS_KEY_ID": "openapi", "AWS_SECRET_ACCESS_KEY": "openapi",
-                       "AWS_EC2_METADATA_DISABLED": "true"})
-    os.environ.pop("AWS_SESSION_TOKEN", None)
-    os.environ.pop("AWS_PROFILE", None)
+    without_credentials()
     generated = render(generate())
     relative = DOCUMENT.relative_to(ROOT)
     if args.write:

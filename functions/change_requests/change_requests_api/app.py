@@ -8,10 +8,10 @@ from bindery.api.http import api_handler, create_app
 from change_requests_api.routes import change_requests, mcp, merges, org_change_requests, reviews
 
 app = create_app("change_requests")
-app.include_router(change_requests.router, prefix="/spaces/<spaceId>")
-app.include_router(reviews.router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
-app.include_router(merges.router, prefix="/spaces/<spaceId>/change-requests/<changeRequestId>")
-app.include_router(org_change_requests.router, prefix="/orgs/<organizationId>/change-requests")
+app.include_router(change_requests.router)
+app.include_router(reviews.router)
+app.include_router(merges.router)
+app.include_router(org_change_requests.router)
 app.include_router(mcp.router)
 
 lambda_handler = api_handler(app)

@@ -1,7 +1,8 @@
 """Content function: a space's revisions and everything in them (pages, documents, files, reusable
 contents), current (`/spaces/{spaceId}/content…`), by revision (`/spaces/{spaceId}/revisions/{id}…`) or a
-change request's (`…/change-requests/{id}/content…`): one reads router mounted under the three prefixes
-(content_api.target tells them apart), beside the links, template, Git Sync and edit routers."""
+change request's (`…/change-requests/{id}/content…`): each reads route is declared under the three
+paths (content_api.target tells them apart), beside the links, template, Git Sync and edit routers.
+Every route module writes its full paths, so the routers are mounted without a prefix."""
 
 from __future__ import annotations
 
@@ -19,17 +20,9 @@ from content_api.routes import (
     template,
 )
 
-REVISION = "/spaces/<spaceId>/revisions/<revisionId>"
-CHANGE_REQUEST = "/spaces/<spaceId>/change-requests/<changeRequestId>"
-
 app = create_app("content")
-for prefix in ("/spaces/<spaceId>/content", REVISION, f"{CHANGE_REQUEST}/content"):
-    app.include_router(reads.router, prefix=prefix)
-app.include_router(revisions.router, prefix=REVISION)
-for router in (links.router, template.router, git.router):
-    app.include_router(router, prefix="/spaces/<spaceId>")
-for router in (change_request_content.router, change_request_links.router):
-    app.include_router(router, prefix=CHANGE_REQUEST)
+for module in (reads, revisions, links, template, git, change_request_content, change_request_links):
+    app.include_router(module.router)
 
 # A page path has slashes (`getting-started/install`) and the official client sends them as they are.
 # Routes match one segment per parameter, so the rest of the path is escaped into that one segment

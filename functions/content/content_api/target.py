@@ -1,7 +1,7 @@
 """Which revision a content read is about, from its path: the space's current content (`…/content`), a
 revision (`…/revisions/{revisionId}`) or a change request's (`…/change-requests/{changeRequestId}/content`).
 
-One router (content_api.routes.reads) is mounted under the three prefixes; this dependency tells them
+Each route of content_api.routes.reads is declared under the three paths; this dependency tells them
 apart. The ids are read from the request's path against the route's template: API Gateway names no
 `revisionId` (its resource is `…/revisions/{proxy+}`), and Powertools keeps only the route function's own
 arguments among its path values. For the same reason the app's check of impossible ids (bindery.api.http)

@@ -7,8 +7,8 @@ from bindery.api.http import api_handler, create_app
 from conversations_api.routes import clusters, conversations, issues
 
 app = create_app("conversations")
-app.include_router(conversations.router, prefix="/orgs/<organizationId>/conversations")
-app.include_router(issues.router, prefix="/orgs/<organizationId>/conversations-issues")
-app.include_router(clusters.router, prefix="/orgs/<organizationId>/conversations-clusters")
+app.include_router(conversations.router)
+app.include_router(issues.router)
+app.include_router(clusters.router)
 
 lambda_handler = api_handler(app)

@@ -7,10 +7,9 @@ from bindery.api.http import api_handler, create_app
 from integrations_api.routes import content_installs, installations, integrations, listings
 
 app = create_app("integrations")
-app.include_router(integrations.router, prefix="/integrations")
-app.include_router(installations.router, prefix="/integrations/<integrationName>/installations")
-app.include_router(content_installs.router,
-                   prefix="/integrations/<integrationName>/installations/<installationId>")
+app.include_router(integrations.router)
+app.include_router(installations.router)
+app.include_router(content_installs.router)
 app.include_router(listings.router)
 
 lambda_handler = api_handler(app)

@@ -1,7 +1,6 @@
 """The two kinds of content an installation is set up on, a space and a site, as their routes name them:
-one set of route functions serves both (routes/content_installs.py, the developer's listings of
-routes/integrations.py), declared for each kind with its names and shapes
-(bindery.api.route_signatures.declared_as)."""
+the routes of both, each written out (routes/content_installs.py, the developer's listings of
+routes/integrations.py), share their work, which takes the kind's names and shapes from here."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from bindery.api.http import api_handler, create_app
 from openapi_api.routes import specs, versions
 
 app = create_app("openapi")
-app.include_router(specs.router, prefix="/orgs/<organizationId>/openapi")
-app.include_router(versions.router, prefix="/orgs/<organizationId>/openapi/<specSlug>/versions")
+app.include_router(specs.router)
+app.include_router(versions.router)
 
 lambda_handler = api_handler(app)

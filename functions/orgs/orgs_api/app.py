@@ -7,7 +7,7 @@ from orgs_api.routes import agent_instructions, email_domains, organizations
 
 app = create_app("orgs")
 app.include_router(organizations.router)
-app.include_router(agent_instructions.router, prefix="/orgs/<organizationId>/agent-instructions")
-app.include_router(email_domains.router, prefix="/email-domains")
+app.include_router(agent_instructions.router)
+app.include_router(email_domains.router)
 
 lambda_handler = api_handler(app)

@@ -7,7 +7,7 @@ from bindery.api.http import api_handler, create_app
 from sso_api.routes import logins, providers
 
 app = create_app("sso")
-app.include_router(providers.router, prefix="/orgs/<organizationId>/saml")
+app.include_router(providers.router)
 app.include_router(logins.router)
 
 lambda_handler = api_handler(app)

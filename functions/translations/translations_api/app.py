@@ -7,7 +7,7 @@ from bindery.api.http import api_handler, create_app
 from translations_api.routes import glossary, translations
 
 app = create_app("translations")
-app.include_router(translations.router, prefix="/orgs/<organizationId>/translations")
-app.include_router(glossary.router, prefix="/orgs/<organizationId>/translations-glossary")
+app.include_router(translations.router)
+app.include_router(glossary.router)
 
 lambda_handler = api_handler(app)

@@ -26,7 +26,7 @@ def shown(view: ChangeRequestView) -> ChangeRequest:
     return change_request_to_wire(view.change_request, view.users, outdated=view.outdated)
 
 
-@router.get("/change-requests")
+@router.get("/spaces/<spaceId>/change-requests")
 @with_listing_query
 def list_change_requests(
     spaceId: str, who: Who, *,
@@ -38,7 +38,8 @@ def list_change_requests(
     return ChangeRequestList.model_validate(found.map(shown).to_wire())
 
 
-@router.post("/change-requests", status_code=201, responses={201: {"description": "Change request created"}})
+@router.post("/spaces/<spaceId>/change-requests",
+             status_code=201, responses={201: {"description": "Change request created"}})
 def create_change_request(
     spaceId: str, who: Who,
     body: Annotated[CreateChangeRequest | None, Body()] = None,
@@ -48,14 +49,14 @@ def create_change_request(
                     headers={"Location": change_request_location(created.change_request)})
 
 
-@router.get("/change-requests/<changeRequestId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>")
 def get_change_request(
     spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequest:
     return shown(domain.get_change_request(who, spaceId, changeRequestId))
 
 
-@router.patch("/change-requests/<changeRequestId>")
+@router.patch("/spaces/<spaceId>/change-requests/<changeRequestId>")
 def update_change_request(
     spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[UpdateChangeRequest, Body()],

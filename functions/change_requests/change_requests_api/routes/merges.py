@@ -20,7 +20,7 @@ from bindery.domain.change_requests import exports, merges
 router = Router()
 
 
-@router.post("/update")
+@router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/update")
 def update_change_request(
     spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequestUpdated:
@@ -28,7 +28,7 @@ def update_change_request(
     return updated_to_wire(updated.revision, updated.result)
 
 
-@router.post("/merge")
+@router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/merge")
 def merge_change_request(
     spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequestMerged:
@@ -36,7 +36,7 @@ def merge_change_request(
     return merged_to_wire(merged.revision, merged.result)
 
 
-@router.get("/changes")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/changes")
 def list_changes(
     spaceId: str, changeRequestId: str, who: Who,
     limit: Annotated[int | None, Query(ge=0, le=1000)] = None,
@@ -45,7 +45,7 @@ def list_changes(
     return changes_to_wire(found.space_id, found.changes, more=found.more, conflicts=found.conflicts)
 
 
-@router.get("/pdf")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/pdf")
 def get_pdf(
     spaceId: str, changeRequestId: str, who: Who, *,
     only: Annotated[bool, Query()] = False,

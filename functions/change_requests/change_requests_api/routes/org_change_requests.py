@@ -14,7 +14,7 @@ from change_requests_api.routes.change_requests import shown
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/change-requests")
 @with_listing_query
 def list_change_requests(
     organizationId: str, who: Who, *,

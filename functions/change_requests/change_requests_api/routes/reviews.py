@@ -50,7 +50,7 @@ def _contributor(view: ContributorView) -> ChangeRequestUserContributor:
     return contributor_to_wire(view.contributor, view.users)
 
 
-@router.get("/reviews")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/reviews")
 def list_reviews(
     spaceId: str, changeRequestId: str, who: Who, *,
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
@@ -64,7 +64,8 @@ def list_reviews(
     return ChangeRequestReviewList.model_validate(found.map(_review).to_wire())
 
 
-@router.post("/reviews", status_code=201, responses={201: {"description": "Review submitted"}})
+@router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/reviews",
+             status_code=201, responses={201: {"description": "Review submitted"}})
 def submit_review(
     spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[SubmitReview, Body()],
@@ -72,7 +73,7 @@ def submit_review(
     return _review(domain.submit_review(who, spaceId, changeRequestId, body))
 
 
-@router.get("/reviews/<reviewId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/reviews/<reviewId>")
 def get_review(
     spaceId: str, changeRequestId: str, reviewId: str, who: Who,
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
@@ -80,7 +81,7 @@ def get_review(
     return _review(domain.get_review(who, spaceId, changeRequestId, reviewId))
 
 
-@router.get("/requested-reviewers")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/requested-reviewers")
 def list_requested_reviewers(
     spaceId: str, changeRequestId: str, who: Who,
     page: PageCursor = None,
@@ -91,7 +92,7 @@ def list_requested_reviewers(
     return ChangeRequestRequestedReviewerList.model_validate(found.map(_request).to_wire())
 
 
-@router.post("/requested-reviewers")
+@router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/requested-reviewers")
 def request_reviewers(
     spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[RequestReviewers, Body()],
@@ -100,7 +101,8 @@ def request_reviewers(
     return RequestedReviewers(users=[_request(view) for view in made])
 
 
-@router.delete("/requested-reviewers/<userId>", status_code=204, responses=REMOVED)
+@router.delete("/spaces/<spaceId>/change-requests/<changeRequestId>/requested-reviewers/<userId>",
+               status_code=204, responses=REMOVED)
 def remove_requested_reviewer(
     spaceId: str, changeRequestId: str, userId: str, who: Who,
 ) -> Response[str]:
@@ -108,7 +110,7 @@ def remove_requested_reviewer(
     return Response(status_code=205 if removed else 204, body="")
 
 
-@router.get("/contributors")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/contributors")
 def list_contributors(
     spaceId: str, changeRequestId: str, who: Who,
     page: PageCursor = None,

@@ -23,7 +23,8 @@ def _wire(commenter: Commenter) -> OrganizationMember:
     return commenter_to_wire(commenter.member, hide_email=commenter.hide_email)
 
 
-@router.get("")
+@router.get("/spaces/<spaceId>/commenters")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/commenters")
 def list_commenters(
     who: Who, target: Annotated[TargetRef, Depends(comment_target)],
     page: PageCursor = None,

@@ -27,7 +27,8 @@ router = Router()
 DELETED: dict[int, OpenAPIResponse] = {204: {"description": "Deleted, or there was no such comment"}}
 
 
-@router.get("")
+@router.get("/spaces/<spaceId>/comments")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/comments")
 def list_comments(
     who: Who, target: Annotated[TargetRef, Depends(comment_target)], *,
     page: PageCursor = None,
@@ -43,7 +44,8 @@ def list_comments(
     return CommentList.model_validate(found.map(comment_to_wire).to_wire())
 
 
-@router.post("")
+@router.post("/spaces/<spaceId>/comments")
+@router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/comments")
 def post_comment(
     who: Who, target: Annotated[TargetRef, Depends(comment_target)],
     body: Annotated[PostComment, Body()],
@@ -51,7 +53,8 @@ def post_comment(
     return comment_to_wire(domain.post_comment(who, target, body))
 
 
-@router.get("/<commentId>")
+@router.get("/spaces/<spaceId>/comments/<commentId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>")
 def get_comment(
     commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],
@@ -60,7 +63,8 @@ def get_comment(
     return comment_to_wire(domain.get_comment(who, target, commentId, format))
 
 
-@router.put("/<commentId>")
+@router.put("/spaces/<spaceId>/comments/<commentId>")
+@router.put("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>")
 def update_comment(
     commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateComment, Body()],
@@ -68,7 +72,9 @@ def update_comment(
     return comment_to_wire(domain.update_comment(who, target, commentId, body))
 
 
-@router.delete("/<commentId>", status_code=204, responses=DELETED)
+@router.delete("/spaces/<spaceId>/comments/<commentId>", status_code=204, responses=DELETED)
+@router.delete("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>",
+               status_code=204, responses=DELETED)
 def delete_comment(
     commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],

@@ -26,7 +26,8 @@ router = Router()
 DELETED: dict[int, OpenAPIResponse] = {204: {"description": "Deleted, or there was no such reply"}}
 
 
-@router.get("")
+@router.get("/spaces/<spaceId>/comments/<commentId>/replies")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>/replies")
 def list_replies(
     commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], *,
@@ -38,7 +39,8 @@ def list_replies(
     return CommentReplyList.model_validate(found.map(reply_to_wire).to_wire())
 
 
-@router.post("")
+@router.post("/spaces/<spaceId>/comments/<commentId>/replies")
+@router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>/replies")
 def post_reply(
     commentId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[PostReply, Body()],
@@ -47,7 +49,8 @@ def post_reply(
     return reply_to_wire(domain.post_reply(who, target, commentId, body, format))
 
 
-@router.get("/<commentReplyId>")
+@router.get("/spaces/<spaceId>/comments/<commentId>/replies/<commentReplyId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>/replies/<commentReplyId>")
 def get_reply(
     commentId: str, commentReplyId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],
@@ -56,7 +59,8 @@ def get_reply(
     return reply_to_wire(domain.get_reply(who, target, commentId, commentReplyId, format))
 
 
-@router.put("/<commentReplyId>")
+@router.put("/spaces/<spaceId>/comments/<commentId>/replies/<commentReplyId>")
+@router.put("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>/replies/<commentReplyId>")
 def update_reply(
     commentId: str, commentReplyId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)], body: Annotated[UpdateReply, Body()],
@@ -64,7 +68,10 @@ def update_reply(
     return reply_to_wire(domain.update_reply(who, target, commentId, commentReplyId, body))
 
 
-@router.delete("/<commentReplyId>", status_code=204, responses=DELETED)
+@router.delete("/spaces/<spaceId>/comments/<commentId>/replies/<commentReplyId>",
+               status_code=204, responses=DELETED)
+@router.delete("/spaces/<spaceId>/change-requests/<changeRequestId>/comments/<commentId>/replies/<commentReplyId>",
+               status_code=204, responses=DELETED)
 def delete_reply(
     commentId: str, commentReplyId: str, who: Who,
     target: Annotated[TargetRef, Depends(comment_target)],

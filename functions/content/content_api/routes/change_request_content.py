@@ -1,6 +1,6 @@
 """`POST CR/content`: an ordered batch of changes applied as one new revision of the change request
 (domain.change_requests.edits). The change request's content is read as any revision's is
-(content_api.routes.reads, mounted under `CR/content` too)."""
+(content_api.routes.reads, declared under `CR/content` too)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from content_api.shown import change_request_of
 router = Router()
 
 
-@router.post("/content")
+@router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/content")
 def update_content(
     spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[UpdateContent, Body()], *,

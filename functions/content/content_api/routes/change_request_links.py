@@ -32,7 +32,7 @@ def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, s
     return opened.change_request.revision, opened.change_request.base, shown
 
 
-@router.get("/content/page/<pageId>/links")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/page/<pageId>/links")
 def list_page_links(
     spaceId: str, changeRequestId: str, pageId: str, who: Who, *,
     page: PageCursor = None,
@@ -45,7 +45,7 @@ def list_page_links(
     return links_of(found, change_request)
 
 
-@router.get("/content/files/<fileId>/backlinks")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/files/<fileId>/backlinks")
 def list_file_backlinks(
     spaceId: str, changeRequestId: str, fileId: str, who: Who, *,
     page: PageCursor = None,

@@ -25,7 +25,7 @@ def _started(run: GitRun) -> Response[str]:
     return Response(status_code=204, body="", headers={"Location": run_location(run.space_id, run.id)})
 
 
-@router.post("/git/import", status_code=204)
+@router.post("/spaces/<spaceId>/git/import", status_code=204)
 def import_git_repository(
     spaceId: str, who: Who,
     body: Annotated[ImportGitRepository, Body()],
@@ -33,7 +33,7 @@ def import_git_repository(
     return _started(domain.start_run(who, spaceId, body))
 
 
-@router.post("/git/export", status_code=204)
+@router.post("/spaces/<spaceId>/git/export", status_code=204)
 def export_to_git_repository(
     spaceId: str, who: Who,
     body: Annotated[ExportToGitRepository, Body()],
@@ -41,12 +41,12 @@ def export_to_git_repository(
     return _started(domain.start_run(who, spaceId, body))
 
 
-@router.get("/git/info")
+@router.get("/spaces/<spaceId>/git/info")
 def get_space_git_info(spaceId: str, who: Who) -> GitSyncState:
     return git_info_to_wire(domain.get_git_info(who, spaceId))
 
 
-@router.get("/git/runs")
+@router.get("/spaces/<spaceId>/git/runs")
 def list_git_runs(
     spaceId: str, who: Who, *,
     page: PageCursor = None,
@@ -56,6 +56,6 @@ def list_git_runs(
     return GitSyncRunList.model_validate(found.map(run_to_wire).to_wire())
 
 
-@router.get("/git/runs/<runId>")
+@router.get("/spaces/<spaceId>/git/runs/<runId>")
 def get_git_run(spaceId: str, runId: str, who: Who) -> GitSyncRun:
     return run_to_wire(domain.get_run(who, spaceId, runId))

@@ -18,7 +18,7 @@ router = Router()
 Status = Literal["ok", "broken", "in-app"]
 
 
-@router.get("/content/page/<pageId>/links")
+@router.get("/spaces/<spaceId>/content/page/<pageId>/links")
 def list_page_links(
     spaceId: str, pageId: str, who: Who, *,
     page: PageCursor = None,
@@ -29,7 +29,7 @@ def list_page_links(
                                       limit=page_limit(limit), page=page))
 
 
-@router.get("/content/files/<fileId>/backlinks")
+@router.get("/spaces/<spaceId>/content/files/<fileId>/backlinks")
 def list_file_backlinks(
     spaceId: str, fileId: str, who: Who, *,
     page: PageCursor = None,

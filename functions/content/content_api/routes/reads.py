@@ -53,7 +53,9 @@ def _page(found: PageRead) -> RevisionPage:
                         document=found.document, markdown=found.markdown)
 
 
-@router.get("")
+@router.get("/spaces/<spaceId>/content")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content")
 def get_revision(who: Who, where: Where, *, metadata: Metadata = True, computed: Computed = True) -> Revision:
     found = reads.get_revision(who, where, metadata=metadata, computed=computed)
     merged_from = change_request_of(found.merged_from) if found.merged_from is not None else None
@@ -61,14 +63,18 @@ def get_revision(who: Who, where: Where, *, metadata: Metadata = True, computed:
                             merged_from=merged_from)
 
 
-@router.get("/pages")
+@router.get("/spaces/<spaceId>/content/pages")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/pages")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/pages")
 def list_pages(who: Who, where: Where, *, metadata: Metadata = True,
                computed: Computed = True) -> RevisionPages:
     opened = reads.list_pages(who, where, metadata=metadata, computed=computed)
     return pages_to_wire(view_of(opened), opened.tree)
 
 
-@router.get("/page/<pageId>")
+@router.get("/spaces/<spaceId>/content/page/<pageId>")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/page/<pageId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/page/<pageId>")
 def get_page(
     pageId: str, who: Who, where: Where, *,
     format: Format = None,  # noqa: A002 - the spec's name
@@ -80,7 +86,9 @@ def get_page(
                                 computed=computed))
 
 
-@router.get("/path/<pagePath>")
+@router.get("/spaces/<spaceId>/content/path/<pagePath>")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/path/<pagePath>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/path/<pagePath>")
 def get_page_by_path(
     pagePath: str, who: Who, where: Where, *,
     format: Format = None,  # noqa: A002 - the spec's name
@@ -93,7 +101,9 @@ def get_page_by_path(
                                 metadata=metadata, computed=computed))
 
 
-@router.get("/files")
+@router.get("/spaces/<spaceId>/content/files")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/files")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/files")
 def list_files(
     who: Who, where: Where, *,
     page: PageCursor = None,
@@ -106,14 +116,18 @@ def list_files(
     return RevisionFileList.model_validate(found.files.map(lambda entry: file_to_wire(view, entry)).to_wire())
 
 
-@router.get("/files/<fileId>")
+@router.get("/spaces/<spaceId>/content/files/<fileId>")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/files/<fileId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/files/<fileId>")
 def get_file(fileId: str, who: Who, where: Where, *,
              metadata: Metadata = True, computed: Computed = True) -> RevisionFile:
     found = reads.get_file(who, where, fileId, metadata=metadata)
     return file_to_wire(view_of(found.opened), found.entry)
 
 
-@router.get("/reusable-contents/<reusableContentId>")
+@router.get("/spaces/<spaceId>/content/reusable-contents/<reusableContentId>")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/reusable-contents/<reusableContentId>")
+@router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/reusable-contents/<reusableContentId>")
 def get_reusable_content(reusableContentId: str, who: Who, where: Where, *,
                          metadata: Metadata = True, computed: Computed = True) -> RevisionReusableContent:
     found = reads.get_reusable_content(who, where, reusableContentId, metadata=metadata)

@@ -18,7 +18,7 @@ from bindery.requests.content import Evaluated
 router = Router()
 
 
-@router.get("/page/<pageId>/document")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/page/<pageId>/document")
 def get_page_document_in_revision(
     spaceId: str, revisionId: str, pageId: str, who: Who, *,
     evaluated: Annotated[Evaluated, Query()] = False,
@@ -26,7 +26,7 @@ def get_page_document_in_revision(
     return document_to_wire(reads.get_page_document(who, spaceId, revisionId, pageId, evaluated=evaluated))
 
 
-@router.get("/reusable-contents/<reusableContentId>/document")
+@router.get("/spaces/<spaceId>/revisions/<revisionId>/reusable-contents/<reusableContentId>/document")
 def get_reusable_content_document_in_revision(
     spaceId: str, revisionId: str, reusableContentId: str,
     who: Who, *,

@@ -15,7 +15,7 @@ from bindery.requests.templates import ApplySpaceTemplate
 router = Router()
 
 
-@router.post("/content/template", status_code=201,
+@router.post("/spaces/<spaceId>/content/template", status_code=201,
              responses={201: {"description": "Template applied to space."}})
 def apply_template(
     spaceId: str, who: Who,

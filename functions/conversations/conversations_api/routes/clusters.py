@@ -17,7 +17,7 @@ from bindery.domain.conversations.reads import ClusterStatus, OrderBy
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/conversations-clusters")
 def list_clusters(organizationId: str, who: Who, *,
                   order: Annotated[Literal["asc", "desc"], Query()] = "desc",
                   orderBy: Annotated[OrderBy, Query()] = "updatedAt",
@@ -28,6 +28,6 @@ def list_clusters(organizationId: str, who: Who, *,
     return ConversationsIssuesClusterList.model_validate(found.map(cluster_to_wire).to_wire())
 
 
-@router.get("/<clusterId>")
+@router.get("/orgs/<organizationId>/conversations-clusters/<clusterId>")
 def get_cluster(organizationId: str, clusterId: str, who: Who) -> ConversationsIssuesCluster:
     return cluster_to_wire(reads.get_cluster(who, organizationId, clusterId))

@@ -18,14 +18,14 @@ from bindery.requests.conversations import ConversationsBody, conversations
 router = Router()
 
 
-@router.post("", status_code=204)
+@router.post("/orgs/<organizationId>/conversations", status_code=204)
 def ingest_conversation(organizationId: str, who: Who,
                         body: Annotated[ConversationsBody, Body()]) -> Response[str]:
     ingest.ingest(who, organizationId, conversations(body))
     return Response(status_code=204, body="")
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/conversations")
 def list_conversations(organizationId: str, who: Who, *,
                        source: Annotated[str | None, Query(min_length=1, max_length=255)] = None,
                        page: PageCursor = None, limit: PageLimit = None) -> ConversationList:
@@ -33,7 +33,7 @@ def list_conversations(organizationId: str, who: Who, *,
     return ConversationList.model_validate(found.map(conversation_to_wire).to_wire())
 
 
-@router.get("/<conversationId>")
+@router.get("/orgs/<organizationId>/conversations/<conversationId>")
 def get_conversation(organizationId: str, conversationId: str, who: Who) -> ConversationDetail:
     found = reads.get_conversation(who, organizationId, conversationId)
     return detail_to_wire(found.conversation, found.parts)

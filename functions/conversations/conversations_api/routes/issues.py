@@ -22,7 +22,7 @@ def _wire(view: IssueView) -> ConversationIssueWithConversation:
     return issue_to_wire(view.issue, view.conversation)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/conversations-issues")
 def list_issues(organizationId: str, who: Who, *, cluster: Filter = None,
                 conversation: Filter = None, page: PageCursor = None,
                 limit: PageLimit = None) -> ConversationIssueList:
@@ -31,6 +31,6 @@ def list_issues(organizationId: str, who: Who, *, cluster: Filter = None,
     return ConversationIssueList.model_validate(found.map(_wire).to_wire())
 
 
-@router.get("/<issueId>")
+@router.get("/orgs/<organizationId>/conversations-issues/<issueId>")
 def get_issue(organizationId: str, issueId: str, who: Who) -> ConversationIssueWithConversation:
     return _wire(reads.get_issue(who, organizationId, issueId))

@@ -1,12 +1,11 @@
 """/integrations/{integrationName}/installations/{installationId}/spaces|sites[/{id}]: an installation
 set up on its organization's spaces and sites.
 
-The space and site routes are one set of route functions (`_declare`), declared for each kind with its
-names (operation, path variable) and shapes (integrations_api.install_targets)."""
+Each route is written out, so that grep finds its path; a space's and a site's routes share their work
+(`_list`, `_install`, ...), which takes the kind's names and shapes (integrations_api.install_targets)."""
 
 from __future__ import annotations
 
-from types import GenericAlias
 from typing import Annotated
 
 from aws_lambda_powertools.event_handler import Response
@@ -15,63 +14,116 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.route_signatures import declared_as
+from bindery.api.wire.models.integrations import (
+    IntegrationSiteInstallation,
+    IntegrationSiteInstallationList,
+    IntegrationSpaceInstallation,
+    IntegrationSpaceInstallationList,
+)
 from bindery.domain.integrations import content_installs
-from bindery.requests.integrations import UpdateContentInstallation
+from bindery.requests.integrations import InstallOnSite, InstallOnSpace, UpdateContentInstallation
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 
 router = Router()
 Extended = Annotated[bool, Query()]
+Update = Annotated[UpdateContentInstallation, Body()]
 
 
-def _declare(target: InstallTarget[Install, Shown, Shelf]) -> None:
-    kind = target.kind
-    one = f"/{target.plural}/<{target.id_param}>"
-    path_id = {"content_id": target.id_param}
-
-    def list_setups(integrationName: str, installationId: str, who: Who, *,
-                    page: PageCursor = None, limit: PageLimit = None, extended: Extended = False) -> Shelf:
-        found = content_installs.list_setups(who, integrationName, installationId, kind, None,
-                                             extended=extended, limit=page_limit(limit), page=page)
-        return target.shelf.model_validate(found.map(target.shape).to_wire())
-
-    def install_on(integrationName: str, installationId: str, who: Who,
-                   body: Annotated[Install, Body()], *, extended: Extended = False) -> Response[Shown]:
-        view = content_installs.install_on(who, integrationName, installationId, kind,
-                                           target.installed_on(body), extended=extended)
-        shaped = target.shape(view)
-        return Response(status_code=201, content_type="application/json", body=shaped,
-                        headers={"Location": shaped.urls.location})
-
-    def get_on(integrationName: str, installationId: str, content_id: str, who: Who, *,
-               extended: Extended = False) -> Shown:
-        return target.shape(content_installs.get_on(who, integrationName, installationId, kind, content_id,
-                                                    extended=extended))
-
-    def update_on(integrationName: str, installationId: str, content_id: str, who: Who,
-                  body: Annotated[UpdateContentInstallation, Body()], *, extended: Extended = False) -> Shown:
-        return target.shape(content_installs.update_on(who, integrationName, installationId, kind, content_id,
-                                                       body=body, extended=extended))
-
-    def uninstall_from(integrationName: str, installationId: str, content_id: str,
-                       who: Who) -> Response[str]:
-        content_installs.uninstall_from(who, integrationName, installationId, kind, content_id)
-        return Response(status_code=204, body="")
-
-    router.get(f"/{target.plural}")(
-        declared_as(list_setups, name=f"list_{target.plural}", types={"return": target.shelf}))
-    # Response[target.shown], which mypy refuses to read as a type: target.shown is a value.
-    created = GenericAlias(Response, (target.shown,))
-    router.post(f"/{target.plural}", status_code=201)(
-        declared_as(install_on, name=f"install_on_{kind}",
-                    types={"body": Annotated[target.install, Body()], "return": created}))
-    router.get(one)(declared_as(get_on, name=f"get_{kind}_installation", renamed=path_id,
-                                types={"return": target.shown}))
-    router.patch(one)(declared_as(update_on, name=f"update_{kind}_installation", renamed=path_id,
-                                  types={"return": target.shown}))
-    router.delete(one, status_code=204)(declared_as(uninstall_from, name=f"uninstall_from_{kind}",
-                                                    renamed=path_id))
+def _list(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str, installationId: str,
+          *, page: PageCursor, limit: PageLimit, extended: bool) -> Shelf:
+    found = content_installs.list_setups(who, integrationName, installationId, target.kind, None,
+                                         extended=extended, limit=page_limit(limit), page=page)
+    return target.shelf.model_validate(found.map(target.shape).to_wire())
 
 
-_declare(SPACE)
-_declare(SITE)
+def _install(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str,
+             installationId: str, *, body: Install, extended: bool) -> Response[Shown]:
+    view = content_installs.install_on(who, integrationName, installationId, target.kind,
+                                       target.installed_on(body), extended=extended)
+    shaped = target.shape(view)
+    return Response(status_code=201, content_type="application/json", body=shaped,
+                    headers={"Location": shaped.urls.location})
+
+
+def _get(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str, installationId: str,
+         *, content_id: str, extended: bool) -> Shown:
+    return target.shape(content_installs.get_on(who, integrationName, installationId, target.kind, content_id,
+                                                extended=extended))
+
+
+def _update(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str,
+            installationId: str, *, content_id: str, body: UpdateContentInstallation,
+            extended: bool) -> Shown:
+    return target.shape(content_installs.update_on(who, integrationName, installationId, target.kind,
+                                                   content_id, body=body, extended=extended))
+
+
+def _uninstall(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str,
+               installationId: str, content_id: str) -> Response[str]:
+    content_installs.uninstall_from(who, integrationName, installationId, target.kind, content_id)
+    return Response(status_code=204, body="")
+
+
+@router.get("/integrations/<integrationName>/installations/<installationId>/spaces")
+def list_spaces(integrationName: str, installationId: str, who: Who, *, page: PageCursor = None,
+                limit: PageLimit = None, extended: Extended = False) -> IntegrationSpaceInstallationList:
+    return _list(SPACE, who, integrationName, installationId, page=page, limit=limit, extended=extended)
+
+
+@router.post("/integrations/<integrationName>/installations/<installationId>/spaces", status_code=201)
+def install_on_space(integrationName: str, installationId: str, who: Who,
+                     body: Annotated[InstallOnSpace, Body()], *,
+                     extended: Extended = False) -> Response[IntegrationSpaceInstallation]:
+    return _install(SPACE, who, integrationName, installationId, body=body, extended=extended)
+
+
+@router.get("/integrations/<integrationName>/installations/<installationId>/spaces/<spaceId>")
+def get_space_installation(integrationName: str, installationId: str, spaceId: str, who: Who, *,
+                           extended: Extended = False) -> IntegrationSpaceInstallation:
+    return _get(SPACE, who, integrationName, installationId, content_id=spaceId, extended=extended)
+
+
+@router.patch("/integrations/<integrationName>/installations/<installationId>/spaces/<spaceId>")
+def update_space_installation(integrationName: str, installationId: str, spaceId: str, who: Who,
+                              body: Update, *, extended: Extended = False) -> IntegrationSpaceInstallation:
+    return _update(SPACE, who, integrationName, installationId, content_id=spaceId, body=body,
+                   extended=extended)
+
+
+@router.delete("/integrations/<integrationName>/installations/<installationId>/spaces/<spaceId>",
+               status_code=204)
+def uninstall_from_space(integrationName: str, installationId: str, spaceId: str,
+                         who: Who) -> Response[str]:
+    return _uninstall(SPACE, who, integrationName, installationId, spaceId)
+
+
+@router.get("/integrations/<integrationName>/installations/<installationId>/sites")
+def list_sites(integrationName: str, installationId: str, who: Who, *, page: PageCursor = None,
+               limit: PageLimit = None, extended: Extended = False) -> IntegrationSiteInstallationList:
+    return _list(SITE, who, integrationName, installationId, page=page, limit=limit, extended=extended)
+
+
+@router.post("/integrations/<integrationName>/installations/<installationId>/sites", status_code=201)
+def install_on_site(integrationName: str, installationId: str, who: Who,
+                    body: Annotated[InstallOnSite, Body()], *,
+                    extended: Extended = False) -> Response[IntegrationSiteInstallation]:
+    return _install(SITE, who, integrationName, installationId, body=body, extended=extended)
+
+
+@router.get("/integrations/<integrationName>/installations/<installationId>/sites/<siteId>")
+def get_site_installation(integrationName: str, installationId: str, siteId: str, who: Who, *,
+                          extended: Extended = False) -> IntegrationSiteInstallation:
+    return _get(SITE, who, integrationName, installationId, content_id=siteId, extended=extended)
+
+
+@router.patch("/integrations/<integrationName>/installations/<installationId>/sites/<siteId>")
+def update_site_installation(integrationName: str, installationId: str, siteId: str, who: Who,
+                             body: Update, *, extended: Extended = False) -> IntegrationSiteInstallation:
+    return _update(SITE, who, integrationName, installationId, content_id=siteId, body=body,
+                   extended=extended)
+
+
+@router.delete("/integrations/<integrationName>/installations/<installationId>/sites/<siteId>",
+               status_code=204)
+def uninstall_from_site(integrationName: str, installationId: str, siteId: str, who: Who) -> Response[str]:
+    return _uninstall(SITE, who, integrationName, installationId, siteId)

@@ -23,7 +23,7 @@ from bindery.requests.integrations import InstallIntegration, UpdateInstallation
 router = Router()
 
 
-@router.get("")
+@router.get("/integrations/<integrationName>/installations")
 def list_installations(integrationName: str, who: Who, *,
                        page: PageCursor = None, limit: PageLimit = None,
                        externalId: Annotated[str | None, Query(max_length=200)] = None,
@@ -33,7 +33,8 @@ def list_installations(integrationName: str, who: Who, *,
     return IntegrationInstallationList.model_validate(found.map(installation_to_wire).to_wire())
 
 
-@router.post("", status_code=201, responses={201: {"description": "Integration installed successfully"}})
+@router.post("/integrations/<integrationName>/installations",
+             status_code=201, responses={201: {"description": "Integration installed successfully"}})
 def install_integration(integrationName: str, who: Who,
                         body: Annotated[InstallIntegration, Body()]) -> Response[IntegrationInstallation]:
     shaped = installation_to_wire(installations.install(who, integrationName, body.organization))
@@ -41,24 +42,24 @@ def install_integration(integrationName: str, who: Who,
                     headers={"Location": shaped.urls.location})
 
 
-@router.get("/<installationId>")
+@router.get("/integrations/<integrationName>/installations/<installationId>")
 def get_installation(integrationName: str, installationId: str, who: Who) -> IntegrationInstallation:
     return installation_to_wire(installations.get_installation(who, integrationName, installationId))
 
 
-@router.patch("/<installationId>")
+@router.patch("/integrations/<integrationName>/installations/<installationId>")
 def update_installation(integrationName: str, installationId: str, who: Who,
                         body: Annotated[UpdateInstallation, Body()]) -> IntegrationInstallation:
     return installation_to_wire(installations.update_installation(who, integrationName, installationId, body))
 
 
-@router.delete("/<installationId>", status_code=204)
+@router.delete("/integrations/<integrationName>/installations/<installationId>", status_code=204)
 def uninstall_integration(integrationName: str, installationId: str, who: Who) -> Response[str]:
     installations.uninstall(who, integrationName, installationId)
     return Response(status_code=204, body="")
 
 
-@router.post("/<installationId>/tokens")
+@router.post("/integrations/<integrationName>/installations/<installationId>/tokens")
 def create_installation_token(integrationName: str, installationId: str,
                               who: Who) -> IntegrationInstallationToken:
     """A temporary token (an hour) that authenticates as the installation, with its scopes."""

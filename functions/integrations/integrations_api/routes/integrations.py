@@ -11,7 +11,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.route_signatures import declared_as
 from bindery.api.wire.integrations import event_to_wire, event_with_trace
 from bindery.api.wire.models.integrations import (
     Integration,
@@ -19,6 +18,8 @@ from bindery.api.wire.models.integrations import (
     IntegrationEventWithTrace,
     IntegrationList,
     IntegrationSigningSecrets,
+    IntegrationSiteInstallationList,
+    IntegrationSpaceInstallationList,
 )
 from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
 from bindery.requests.integrations import IntegrationDevMode, PublishIntegration
@@ -31,7 +32,7 @@ ExternalId = Annotated[str | None, Query(max_length=200)]
 Extended = Annotated[bool, Query()]
 
 
-@router.get("")
+@router.get("/integrations")
 @with_listing_query
 def list_integrations(who: Who, *, page: PageCursor = None, limit: PageLimit = None,
                       query: ListingQuery) -> IntegrationList:
@@ -41,31 +42,31 @@ def list_integrations(who: Who, *, page: PageCursor = None, limit: PageLimit = N
     return IntegrationList.model_validate(found.map(shapes.integration).to_wire())
 
 
-@router.get("/<integrationName>")
+@router.get("/integrations/<integrationName>")
 def get_integration(integrationName: str, who: Who) -> Integration:
     return shapes.integration(publishing.get(who, integrationName))
 
 
-@router.post("/<integrationName>")
+@router.post("/integrations/<integrationName>")
 def publish_integration(integrationName: str, who: Who,
                         body: Annotated[PublishIntegration, Body()]) -> Integration:
     return shapes.integration(publishing.publish(who, integrationName, body))
 
 
-@router.delete("/<integrationName>", status_code=204)
+@router.delete("/integrations/<integrationName>", status_code=204)
 def unpublish_integration(integrationName: str, who: Who) -> Response[str]:
     publishing.unpublish(who, integrationName)
     return Response(status_code=204, body="")
 
 
-@router.put("/<integrationName>/dev", status_code=204)
+@router.put("/integrations/<integrationName>/dev", status_code=204)
 def set_dev_mode(integrationName: str, who: Who,
                  body: Annotated[IntegrationDevMode, Body()]) -> Response[str]:
     publishing.set_dev_mode(who, integrationName, body.tunnelUrl, body.all)
     return Response(status_code=204, body="")
 
 
-@router.delete("/<integrationName>/dev", status_code=205,
+@router.delete("/integrations/<integrationName>/dev", status_code=205,
                responses={205: {"description": "Development mode disabled"}})
 def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:
     """205, the one answer the official spec declares (Reset Content: no body)."""
@@ -73,33 +74,38 @@ def disable_dev_mode(integrationName: str, who: Who) -> Response[str]:
     return Response(status_code=205, body="")
 
 
-def _declare_setups(target: InstallTarget[Install, Shown, Shelf]) -> None:
+def _list_setups(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str, *,
+                 page: PageCursor, limit: PageLimit, externalId: str | None, extended: bool) -> Shelf:
     """The integration's setups on spaces or on sites, across its installations (the developer's view)."""
-
-    def list_setups(integrationName: str, who: Who, *,
-                    page: PageCursor = None, limit: PageLimit = None,
-                    externalId: ExternalId = None,
-                    extended: Extended = False) -> Shelf:
-        found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
-                                             extended=extended, limit=page_limit(limit), page=page)
-        return target.shelf.model_validate(found.map(target.shape).to_wire())
-
-    router.get(f"/<integrationName>/{target.plural}")(
-        declared_as(list_setups, name=f"list_{target.kind}_installations", types={"return": target.shelf}))
+    found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
+                                         extended=extended, limit=page_limit(limit), page=page)
+    return target.shelf.model_validate(found.map(target.shape).to_wire())
 
 
-_declare_setups(SPACE)
-_declare_setups(SITE)
+@router.get("/integrations/<integrationName>/spaces")
+def list_space_installations(integrationName: str, who: Who, *, page: PageCursor = None,
+                             limit: PageLimit = None, externalId: ExternalId = None,
+                             extended: Extended = False) -> IntegrationSpaceInstallationList:
+    return _list_setups(SPACE, who, integrationName, page=page, limit=limit,
+                        externalId=externalId, extended=extended)
 
 
-@router.get("/<integrationName>/signing-secrets")
+@router.get("/integrations/<integrationName>/sites")
+def list_site_installations(integrationName: str, who: Who, *, page: PageCursor = None,
+                            limit: PageLimit = None, externalId: ExternalId = None,
+                            extended: Extended = False) -> IntegrationSiteInstallationList:
+    return _list_setups(SITE, who, integrationName, page=page, limit=limit,
+                        externalId=externalId, extended=extended)
+
+
+@router.get("/integrations/<integrationName>/signing-secrets")
 def get_signing_secrets(integrationName: str, who: Who) -> IntegrationSigningSecrets:
     """The signing secret Bindery generated for the integration, which signs its event deliveries unless
     it published a `SIGNING_SECRET` (its owner's admins; a Bindery extension)."""
     return IntegrationSigningSecrets(integration=sealed_secrets.read_signing_secret(who, integrationName))
 
 
-@router.get("/<integrationName>/events")
+@router.get("/integrations/<integrationName>/events")
 def list_events(integrationName: str, who: Who, *,
                 page: PageCursor = None, limit: PageLimit = None) -> IntegrationEventList:
     """The integration's events, newest first (its owner's admins)."""
@@ -107,6 +113,6 @@ def list_events(integrationName: str, who: Who, *,
     return IntegrationEventList.model_validate(found.map(event_to_wire).to_wire())
 
 
-@router.get("/<integrationName>/events/<eventId>")
+@router.get("/integrations/<integrationName>/events/<eventId>")
 def get_event(integrationName: str, eventId: str, who: Who) -> IntegrationEventWithTrace:
     return event_with_trace(events.get_event(who, integrationName, eventId))

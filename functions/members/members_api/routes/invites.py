@@ -17,14 +17,14 @@ from bindery.requests.invites import InviteUsersToOrganization
 router = Router()
 
 
-@router.post("")
+@router.post("/orgs/<organizationId>/invites")
 def invite_users(
     access: MemberOf, body: Annotated[InviteUsersToOrganization, Body()],
 ) -> InvitedUsers:
     return invited_users_to_wire(domain.invite_users(access, body))
 
 
-@router.post("/<inviteId>")
+@router.post("/orgs/<organizationId>/invites/<inviteId>")
 def join_with_invite(
     organizationId: str, inviteId: str, who: Who,
 ) -> Empty:

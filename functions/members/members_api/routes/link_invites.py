@@ -18,7 +18,7 @@ from bindery.requests.invites import CreateInviteLink, UpdateInviteLink
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/link-invites")
 def list_links(
     access: MemberOf,
     page: PageCursor = None,
@@ -28,19 +28,19 @@ def list_links(
     return OrganizationInviteLinkList.model_validate(found.map(invite_link_item).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/link-invites", status_code=201)
 def create_link(
     access: MemberOf, body: Annotated[CreateInviteLink, Body()],
 ) -> OrganizationInviteLink:
     return invite_link_to_wire(domain.create_link(access, body))
 
 
-@router.get("/<inviteId>")
+@router.get("/orgs/<organizationId>/link-invites/<inviteId>")
 def get_link(inviteId: str, access: MemberOf) -> OrganizationInviteLink:
     return invite_link_to_wire(domain.get_link(access, inviteId))
 
 
-@router.patch("/<inviteId>")
+@router.patch("/orgs/<organizationId>/link-invites/<inviteId>")
 def update_link(
     inviteId: str,
     access: MemberOf,
@@ -49,7 +49,7 @@ def update_link(
     return invite_link_to_wire(domain.update_link(access, inviteId, body))
 
 
-@router.delete("/<inviteId>", status_code=204)
+@router.delete("/orgs/<organizationId>/link-invites/<inviteId>", status_code=204)
 def delete_link(inviteId: str, access: MemberOf) -> Response[str]:
     domain.delete_link(access, inviteId)
     return Response(status_code=204, body="")

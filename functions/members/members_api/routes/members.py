@@ -34,7 +34,7 @@ def _member_team(view: MemberTeamView) -> MemberTeam:
                                role=view.role)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/members")
 def list_members(
     access: MemberOf, *,
     page: PageCursor = None,
@@ -49,12 +49,12 @@ def list_members(
     return OrganizationMemberList.model_validate(found.map(member_model).to_wire())
 
 
-@router.get("/<userId>")
+@router.get("/orgs/<organizationId>/members/<userId>")
 def get_member(organizationId: str, userId: str, who: Who) -> OrganizationMember:
     return member_model(domain.get_member(who, organizationId, userId))
 
 
-@router.patch("/<userId>")
+@router.patch("/orgs/<organizationId>/members/<userId>")
 def update_member(
     organizationId: str, userId: str, who: Who,
     body: Annotated[UpdateMember, Body()],
@@ -62,18 +62,18 @@ def update_member(
     return member_model(domain.change_role(who, organizationId, userId, body.role))
 
 
-@router.delete("/<userId>", status_code=204)
+@router.delete("/orgs/<organizationId>/members/<userId>", status_code=204)
 def remove_member(organizationId: str, userId: str, who: Who) -> Response[str]:
     domain.remove_member(who, organizationId, userId)
     return Response(status_code=204, body="")
 
 
-@router.post("/<userId>/sso")
+@router.post("/orgs/<organizationId>/members/<userId>/sso")
 def set_sso(organizationId: str, userId: str, who: Who) -> OrganizationMember:
     return member_model(domain.set_sso(who, organizationId, userId))
 
 
-@router.get("/<userId>/teams")
+@router.get("/orgs/<organizationId>/members/<userId>/teams")
 def member_teams(
     organizationId: str, userId: str, who: Who, *,
     page: PageCursor = None,
@@ -84,7 +84,7 @@ def member_teams(
     return MemberTeamList.model_validate(found.map(_member_team).to_wire())
 
 
-@router.get("/<userId>/spaces")
+@router.get("/orgs/<organizationId>/members/<userId>/spaces")
 def member_spaces(
     organizationId: str, userId: str, who: Who, *,
     page: PageCursor = None,

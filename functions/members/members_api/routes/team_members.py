@@ -23,7 +23,7 @@ def _wire(membership: TeamMembership) -> OrganizationTeamMember:
     return team_member_to_wire(membership.member, membership.link)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/teams/<teamId>/members")
 def list_team_members(
     organizationId: str, teamId: str, who: Who,
     page: PageCursor = None,
@@ -33,7 +33,7 @@ def list_team_members(
     return OrganizationTeamMemberList.model_validate(found.map(_wire).to_wire())
 
 
-@router.put("", status_code=204)
+@router.put("/orgs/<organizationId>/teams/<teamId>/members", status_code=204)
 def update_team_members(
     organizationId: str, teamId: str, who: Who,
     body: Annotated[UpdateTeamMembers, Body()],
@@ -42,7 +42,7 @@ def update_team_members(
     return Response(status_code=204, body="")
 
 
-@router.put("/<userId>", status_code=204)
+@router.put("/orgs/<organizationId>/teams/<teamId>/members/<userId>", status_code=204)
 def add_team_member(
     organizationId: str, teamId: str, userId: str, who: Who,
     body: Annotated[AddTeamMember | None, Body()] = None,
@@ -51,7 +51,7 @@ def add_team_member(
     return Response(status_code=204, body="")
 
 
-@router.delete("/<userId>", status_code=204)
+@router.delete("/orgs/<organizationId>/teams/<teamId>/members/<userId>", status_code=204)
 def remove_team_member(
     organizationId: str, teamId: str, userId: str, who: Who,
 ) -> Response[str]:

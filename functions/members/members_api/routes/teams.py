@@ -23,7 +23,7 @@ def _wire(view: TeamView) -> OrganizationTeam:
     return team_model(view.team, admin=view.can_manage, view=view.can_view)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/teams")
 def list_teams(
     access: MemberOf,
     page: PageCursor = None,
@@ -35,19 +35,19 @@ def list_teams(
     return OrganizationTeamList.model_validate(found.map(_wire).to_wire())
 
 
-@router.put("", status_code=201)
+@router.put("/orgs/<organizationId>/teams", status_code=201)
 def create_team(
     access: MemberOf, body: Annotated[CreateTeam, Body()],
 ) -> OrganizationTeam:
     return _wire(domain.create_team(access, body))
 
 
-@router.get("/<teamId>")
+@router.get("/orgs/<organizationId>/teams/<teamId>")
 def get_team(organizationId: str, teamId: str, who: Who) -> OrganizationTeam:
     return _wire(domain.get_team(who, organizationId, teamId))
 
 
-@router.patch("/<teamId>")
+@router.patch("/orgs/<organizationId>/teams/<teamId>")
 def rename_team(
     organizationId: str, teamId: str, who: Who,
     body: Annotated[UpdateTeam, Body()],
@@ -55,7 +55,7 @@ def rename_team(
     return _wire(domain.rename_team(who, organizationId, teamId, body))
 
 
-@router.delete("/<teamId>", status_code=204)
+@router.delete("/orgs/<organizationId>/teams/<teamId>", status_code=204)
 def delete_team(teamId: str, access: MemberOf) -> Response[str]:
     domain.delete_team(access, teamId)
     return Response(status_code=204, body="")

@@ -24,25 +24,26 @@ def _wire(view: SpecView) -> OpenAPISpec:
     return spec_to_wire(view.spec, can_edit=view.can_edit, published_url=view.published_url)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/openapi")
 def list_specs(organizationId: str, who: Who, *,
                page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecList:
     found = domain.list_specs(who, organizationId, limit=page_limit(limit), page=page)
     return OpenAPISpecList.model_validate(found.map(_wire).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/openapi", status_code=201)
 def create_spec(organizationId: str, who: Who, body: Annotated[CreateSpec, Body()]) -> OpenAPISpec:
     return _wire(domain.create_spec(who, organizationId, body.slug, body.source))
 
 
-@router.get("/<specSlug>")
+@router.get("/orgs/<organizationId>/openapi/<specSlug>")
 def get_spec(organizationId: str, specSlug: str, who: Who) -> OpenAPISpec:
     return _wire(domain.get_spec(who, organizationId, specSlug))
 
 
-@router.put("/<specSlug>", responses={200: {"description": "OpenAPI specification has been updated"},
-                                     201: {"description": "OpenAPI specification has been created"}})
+@router.put("/orgs/<organizationId>/openapi/<specSlug>",
+            responses={200: {"description": "OpenAPI specification has been updated"},
+                       201: {"description": "OpenAPI specification has been created"}})
 def put_spec(organizationId: str, specSlug: str, who: Who,
              body: Annotated[PutSpec, Body()]) -> Response[OpenAPISpec]:
     """200 with the updated spec, or 201 when the slug named none (the spec is created)."""
@@ -50,13 +51,13 @@ def put_spec(organizationId: str, specSlug: str, who: Who,
     return Response(status_code=201 if created else 200, content_type="application/json", body=_wire(view))
 
 
-@router.patch("/<specSlug>")
+@router.patch("/orgs/<organizationId>/openapi/<specSlug>")
 def update_spec(organizationId: str, specSlug: str, who: Who,
                 body: Annotated[UpdateSpec, Body()]) -> OpenAPISpec:
     return _wire(domain.set_visibility(who, organizationId, specSlug, body.visibility))
 
 
-@router.delete("/<specSlug>", status_code=204)
+@router.delete("/orgs/<organizationId>/openapi/<specSlug>", status_code=204)
 def delete_spec(organizationId: str, specSlug: str, who: Who) -> Response[str]:
     domain.delete_spec(who, organizationId, specSlug)
     return Response(status_code=204, body="")

@@ -19,19 +19,19 @@ def _wire(view: VersionView) -> OpenAPISpecVersion:
     return version_to_wire(view.spec, view.version, view.url)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/openapi/<specSlug>/versions")
 def list_versions(organizationId: str, specSlug: str, who: Who, *,
                   page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecVersionList:
     found = domain.list_versions(who, organizationId, specSlug, limit=page_limit(limit), page=page)
     return OpenAPISpecVersionList.model_validate(found.map(_wire).to_wire())
 
 
-@router.get("/<versionId>")
+@router.get("/orgs/<organizationId>/openapi/<specSlug>/versions/<versionId>")
 def get_version(organizationId: str, specSlug: str, versionId: str, who: Who) -> OpenAPISpecVersion:
     return _wire(domain.get_version(who, organizationId, specSlug, versionId))
 
 
-@router.get("/<versionId>/content")
+@router.get("/orgs/<organizationId>/openapi/<specSlug>/versions/<versionId>/content")
 def get_version_content(organizationId: str, specSlug: str, versionId: str,
                         who: Who) -> OpenAPISpecContent:
     content = domain.get_content(who, organizationId, specSlug, versionId)

@@ -22,12 +22,12 @@ def _wire(found: AgentInstructions) -> OrganizationAgentInstructions:
                                       updated_at=found.updated_at, updated_by=found.updated_by)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/agent-instructions")
 def get_instructions(access: MemberOf) -> OrganizationAgentInstructions:
     return _wire(domain.agent_instructions(access))
 
 
-@router.put("")
+@router.put("/orgs/<organizationId>/agent-instructions")
 def put_instructions(
     access: MemberOf, body: Annotated[UpdateAgentInstructions, Body()],
 ) -> OrganizationAgentInstructions:

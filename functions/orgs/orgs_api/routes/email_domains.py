@@ -12,7 +12,7 @@ from bindery.domain import organizations as domain
 router = Router()
 
 
-@router.get("/<emailDomain>/orgs")
+@router.get("/email-domains/<emailDomain>/orgs")
 def orgs_for_domain(emailDomain: str, who: Who) -> OrganizationsForEmailDomain:
     found = domain.orgs_for_email_domain(who, emailDomain)
     return OrganizationsForEmailDomain(organizations=[org_model(view.org, view.role) for view in found])

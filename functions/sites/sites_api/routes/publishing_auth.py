@@ -17,20 +17,20 @@ from bindery.requests.sites import UpdatePublishingAuth
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/sites/<siteId>/publishing/auth")
 def get_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.get_publishing_auth(who, organizationId, siteId)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
 
 
-@router.patch("")
+@router.patch("/orgs/<organizationId>/sites/<siteId>/publishing/auth")
 def update_publishing_auth(organizationId: str, siteId: str, who: Who,
                            body: Annotated[UpdatePublishingAuth, Body()]) -> SitePublishingAuth:
     found = domain.update_publishing_auth(who, organizationId, siteId, body)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
 
 
-@router.post("/regenerate")
+@router.post("/orgs/<organizationId>/sites/<siteId>/publishing/auth/regenerate")
 def regenerate_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.regenerate_publishing_auth(who, organizationId, siteId)
     return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))

@@ -18,7 +18,7 @@ from sites_api import shapes
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/sites/<siteId>/section-groups")
 def list_groups(
     organizationId: str,
     siteId: str,
@@ -30,34 +30,36 @@ def list_groups(
     return SiteSectionGroupList.model_validate(found.map(shapes.group).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/sites/<siteId>/section-groups", status_code=201)
 def add_group(organizationId: str, siteId: str, who: Who,
               body: Annotated[AddSectionGroup, Body()]) -> SiteSectionGroup:
     return SiteSectionGroup.model_validate(shapes.group(domain.add_group(who, organizationId, siteId, body)))
 
 
-@router.patch("/<siteSectionGroupId>")
+@router.patch("/orgs/<organizationId>/sites/<siteId>/section-groups/<siteSectionGroupId>")
 def update_group(organizationId: str, siteId: str, siteSectionGroupId: str, who: Who,
                  body: Annotated[UpdateSectionGroup, Body()]) -> SiteSectionGroup:
     view = domain.update_group(who, organizationId, siteId, siteSectionGroupId, body)
     return SiteSectionGroup.model_validate(shapes.group(view))
 
 
-@router.delete("/<siteSectionGroupId>", status_code=204)
+@router.delete("/orgs/<organizationId>/sites/<siteId>/section-groups/<siteSectionGroupId>", status_code=204)
 def delete_group(organizationId: str, siteId: str, siteSectionGroupId: str,
                  who: Who) -> Response[str]:
     domain.delete_group(who, organizationId, siteId, siteSectionGroupId)
     return Response(status_code=204, body="")
 
 
-@router.post("/<siteSectionGroupId>/sections", status_code=201)
+@router.post("/orgs/<organizationId>/sites/<siteId>/section-groups/<siteSectionGroupId>/sections",
+             status_code=201)
 def add_section_to_group(organizationId: str, siteId: str, siteSectionGroupId: str,
                          who: Who, body: Annotated[AddSectionToGroup, Body()]) -> SiteSectionGroup:
     view = domain.add_section_to_group(who, organizationId, siteId, siteSectionGroupId, body)
     return SiteSectionGroup.model_validate(shapes.group(view))
 
 
-@router.delete("/<siteSectionGroupId>/sections/<siteSectionId>", status_code=204)
+@router.delete("/orgs/<organizationId>/sites/<siteId>/section-groups/<siteSectionGroupId>/sections/<siteSectionId>",
+               status_code=204)
 def remove_section_from_group(organizationId: str, siteId: str, siteSectionGroupId: str,
                               siteSectionId: str, who: Who) -> Response[str]:
     domain.remove_section_from_group(who, organizationId, siteId, siteSectionGroupId, siteSectionId)

@@ -18,7 +18,7 @@ from sites_api import shapes
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/sites/<siteId>/sections")
 def list_sections(
     organizationId: str,
     siteId: str,
@@ -32,27 +32,27 @@ def list_sections(
     return SiteSectionList.model_validate(found.map(shapes.section).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/sites/<siteId>/sections", status_code=201)
 def add_section(organizationId: str, siteId: str, who: Who,
                 body: Annotated[AddSection, Body()]) -> SiteSection:
     return SiteSection.model_validate(shapes.section(domain.add_section(who, organizationId, siteId, body)))
 
 
-@router.patch("/<siteSectionId>")
+@router.patch("/orgs/<organizationId>/sites/<siteId>/sections/<siteSectionId>")
 def update_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,
                    body: Annotated[UpdateSection, Body()]) -> SiteSection:
     view = domain.update_section(who, organizationId, siteId, siteSectionId, body)
     return SiteSection.model_validate(shapes.section(view))
 
 
-@router.post("/<siteSectionId>/move")
+@router.post("/orgs/<organizationId>/sites/<siteId>/sections/<siteSectionId>/move")
 def move_section(organizationId: str, siteId: str, siteSectionId: str, who: Who,
                  body: Annotated[MoveSection | None, Body()] = None) -> SiteSection:
     view = domain.move_section(who, organizationId, siteId, siteSectionId, body or MoveSection())
     return SiteSection.model_validate(shapes.section(view))
 
 
-@router.delete("/<siteSectionId>", status_code=204)
+@router.delete("/orgs/<organizationId>/sites/<siteId>/sections/<siteSectionId>", status_code=204)
 def delete_section(organizationId: str, siteId: str, siteSectionId: str, who: Who) -> Response[str]:
     domain.delete_section(who, organizationId, siteId, siteSectionId)
     return Response(status_code=204, body="")

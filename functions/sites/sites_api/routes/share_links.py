@@ -25,27 +25,27 @@ def _wire(view: ShareLinkView) -> dict[str, object]:
                               created_at=link.created_at, site=view.site, org=view.org)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/sites/<siteId>/share-links")
 def list_share_links(organizationId: str, siteId: str, who: Who, *,
                      page: PageCursor = None, limit: PageLimit = None) -> ShareLinkList:
     found = domain.list_share_links(who, organizationId, siteId, limit=page_limit(limit), page=page)
     return ShareLinkList.model_validate(found.map(_wire).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/sites/<siteId>/share-links", status_code=201)
 def create_share_link(organizationId: str, siteId: str, who: Who,
                       body: Annotated[CreateShareLink, Body()]) -> ShareLink:
     return ShareLink.model_validate(_wire(domain.create_share_link(who, organizationId, siteId, body)))
 
 
-@router.patch("/<shareLinkId>")
+@router.patch("/orgs/<organizationId>/sites/<siteId>/share-links/<shareLinkId>")
 def update_share_link(organizationId: str, siteId: str, shareLinkId: str, who: Who,
                       body: Annotated[UpdateShareLink, Body()]) -> ShareLink:
     return ShareLink.model_validate(_wire(domain.update_share_link(who, organizationId, siteId, shareLinkId,
                                                                    body)))
 
 
-@router.delete("/<shareLinkId>", status_code=204)
+@router.delete("/orgs/<organizationId>/sites/<siteId>/share-links/<shareLinkId>", status_code=204)
 def delete_share_link(organizationId: str, siteId: str, shareLinkId: str, who: Who) -> Response[str]:
     domain.delete_share_link(who, organizationId, siteId, shareLinkId)
     return Response(status_code=204, body="")

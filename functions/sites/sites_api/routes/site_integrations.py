@@ -17,7 +17,7 @@ from bindery.domain.integrations import content_installs
 router = Router()
 
 
-@router.get("/integrations")
+@router.get("/orgs/<organizationId>/sites/<siteId>/integrations")
 def list_site_integrations(organizationId: str, siteId: str, who: Who, *,
                            search: Annotated[str | None, Query(max_length=100)] = None) -> IntegrationList:
     """What is installed on the site, for whoever may read the site (guests: 403, as for the site)."""

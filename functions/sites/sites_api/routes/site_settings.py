@@ -25,7 +25,7 @@ from sites_api import shapes
 router = Router()
 
 
-@router.get("/published")
+@router.get("/orgs/<organizationId>/sites/<siteId>/published")
 def get_published(organizationId: str, siteId: str, who: Who,
                   shareKey: Annotated[str | None, Query(max_length=256)] = None,
                   ) -> PublishedContentSite:
@@ -41,13 +41,13 @@ def get_published(organizationId: str, siteId: str, who: Who,
         site_space_settings=found.site_space_settings, scripts=scripts))
 
 
-@router.get("/customization")
+@router.get("/orgs/<organizationId>/sites/<siteId>/customization")
 def get_customization(organizationId: str, siteId: str, who: Who) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.get_site_customization(who, organizationId, siteId))
 
 
-@router.put("/customization")
+@router.put("/orgs/<organizationId>/sites/<siteId>/customization")
 def put_customization(organizationId: str, siteId: str, who: Who,
                       body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
@@ -59,18 +59,18 @@ def _schema(found: AdaptiveSchema) -> SiteAdaptiveSchema:
                                               "jsonSchema": found.json_schema, "updatedAt": found.updated_at})
 
 
-@router.get("/adaptive-schema")
+@router.get("/orgs/<organizationId>/sites/<siteId>/adaptive-schema")
 def get_adaptive_schema(organizationId: str, siteId: str, who: Who) -> SiteAdaptiveSchema:
     return _schema(adaptive.get_schema(who, organizationId, siteId))
 
 
-@router.put("/adaptive-schema")
+@router.put("/orgs/<organizationId>/sites/<siteId>/adaptive-schema")
 def put_adaptive_schema(organizationId: str, siteId: str, who: Who,
                         body: Annotated[UpdateAdaptiveSchema, Body()]) -> SiteAdaptiveSchema:
     return _schema(adaptive.put_schema(who, organizationId, siteId, body.jsonSchema))
 
 
-@router.get("/adaptive-schema/template-conditions")
+@router.get("/orgs/<organizationId>/sites/<siteId>/adaptive-schema/template-conditions")
 def list_template_conditions(organizationId: str, siteId: str,
                              who: Who) -> SiteAdaptiveTemplateConditions:
     found = adaptive.template_conditions(who, organizationId, siteId)

@@ -22,7 +22,7 @@ from sites_api.shapes import site_space as _wire
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/sites/<siteId>/site-spaces")
 def list_site_spaces(
     organizationId: str,
     siteId: str,
@@ -37,47 +37,48 @@ def list_site_spaces(
     return SiteSpaceList.model_validate(found.map(_wire).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/sites/<siteId>/site-spaces", status_code=201)
 def add_site_space(organizationId: str, siteId: str, who: Who,
                    body: Annotated[AddSiteSpace, Body()]) -> SiteSpace:
     return SiteSpace.model_validate(_wire(domain.add_site_space(who, organizationId, siteId, body)))
 
 
-@router.patch("/<siteSpaceId>")
+@router.patch("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>")
 def update_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                       body: Annotated[UpdateSiteSpace, Body()]) -> SiteSpace:
     view = domain.update_site_space(who, organizationId, siteId, siteSpaceId, body)
     return SiteSpace.model_validate(_wire(view))
 
 
-@router.post("/<siteSpaceId>/move")
+@router.post("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>/move")
 def move_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                     body: Annotated[MoveSiteSpace | None, Body()] = None) -> SiteSpace:
     view = domain.move_site_space(who, organizationId, siteId, siteSpaceId, body or MoveSiteSpace())
     return SiteSpace.model_validate(_wire(view))
 
 
-@router.delete("/<siteSpaceId>", status_code=204)
+@router.delete("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>", status_code=204)
 def delete_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who) -> Response[str]:
     domain.delete_site_space(who, organizationId, siteId, siteSpaceId)
     return Response(status_code=204, body="")
 
 
-@router.get("/<siteSpaceId>/customization")
+@router.get("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>/customization")
 def get_customization(organizationId: str, siteId: str, siteSpaceId: str,
                       who: Who) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.get_site_space_customization(who, organizationId, siteId, siteSpaceId))
 
 
-@router.patch("/<siteSpaceId>/customization")
+@router.patch("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>/customization")
 def override_customization(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                            body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
     return SiteCustomizationSettings.model_validate(
         customization.override_site_space_customization(who, organizationId, siteId, siteSpaceId, body))
 
 
-@router.delete("/<siteSpaceId>/customization", status_code=204)
+@router.delete("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>/customization",
+               status_code=204)
 def delete_customization(organizationId: str, siteId: str, siteSpaceId: str,
                          who: Who) -> Response[str]:
     customization.delete_site_space_customization(who, organizationId, siteId, siteSpaceId)

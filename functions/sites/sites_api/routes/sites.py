@@ -23,7 +23,7 @@ def _site(result: SiteResult) -> Site:
     return Site.model_validate(site_to_wire(result.site, result.org))
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/sites")
 def list_sites(
     organizationId: str,
     who: Who, *,
@@ -39,34 +39,34 @@ def list_sites(
     return SiteList.model_validate(found.listing.map(lambda site: site_to_wire(site, found.org)).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/sites", status_code=201)
 def create_site(organizationId: str, who: Who,
                 body: Annotated[CreateSite | None, Body()] = None) -> Site:
     return _site(lifecycle.create_site(who, organizationId, body or CreateSite()))
 
 
-@router.get("/<siteId>")
+@router.get("/orgs/<organizationId>/sites/<siteId>")
 def get_site(organizationId: str, siteId: str, who: Who) -> Site:
     return _site(lifecycle.get_site(who, organizationId, siteId))
 
 
-@router.patch("/<siteId>")
+@router.patch("/orgs/<organizationId>/sites/<siteId>")
 def update_site(organizationId: str, siteId: str, who: Who,
                 body: Annotated[UpdateSite, Body()]) -> Site:
     return _site(lifecycle.update_site(who, organizationId, siteId, body))
 
 
-@router.delete("/<siteId>", status_code=204)
+@router.delete("/orgs/<organizationId>/sites/<siteId>", status_code=204)
 def delete_site(organizationId: str, siteId: str, who: Who) -> Response[str]:
     lifecycle.delete_site(who, organizationId, siteId)
     return Response(status_code=204, body="")
 
 
-@router.post("/<siteId>/publish")
+@router.post("/orgs/<organizationId>/sites/<siteId>/publish")
 def publish_site(organizationId: str, siteId: str, who: Who) -> Site:
     return _site(lifecycle.set_published(who, organizationId, siteId, True))
 
 
-@router.post("/<siteId>/unpublish")
+@router.post("/orgs/<organizationId>/sites/<siteId>/unpublish")
 def unpublish_site(organizationId: str, siteId: str, who: Who) -> Site:
     return _site(lifecycle.set_published(who, organizationId, siteId, False))

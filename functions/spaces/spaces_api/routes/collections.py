@@ -18,12 +18,12 @@ from spaces_api import shapes
 router = Router()
 
 
-@router.get("")
+@router.get("/collections/<collectionId>")
 def get_collection(collectionId: str, who: Who) -> Collection:
     return shapes.collection(domain.get_collection(who, collectionId))
 
 
-@router.patch("")
+@router.patch("/collections/<collectionId>")
 def update_collection(
     collectionId: str, who: Who,
     body: Annotated[UpdateCollection, Body()],
@@ -31,13 +31,14 @@ def update_collection(
     return shapes.collection(domain.update_collection(who, collectionId, body))
 
 
-@router.delete("", status_code=204, responses={204: {"description": "Collection deleted, or did not exist"}})
+@router.delete("/collections/<collectionId>",
+               status_code=204, responses={204: {"description": "Collection deleted, or did not exist"}})
 def delete_collection(collectionId: str, who: Who) -> Response[str]:
     domain.delete_collection(who, collectionId)
     return Response(status_code=204, body="")
 
 
-@router.get("/spaces")
+@router.get("/collections/<collectionId>/spaces")
 def list_spaces(
     collectionId: str, who: Who,
     page: PageCursor = None,

@@ -18,7 +18,7 @@ from spaces_api import shapes
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/collections")
 def list_collections(
     organizationId: str, who: Who,
     page: PageCursor = None,
@@ -29,7 +29,8 @@ def list_collections(
     return CollectionList.model_validate(found.map(shapes.collection).to_wire())
 
 
-@router.post("", status_code=201, responses={201: {"description": "Collection created"}})
+@router.post("/orgs/<organizationId>/collections",
+             status_code=201, responses={201: {"description": "Collection created"}})
 def create_collection(
     organizationId: str, who: Who,
     body: Annotated[CreateCollection | None, Body()] = None,

@@ -18,7 +18,7 @@ from spaces_api import shapes
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/spaces")
 def list_spaces(
     organizationId: str, who: Who,
     page: PageCursor = None,
@@ -29,7 +29,8 @@ def list_spaces(
     return SpaceList.model_validate(found.map(shapes.space).to_wire())
 
 
-@router.post("", status_code=201, responses={201: {"description": "Space created"}})
+@router.post("/orgs/<organizationId>/spaces",
+             status_code=201, responses={201: {"description": "Space created"}})
 def create_space(
     access: MemberOf,
     body: Annotated[CreateSpace | None, Body()] = None,

@@ -18,7 +18,7 @@ from spaces_api import shapes
 router = Router()
 
 
-@router.get("")
+@router.get("/spaces/<spaceId>")
 def get_space(
     spaceId: str, who: Who,
     shareKey: Annotated[str | None, Query(max_length=512)] = None,
@@ -27,7 +27,7 @@ def get_space(
     return shapes.space(domain.get_space(who, spaceId))
 
 
-@router.patch("")
+@router.patch("/spaces/<spaceId>")
 def update_space(
     spaceId: str, who: Who,
     body: Annotated[UpdateSpace, Body()],
@@ -35,17 +35,19 @@ def update_space(
     return shapes.space(domain.update_space(who, spaceId, body))
 
 
-@router.delete("", status_code=204, responses={204: {"description": "Space deleted, or did not exist"}})
+@router.delete("/spaces/<spaceId>",
+               status_code=204, responses={204: {"description": "Space deleted, or did not exist"}})
 def delete_space(spaceId: str, who: Who) -> Response[str]:
     lifecycle.delete_space(who, spaceId)
     return Response(status_code=204, body="")
 
 
-@router.post("/restore")
+@router.post("/spaces/<spaceId>/restore")
 def restore_space(spaceId: str, who: Who) -> Space:
     return shapes.space(lifecycle.restore_space(who, spaceId))
 
 
-@router.post("/duplicate", status_code=201, responses={201: {"description": "Space duplicated"}})
+@router.post("/spaces/<spaceId>/duplicate",
+             status_code=201, responses={201: {"description": "Space duplicated"}})
 def duplicate_space(spaceId: str, who: Who) -> Space:
     return shapes.space(lifecycle.duplicate_space(who, spaceId))

@@ -25,7 +25,7 @@ def _provider(result: ProviderResult) -> OrganizationSAMLProvider:
     return OrganizationSAMLProvider.model_validate(provider_to_wire(result.provider, result.team))
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/saml")
 def list_providers(organizationId: str, who: Who, *,
                    page: PageCursor = None, limit: PageLimit = None) -> OrganizationSAMLProviderList:
     found = domain.list_providers(who, organizationId, page_limit(limit), page)
@@ -33,7 +33,7 @@ def list_providers(organizationId: str, who: Who, *,
     return OrganizationSAMLProviderList.model_validate(shaped.to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/saml", status_code=201)
 def create_provider(organizationId: str, who: Who,
                     body: Annotated[CreateSAMLProvider, Body()]) -> Response[OrganizationSAMLProvider]:
     created = _provider(domain.create_provider(who, organizationId, body))
@@ -41,18 +41,18 @@ def create_provider(organizationId: str, who: Who,
                     headers={"Location": created.urls.location})
 
 
-@router.get("/<samlProviderId>")
+@router.get("/orgs/<organizationId>/saml/<samlProviderId>")
 def get_provider(organizationId: str, samlProviderId: str, who: Who) -> OrganizationSAMLProvider:
     return _provider(domain.get_provider(who, organizationId, samlProviderId))
 
 
-@router.patch("/<samlProviderId>")
+@router.patch("/orgs/<organizationId>/saml/<samlProviderId>")
 def update_provider(organizationId: str, samlProviderId: str, who: Who,
                     body: Annotated[UpdateSAMLProvider, Body()]) -> OrganizationSAMLProvider:
     return _provider(domain.update_provider(who, organizationId, samlProviderId, body))
 
 
-@router.delete("/<samlProviderId>", status_code=204,
+@router.delete("/orgs/<organizationId>/saml/<samlProviderId>", status_code=204,
                responses={204: {"description": "There was no such provider"},
                           205: {"description": "The provider was deleted"}})
 def delete_provider(organizationId: str, samlProviderId: str, who: Who) -> Response[str]:
@@ -61,7 +61,7 @@ def delete_provider(organizationId: str, samlProviderId: str, who: Who) -> Respo
     return Response(status_code=205 if deleted else 204, body="")
 
 
-@router.post("/<samlProviderId>/link")
+@router.post("/orgs/<organizationId>/saml/<samlProviderId>/link")
 def link(organizationId: str, samlProviderId: str, who: Who) -> SAMLLinkStart:
     """Starts a login that links the IdP's identity to the caller's account (docs/sso.md, "Accounts")."""
     url = login.start_link(api_base(), who, organizationId, samlProviderId)

@@ -18,20 +18,20 @@ from bindery.requests.translations import UpdateGlossary
 router = Router()
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/translations-glossary")
 def list_entries(organizationId: str, who: Who, *,
                  page: PageCursor = None, limit: PageLimit = None) -> GlossaryEntryList:
     found = domain.list_entries(who, organizationId, limit=page_limit(limit), page=page)
     return GlossaryEntryList.model_validate(found.map(entry_to_wire).to_wire())
 
 
-@router.put("", status_code=204)
+@router.put("/orgs/<organizationId>/translations-glossary", status_code=204)
 def update_entries(organizationId: str, who: Who,
                    body: Annotated[UpdateGlossary, Body()]) -> Response[str]:
     domain.apply_operations(who, organizationId, body.operations)
     return Response(status_code=204, body="")
 
 
-@router.get("/<glossaryEntryId>")
+@router.get("/orgs/<organizationId>/translations-glossary/<glossaryEntryId>")
 def get_entry(organizationId: str, glossaryEntryId: str, who: Who) -> GlossaryEntry:
     return entry_to_wire(domain.get_entry(who, organizationId, glossaryEntryId))

@@ -24,38 +24,38 @@ def _wire(view: TranslationView) -> Translation:
     return translation_to_wire(view.translation, can_edit=view.can_edit)
 
 
-@router.get("")
+@router.get("/orgs/<organizationId>/translations")
 def list_translations(organizationId: str, who: Who, *,
                       page: PageCursor = None, limit: PageLimit = None) -> TranslationList:
     found = domain.list_translations(who, organizationId, limit=page_limit(limit), page=page)
     return TranslationList.model_validate(found.map(_wire).to_wire())
 
 
-@router.post("", status_code=201)
+@router.post("/orgs/<organizationId>/translations", status_code=201)
 def create_translation(organizationId: str, who: Who,
                        body: Annotated[CreateTranslation, Body()]) -> Translation:
     return _wire(domain.create_translation(who, organizationId, body))
 
 
-@router.get("/<translationId>")
+@router.get("/orgs/<organizationId>/translations/<translationId>")
 def get_translation(organizationId: str, translationId: str, who: Who) -> Translation:
     return _wire(domain.get_translation(who, organizationId, translationId))
 
 
-@router.put("/<translationId>")
+@router.put("/orgs/<organizationId>/translations/<translationId>")
 def update_translation(organizationId: str, translationId: str, who: Who,
                        body: Annotated[UpdateTranslation, Body()]) -> Translation:
     instructions = body.instructions.model_dump()
     return _wire(domain.update_instructions(who, organizationId, translationId, instructions))
 
 
-@router.delete("/<translationId>", status_code=204)
+@router.delete("/orgs/<organizationId>/translations/<translationId>", status_code=204)
 def delete_translation(organizationId: str, translationId: str, who: Who) -> Response[str]:
     domain.delete_translation(who, organizationId, translationId)
     return Response(status_code=204, body="")
 
 
-@router.post("/<translationId>/run", status_code=204)
+@router.post("/orgs/<organizationId>/translations/<translationId>/run", status_code=204)
 def run_translation(organizationId: str, translationId: str, who: Who) -> Response[str]:
     domain.run_translation(who, organizationId, translationId)
     return Response(status_code=204, body="")
