@@ -97,16 +97,24 @@ def shared_summary(ranked: Sequence[ExtractedIssue], profile: ClusterProfile) ->
 
     if len(ranked) == 1:  # one user's words: nothing shared to pick from, the whole summary says most
         return shorten(ranked[0].summary, SUMMARY_MAX)
+    # The candidates of the first issues that can give a sentence, hashed and compared in one batch (a
+    # worker describes every cluster a conversation touches).
+    candidates = [(rank, text) for rank, issue in enumerate(ranked[:2 * SUMMARY_SENTENCES])
+                  for text in ([sentence.text for sentence in split([issue.summary])] or [issue.summary])
+                  if text.strip()]
+    hashed = signatures([ExtractedIssue(text, "") for _, text in candidates], meaning=False)
+    scores = [row[0] for row in lexical_matrix(hashed, [profile])] if hashed else []
+    best: dict[int, tuple[float, int]] = {}  # rank → (score, candidate index) of its nearest sentence
+    for index, ((rank, _), found) in enumerate(zip(candidates, scores, strict=True)):
+        if rank not in best or found > best[rank][0]:
+            best[rank] = (found, index)
     chosen: list[str] = []
-    for issue in ranked:
+    for rank in sorted(best):
+        text = candidates[best[rank][1]][1]
+        if text not in chosen:
+            chosen.append(text)
         if len(chosen) == SUMMARY_SENTENCES:
             break
-        texts = [sentence.text for sentence in split([issue.summary])] or [issue.summary]
-        hashed = signatures([ExtractedIssue(text, "") for text in texts], meaning=False)
-        scores = [row[0] for row in lexical_matrix(hashed, [profile])]
-        best = texts[max(range(len(texts)), key=lambda i: (scores[i], -i))]
-        if best.strip() and best not in chosen:
-            chosen.append(best)
     summary = ""
     for sentence in chosen:
         longer = f"{summary} {sentence}".strip()
