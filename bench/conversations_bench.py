@@ -11,8 +11,9 @@ figure. The request counts are the same on both, and are what predicts cost on A
 
 Baseline from the same run: one bare PutItem per conversation of an item as large as its stored
 conversation (the least storing them can cost). Reported: seconds of ingesting and of processing,
-conversations per second from ingest to clustered, the whole as a ratio to the baseline, the clusters
-made, and the DynamoDB requests of one ingest (a new conversation), of one read (GET the conversation)
+conversations per second from ingest to clustered, the whole as a ratio to the baseline, the CPU time of
+this process a conversation (ingest, processing, and a bare PutItem's: on a shared machine the ratio
+means more than the wall time), the clusters made, and the DynamoDB requests of one ingest (a new conversation), of one read (GET the conversation)
 and of one processing (a warm worker).
 """
 
