@@ -13,8 +13,8 @@ Baseline from the same run: one bare PutItem per conversation of an item as larg
 conversation (the least storing them can cost). Reported: seconds of ingesting and of processing,
 conversations per second from ingest to clustered, the whole as a ratio to the baseline, the CPU time of
 this process a conversation (ingest, processing, and a bare PutItem's: on a shared machine the ratio
-means more than the wall time), the clusters made, and the DynamoDB requests of one ingest (a new conversation), of one read (GET the conversation)
-and of one processing (a warm worker).
+means more than the wall time), the clusters made, and the DynamoDB requests of one ingest (a new
+conversation), of one read (GET the conversation) and of one processing (a warm worker).
 """
 
 from __future__ import annotations
