@@ -11,9 +11,10 @@ figure. The request counts are the same on both, and are what predicts cost on A
 
 Baseline from the same run: one bare PutItem per conversation of an item as large as its stored
 conversation (the least storing them can cost). Reported: seconds of ingesting and of processing,
-conversations per second from ingest to clustered, the whole as a ratio to the baseline, the clusters
-made, and the DynamoDB requests of one ingest (a new conversation), of one read (GET the conversation)
-and of one processing (a warm worker).
+conversations per second from ingest to clustered, the whole as a ratio to the baseline, the CPU time of
+this process a conversation (ingest, processing, and a bare PutItem's: on a shared machine the ratio
+means more than the wall time), the clusters made, and the DynamoDB requests of one ingest (a new
+conversation), of one read (GET the conversation) and of one processing (a warm worker).
 """
 
 from __future__ import annotations
@@ -76,13 +77,14 @@ def _conversation(number: int) -> dict[str, Any]:
                       {"type": "message", "role": "team-member", "body": "Thanks, we are looking into it."}]}
 
 
-def _baseline(count: int) -> float:
+def _baseline(count: int) -> tuple[float, float]:
+    """Wall seconds and this process's CPU seconds of `count` bare PutItems."""
     table = aws.dynamodb_table()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for number in range(count):
         body = json.dumps(_conversation(number))
         table.put_item(Item={"PK": f"BENCH#{number}", "SK": "BENCH", "body": body})
-    return time.perf_counter() - started
+    return time.perf_counter() - started, time.process_time() - cpu
 
 
 def _drain(queue_url: str) -> int:
@@ -107,19 +109,21 @@ def _ingest(api: ApiClient, who: Identity, body: Any) -> None:
 def run(api: ApiClient, conversations: int) -> dict[str, Any]:
     queue_url = settings().conversations_queue_url
     who = api.org_admin("Bench", "Bench conversations")
-    baseline = _baseline(conversations)
-    ingest_seconds = process_seconds = 0.0
+    baseline, baseline_cpu = _baseline(conversations)
+    ingest_seconds = process_seconds = ingest_cpu = process_cpu = 0.0
     processed = 0
     for start in range(0, conversations, 100):
-        began = time.perf_counter()
+        began, began_cpu = time.perf_counter(), time.process_time()
         _ingest(api, who, [_conversation(n) for n in range(start, min(start + 100, conversations))])
-        ingested = time.perf_counter()
+        ingested, ingested_cpu = time.perf_counter(), time.process_time()
         # The worker keeps up with ingest, as SQS-triggered workers do: its queue never holds more than
         # one request's messages. (Draining 10,000 queued messages at the end would measure moto instead:
         # its ReceiveMessage looks at every message in the queue.)
         processed += _drain(queue_url)
         ingest_seconds += ingested - began
         process_seconds += time.perf_counter() - ingested
+        ingest_cpu += ingested_cpu - began_cpu
+        process_cpu += time.process_time() - ingested_cpu
     # One more conversation, alone: the requests of its ingest, of reading it and of processing it.
     with counting_requests() as ingest_requests:
         _ingest(api, who, _conversation(conversations))
@@ -134,7 +138,12 @@ def run(api: ApiClient, conversations: int) -> dict[str, Any]:
     return {"conversations": conversations, "processed": processed, "clusters": clusters["count"],
             "ingest_seconds": ingest_seconds, "process_seconds": process_seconds,
             "per_second": conversations / total if total else 0.0,
-            "ratio": total / baseline if baseline else 0.0, "ingest_requests": dict(ingest_requests),
+            "ratio": total / baseline if baseline else 0.0,
+            # CPU of this process only (the API, the worker, the AWS clients; not DynamoDB Local's JVM):
+            # what the machine's other load does not inflate as it inflates wall time.
+            "ingest_cpu_ms": 1000 * ingest_cpu / conversations,
+            "process_cpu_ms": 1000 * process_cpu / conversations,
+            "baseline_cpu_ms": 1000 * baseline_cpu / conversations, "ingest_requests": dict(ingest_requests),
             "read_requests": dict(read_requests), "process_requests": dict(process_requests)}
 
 
@@ -152,6 +161,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{result['conversations']} conversations → {result['clusters']} clusters: "
           f"ingest {result['ingest_seconds']:.1f} s, processing {result['process_seconds']:.1f} s, "
           f"{result['per_second']:.1f} conversations/s, x{result['ratio']:.1f} the baseline (bare PutItems)")
+    print(f"CPU of this process a conversation: ingest {result['ingest_cpu_ms']:.1f} ms, processing "
+          f"{result['process_cpu_ms']:.1f} ms; a bare PutItem {result['baseline_cpu_ms']:.2f} ms "
+          f"(processing x{result['process_cpu_ms'] / max(result['baseline_cpu_ms'], 1e-9):.0f})")
     for label in ("ingest", "read", "process"):
         print(f"{label:8} one conversation: DynamoDB {result[label + '_requests']}")
     return 0

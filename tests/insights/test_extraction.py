@@ -74,6 +74,18 @@ def test_only_the_user_raises_issues():
     assert extract_issues(subject=None, messages=messages) == []
 
 
+def test_what_the_user_says_just_before_the_problem_stays_in_its_issue():
+    # Issue 37's ticket: the question alone ("Is there anything we need to do?") does not say which problem.
+    messages = [Message("user", "We moved to a new plan last month. The custom domain settings page has "
+                                "said 'provisioning certificate' for 48 hours. Our CNAME points to your "
+                                "host. Is there anything we need to do?")]
+    (issue,) = extract_issues(subject=None, messages=messages)
+    assert issue.title == "Is there anything we need to do?"
+    # The two sentences before the question, not the first one, which is further away.
+    assert issue.summary == ("The custom domain settings page has said 'provisioning certificate' for 48 "
+                             "hours. Our CNAME points to your host. Is there anything we need to do?")
+
+
 def test_another_topic_is_another_issue():
     messages = [Message("user", "The search returns no results for words in code blocks. I tried "
                                 "re-publishing the site. Also, how do I export a space to PDF?")]

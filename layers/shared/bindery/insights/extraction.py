@@ -6,7 +6,8 @@ The user's text is cut into sentences (segtok); a sentence with a problem or que
 sentences form one issue, or several where the user opens another topic ("Also, ...", "Another
 question: ..."). Each issue's title is the conversation's subject (first issue) or its most informative
 problem sentence, ranked by the keyphrases yake finds in the user's text; its summary is the user's own
-sentences from the first problem on. A conversation without a problem sentence yields no issue.
+sentences from the first problem on, with at most CONTEXT sentences just before it. A conversation without
+a problem sentence yields no issue.
 
 The result depends only on the input: the same conversation always gives the same issues."""
 
@@ -20,6 +21,10 @@ from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, USER, ExtractedIssue,
 from bindery.insights.sentences import Sentence, clean, is_pleasantry, is_problem, split, without_opener
 
 MAX_ISSUES = 5
+# Sentences before the first problem sentence that stay in its issue: they often say what the problem is
+# about ("The settings page has said 'provisioning certificate' for 48 hours." before "Is there anything
+# we need to do?"), and with them the issue groups better (docs/conversations.md, "Quality").
+CONTEXT = 2
 KEYPHRASES = 10
 
 
@@ -33,14 +38,18 @@ def keyphrases(text: str) -> list[str]:
 
 
 def _groups(sentences: Sequence[Sentence]) -> list[list[Sentence]]:
-    """The sentences of each issue: from a problem sentence to the next one that opens another topic."""
+    """The sentences of each issue: from a problem sentence to the next one that opens another topic. The
+    first issue also keeps the CONTEXT sentences the user wrote just before its first problem sentence."""
     groups: list[list[Sentence]] = []
+    before: list[Sentence] = []
     for sentence in sentences:
         if sentence.pleasantry:
             continue
         if not groups:
             if sentence.problem:
-                groups.append([sentence])
+                groups.append([*before[-CONTEXT:], sentence])
+            else:
+                before.append(sentence)
             continue
         if sentence.problem and sentence.opens_topic and len(groups) < MAX_ISSUES:
             groups.append([sentence])
