@@ -87,11 +87,15 @@ def _first(pattern: re.Pattern[str], lines: list[str]) -> re.Match[str] | None:
 
 
 @contextmanager
-def bindery(engine: str) -> Iterator[Runner]:
+def bindery(engine: str, *, bench_functions: str | None = None) -> Iterator[Runner]:
+    """`make run` on a fresh data directory; `bench_functions` names a module whose bare handlers it
+    serves beside template.yaml's (local.gateway.served_template)."""
     data = Path(tempfile.mkdtemp(prefix="bindery-load-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BINDERY_", "AWS_"))}
     env.update(BINDERY_PORT="0", BINDERY_DATA_DIR=str(data), BINDERY_BOOTSTRAP_TOKEN=TOKEN,
                BINDERY_QUIET="1", BINDERY_ENGINE=engine)
+    if bench_functions:
+        env["BINDERY_BENCH_FUNCTIONS"] = bench_functions
     process = subprocess.Popen([sys.executable, "-m", "local.server"], cwd=ROOT, env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
