@@ -31,9 +31,10 @@ per environment, so neither side pays the token's GetItem under load):
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from boto3.dynamodb.conditions import Key as KeyCondition
 
@@ -48,6 +49,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FUNCTION = "BenchFloorFunction"
 PREFIX = "/floor"
 Reply = dict[str, Any]
+Response = TypeVar("Response", bound=Mapping[str, Any])
 
 
 def functions() -> dict[str, Function]:
@@ -70,77 +72,109 @@ class _Refused(Exception):
         self.status = status
 
 
-def _space_and_access(event: dict[str, Any]) -> dict[str, Any]:
+class _Capacity:
+    """The read and write capacity units the requests consumed, as the engine reports them, when the call
+    asks (`?capacity=total`: bench.load's sizing call, once per operation after the measurements)."""
+
+    def __init__(self, event: dict[str, Any]) -> None:
+        self.asked = (event.get("queryStringParameters") or {}).get("capacity") == "total"
+        self.read = self.write = 0.0
+
+    def ask(self) -> dict[str, Any]:
+        return {"ReturnConsumedCapacity": "TOTAL"} if self.asked else {}
+
+    def add(self, response: Response, *, write: bool = False) -> Response:
+        consumed = response.get("ConsumedCapacity") or []
+        listed = consumed if isinstance(consumed, list) else [consumed]
+        units = sum(float(c["CapacityUnits"]) for c in listed)
+        if write:
+            self.write += units
+        else:
+            self.read += units
+        return response
+
+    def answer(self, body: dict[str, Any]) -> Reply:
+        if self.asked:
+            body["capacity"] = {"read": self.read, "write": self.write}
+        return _answer(200, body)
+
+
+def _space_and_access(event: dict[str, Any], used: _Capacity) -> dict[str, Any]:
     """The space (consistent GetItem), then the caller's member item and the organization in one
     consistent BatchGetItem (it needs the space's organization id): 404 / 403 as Bindery answers."""
-    space = aws.dynamodb_table().get_item(Key=keys.space(event["pathParameters"]["spaceId"]),
-                                          ConsistentRead=True).get("Item")
+    space = used.add(aws.dynamodb_table().get_item(Key=keys.space(event["pathParameters"]["spaceId"]),
+                                                   ConsistentRead=True, **used.ask())).get("Item")
     if space is None or "deletedAt" in space:
         raise _Refused(404)
     org_id, user_id = str(space["orgId"]), str(event["requestContext"]["authorizer"]["principalId"])
     wanted = [keys.member(org_id, user_id), keys.org(org_id)]
     name = settings().table_name
-    found = aws.dynamodb_client().batch_get_item(
-        RequestItems={name: {"Keys": wanted, "ConsistentRead": True}})["Responses"][name]
+    found = used.add(aws.dynamodb_client().batch_get_item(
+        RequestItems={name: {"Keys": wanted, "ConsistentRead": True}}, **used.ask()))["Responses"][name]
     if not any(str(item["SK"]).startswith("MEMBER#") for item in found):
         raise _Refused(403)
     return space
 
 
-def _get_space(event: dict[str, Any]) -> Reply:
-    space = _space_and_access(event)
-    return _answer(200, {"id": space["id"], "revision": space.get("revision")})
+def _get_space(event: dict[str, Any], used: _Capacity) -> Reply:
+    space = _space_and_access(event, used)
+    return used.answer({"id": space["id"], "revision": space.get("revision")})
 
 
-def _get_page(event: dict[str, Any]) -> Reply:
-    space = _space_and_access(event)
-    return _answer(200, {"id": event["pathParameters"]["pageId"], "revision": space.get("revision")})
+def _get_page(event: dict[str, Any], used: _Capacity) -> Reply:
+    space = _space_and_access(event, used)
+    return used.answer({"id": event["pathParameters"]["pageId"], "revision": space.get("revision")})
 
 
-def _search(event: dict[str, Any]) -> Reply:
-    space = _space_and_access(event)
-    pointer = aws.dynamodb_table().get_item(
-        Key=search_keys.search_index(str(space["id"]), str(space["revision"])), ConsistentRead=False)
-    return _answer(200, {"items": [], "indexed": "Item" in pointer})
+def _search(event: dict[str, Any], used: _Capacity) -> Reply:
+    space = _space_and_access(event, used)
+    pointer = used.add(aws.dynamodb_table().get_item(
+        Key=search_keys.search_index(str(space["id"]), str(space["revision"])), ConsistentRead=False,
+        **used.ask()))
+    return used.answer({"items": [], "indexed": "Item" in pointer})
 
 
-def _list_change_requests(event: dict[str, Any]) -> Reply:
-    space = _space_and_access(event)
-    page = aws.dynamodb_table().query(
+def _list_change_requests(event: dict[str, Any], used: _Capacity) -> Reply:
+    space = _space_and_access(event, used)
+    page = used.add(aws.dynamodb_table().query(
         IndexName="GSI1", KeyConditionExpression=KeyCondition("GSI1PK").eq(
-            cr_keys.space_status_partition(str(space["id"]), "open")), ScanIndexForward=False, Limit=100)
-    return _answer(200, {"count": len(page["Items"])})
+            cr_keys.space_status_partition(str(space["id"]), "open")), ScanIndexForward=False, Limit=100,
+        **used.ask()))
+    return used.answer({"count": len(page["Items"])})
 
 
-def _merge(event: dict[str, Any]) -> Reply:
-    space = _space_and_access(event)
+def _merge(event: dict[str, Any], used: _Capacity) -> Reply:
+    space = _space_and_access(event, used)
     space_id, user_id = str(space["id"]), str(event["requestContext"]["authorizer"]["principalId"])
-    table = aws.dynamodb_table()
+    table, client, name = aws.dynamodb_table(), aws.dynamodb_client(), settings().table_name
     cr_id = event["pathParameters"]["changeRequestId"]
-    change_request = table.get_item(Key=cr_keys.change_request(space_id, cr_id),
-                                    ConsistentRead=True).get("Item")
+    change_request = used.add(table.get_item(Key=cr_keys.change_request(space_id, cr_id), ConsistentRead=True,
+                                             **used.ask())).get("Item")
     if change_request is None or change_request.get("status") != "open":
         raise _Refused(404)
-    revision = table.get_item(Key=keys.revision(space_id, str(change_request["revision"])),
-                              ConsistentRead=False)["Item"]
-    tree = table.get_item(Key=keys.blob(space_id, str(revision["tree"])), ConsistentRead=False)["Item"]
-    with table.batch_writer() as batch:  # the merged tree: the floor cannot merge, it writes the one read
-        batch.put_item(Item=tree)
+    revision = used.add(table.get_item(Key=keys.revision(space_id, str(change_request["revision"])),
+                                       ConsistentRead=False, **used.ask()))["Item"]
+    tree = used.add(table.get_item(Key=keys.blob(space_id, str(revision["tree"])), ConsistentRead=False,
+                                   **used.ask()))["Item"]
+    # The merged tree: the floor cannot merge, it writes the one it read (as large).
+    used.add(client.batch_write_item(RequestItems={name: [{"PutRequest": {"Item": tree}}]}, **used.ask()),
+             write=True)
     merged, now = ids.new_id(), datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    table.put_item(Item={**keys.revision(space_id, merged), "type": "revision", "id": merged,
-                         "spaceId": space_id, "parents": [space["revision"], change_request["revision"]],
-                         "createdAt": now, "revisionType": "merge", "tree": revision["tree"],
-                         "mergedFrom": cr_id}, ConditionExpression="attribute_not_exists(PK)")
+    parents = [space["revision"], change_request["revision"]]
+    used.add(table.put_item(Item={**keys.revision(space_id, merged), "type": "revision", "id": merged,
+                                  "spaceId": space_id, "parents": parents, "createdAt": now,
+                                  "revisionType": "merge", "tree": revision["tree"], "mergedFrom": cr_id},
+                            ConditionExpression="attribute_not_exists(PK)", **used.ask()), write=True)
     org_id = str(space["orgId"])
-    aws.dynamodb_client().transact_write_items(TransactItems=[
-        {"Update": {"TableName": settings().table_name, "Key": keys.space(space_id),
+    used.add(client.transact_write_items(TransactItems=[
+        {"Update": {"TableName": name, "Key": keys.space(space_id),
                     "UpdateExpression": "SET #revision = :new, updatedAt = :now "
                                         "ADD changeRequestsOpen :minus, changeRequestsMerged :plus",
                     "ConditionExpression": "#revision = :expected AND attribute_not_exists(deletedAt)",
                     "ExpressionAttributeNames": {"#revision": "revision"},
                     "ExpressionAttributeValues": {":new": merged, ":now": now, ":minus": -1, ":plus": 1,
                                                   ":expected": space["revision"]}}},
-        {"Update": {"TableName": settings().table_name, "Key": cr_keys.change_request(space_id, cr_id),
+        {"Update": {"TableName": name, "Key": cr_keys.change_request(space_id, cr_id),
                     "UpdateExpression": "SET #status = :merged, GSI1PK = :byspace, GSI3PK = :byorg, "
                                         "revisionMerged = :new, mergedBy = :user, mergedAt = :now, "
                                         "updatedAt = :now",
@@ -151,10 +185,10 @@ def _merge(event: dict[str, Any]) -> Reply:
                         ":seen": change_request["revision"],
                         ":byspace": cr_keys.space_status_partition(space_id, "merged"),
                         ":byorg": cr_keys.org_status_partition(org_id, "merged")}}},
-    ])
-    installed = table.query(IndexName="GSI1", KeyConditionExpression=KeyCondition("GSI1PK").eq(
-        integration_keys.content_integrations_partition("space", space_id)), Limit=1000)
-    return _answer(200, {"result": "merge", "revision": merged, "integrations": len(installed["Items"])})
+    ], **used.ask()), write=True)
+    installed = used.add(table.query(IndexName="GSI1", KeyConditionExpression=KeyCondition("GSI1PK").eq(
+        integration_keys.content_integrations_partition("space", space_id)), Limit=1000, **used.ask()))
+    return used.answer({"result": "merge", "revision": merged, "integrations": len(installed["Items"])})
 
 
 _OPERATIONS = {
@@ -168,6 +202,6 @@ _OPERATIONS = {
 
 def handler(event: dict[str, Any], _context: Any) -> Reply:
     try:
-        return _OPERATIONS[event["resource"]](event)
+        return _OPERATIONS[event["resource"]](event, _Capacity(event))
     except _Refused as refused:
         return _answer(refused.status, {"error": {"code": refused.status}})

@@ -67,6 +67,7 @@ class Operation:
     bindery_paths: list[str]  # one: a load generator repeats it; several: each once, in order
     floor_paths: list[str]  # the same operation's bare handler (bench/floor_handlers.py)
     prism_path: str
+    sizing_path: str  # one more floor call that reports the capacity units its requests consumed
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ class Seeded:
     change_requests: list[str]
     floor_merges: str  # a space seeded the same way, whose change requests the floor merges
     floor_change_requests: list[str]
+    sizing_change_request: str  # one more there, merged once to read a merge's capacity units
 
 
 def _seed_content(runner: Runner, space_id: str, groups: int, pages_per_group: int) -> str:
@@ -123,8 +125,9 @@ def seed(runner: Runner, merges: int) -> Seeded:
     page = _seed_content(runner, handbook, 50, 100)
     for target in (merging, floor_merging):
         _seed_content(runner, target, 1, MERGE_PAGES)
+    *floor_change_requests, sizing = _change_requests(conn, floor_merging, merges + 1)
     seeded = Seeded(empty, handbook, page, merging, _change_requests(conn, merging, merges),
-                    floor_merging, _change_requests(conn, floor_merging, merges))
+                    floor_merging, floor_change_requests, sizing)
     conn.close()
     return seeded
 
@@ -135,19 +138,25 @@ def operations(seeded: Seeded) -> list[Operation]:
     page = f"/spaces/{seeded.handbook}/content/page/{seeded.page}"
     search = f"/spaces/{seeded.handbook}/search?query=installation"
     space = f"/spaces/{seeded.space}"
+
+    def sized(path: str) -> str:
+        return path + ("&" if "?" in path else "?") + "capacity=total"
+
     return [
-        Operation("GET space", "GET", "/spaces/{spaceId}", [f"/v1{space}"], [f"/v1/floor{space}"], space),
+        Operation("GET space", "GET", "/spaces/{spaceId}", [f"/v1{space}"], [f"/v1/floor{space}"], space,
+                  sized(f"/v1/floor{space}")),
         Operation("GET page (5,000 pages)", "GET", "/spaces/{spaceId}/content/page/{pageId}", [f"/v1{page}"],
-                  [f"/v1/floor{page}"], page),
+                  [f"/v1/floor{page}"], page, sized(f"/v1/floor{page}")),
         Operation("search (5,000 pages)", "GET", "/spaces/{spaceId}/search", [f"/v1{search}"],
-                  [f"/v1/floor{search}"], search),
+                  [f"/v1/floor{search}"], search, sized(f"/v1/floor{search}")),
         Operation("list change requests", "GET", "/spaces/{spaceId}/change-requests", [f"/v1{crs}"],
-                  [f"/v1/floor/spaces/{seeded.merges}/change-requests"], crs),
+                  [f"/v1/floor{crs}"], crs, sized(f"/v1/floor{crs}")),
         Operation("merge a change request", "POST",
                   "/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
                   [f"/v1{crs}/{cr}/merge" for cr in seeded.change_requests],
                   [f"/v1{floor_crs}/{cr}/merge" for cr in seeded.floor_change_requests],
-                  f"{crs}/{seeded.change_requests[0]}/merge"),
+                  f"{crs}/{seeded.change_requests[0]}/merge",
+                  sized(f"/v1{floor_crs}/{seeded.sizing_change_request}/merge")),
     ]
 
 
@@ -171,6 +180,17 @@ def measure(method: str, paths: list[str], port: int, connections: int, seconds:
         for role, seconds_before in before.items():
             result[f"cpu_ms_{role}"] = (after[role] - seconds_before) * 1000 / max(result["requests"], 1)
     return result
+
+
+def capacity(port: int, operation: Operation) -> dict[str, float]:
+    """The read and write capacity units one call's requests consumed, as the engine counts them from the
+    items' sizes and the reads' consistency (bench/cost.py prices them)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+    try:
+        used: dict[str, float] = request(conn, operation.method, operation.sizing_path)["capacity"]
+    finally:
+        conn.close()
+    return used
 
 
 def work_ms(measured: dict[str, float]) -> float:
@@ -232,7 +252,8 @@ def main() -> None:
                 "bindery": measure(operation.method, operation.bindery_paths, runner.port, args.connections,
                                    args.seconds, cpu=runner_cpu),
                 "floor": measure(operation.method, operation.floor_paths, runner.port, args.connections,
-                                 args.seconds, cpu=runner_cpu)}
+                                 args.seconds, cpu=runner_cpu),
+                "capacity": capacity(runner.port, operation)}
             # Prism keeps no state: a merge is the same one, as many times.
             mocked = [operation.prism_path] * len(operation.bindery_paths)
             with prism((operation.spec_path, operation.method.lower())) as peer:

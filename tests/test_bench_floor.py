@@ -18,8 +18,8 @@ def floor(api, monkeypatch):
     api.gateway = Gateway(cache_authorizer=True)  # as the runner serves them
     ada = api.org_admin()
     space_id = new_space(api, ada, title="Guide")["id"]
-    publish(space_id, tree(page("g", "Guides", page("p1", "Installing"), page("p2", "Buffers"), kind="group")),
-            {"p1": doc("Install the agent first."), "p2": doc("Buffers hold chunks.")})
+    guides = page("g", "Guides", page("p1", "Installing"), page("p2", "Buffers"), kind="group")
+    publish(space_id, tree(guides), {"p1": doc("Install the agent first."), "p2": doc("Buffers hold.")})
     return api, ada, space_id
 
 
@@ -75,3 +75,13 @@ def test_floor_merge_moves_the_space_and_closes_the_change_request(floor):
     assert api.get(f"{base}/{cr['id']}", token=ada.token).json()["status"] == "merged"
     assert api.get(f"/spaces/{space_id}/content/page/p1", token=ada.token).json()["title"] == "Installed"
     assert api.post(f"/floor{base}/{cr['id']}/merge", token=ada.token).status == 404  # merged already
+
+
+def test_a_sizing_call_reports_the_capacity_units_its_requests_consumed(floor, engine):
+    api, ada, space_id = floor
+    # a consistent GetItem of the space (1 unit) and a consistent BatchGetItem of two small items (1 each),
+    # as DynamoDB and DynamoDB Local count them (bench.load's engine); moto halves the batch's reads
+    expected = 3.0 if engine == "dynamodb-local" else 2.5
+    sized = api.get(f"/floor/spaces/{space_id}", token=ada.token, query={"capacity": "total"}).json()
+    assert sized["capacity"] == {"read": expected, "write": 0.0}
+    assert "capacity" not in api.get(f"/floor/spaces/{space_id}", token=ada.token).json()
