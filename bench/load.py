@@ -50,9 +50,11 @@ from bench.load_servers import (  # noqa: E402
     cpu_by_role,
     cpu_of_tree,
     one_client,
+    prewarm,
     prism,
     request,
     sequential,
+    settle,
 )
 
 RESULTS = ROOT / "bench" / "results" / "load.json"
@@ -161,20 +163,25 @@ def operations(seeded: Seeded) -> list[Operation]:
 
 
 def measure(method: str, paths: list[str], port: int, connections: int, seconds: int, *,
-            cpu: Callable[[], dict[str, float]]) -> dict[str, float]:
+            cpu: Callable[[], dict[str, float]], quiet: Callable[[], object] = dict) -> dict[str, float]:
     """One operation against one server: several paths are requested once each by one client; one path
     by `connections` clients for `seconds` after a warm-up. Adds the CPU milliseconds per request of each
-    role `cpu` reads (the runner's, or Prism's) over the measurement."""
+    role `cpu` reads (the runner's, or Prism's) over the measurement, which starts once `quiet` says the
+    server is idle and, for one-shot operations, ends once it is idle again (the work they queued done)."""
     url = f"http://127.0.0.1:{port}"
     run: Callable[[], dict[str, float]]
     if len(paths) > 1:
         run = lambda: sequential(port, method, paths)  # noqa: E731
     else:
-        # warm-up: long enough for every execution environment to import its function (a cold start)
+        # every environment warm (imports, caches), then a warm-up under load
+        prewarm(port, method, paths[0])
         autocannon(url + paths[0], connections, max(4, seconds // 2), method)
         run = lambda: autocannon(url + paths[0], connections, seconds, method)  # noqa: E731
+    quiet()
     before = cpu()
     result = run()
+    if len(paths) > 1:
+        quiet()
     if before:
         after = cpu()
         for role, seconds_before in before.items():
@@ -244,15 +251,15 @@ def main() -> None:
         seeded = seed(runner, args.merges)
         chosen = operations(seeded)
         results["one_client"] = one_client(runner.port, chosen[0].bindery_paths[0], 200)
-        runner_cpu = lambda: cpu_by_role(runner.pid)  # noqa: E731
+        runner_cpu, idle = partial(cpu_by_role, runner.pid), partial(settle, runner.pid)
         # Each operation on Bindery, its floor, then Prism, one after the other: the machine's load
         # changes over minutes.
         for operation in chosen:
             row: dict[str, Any] = {
                 "bindery": measure(operation.method, operation.bindery_paths, runner.port, args.connections,
-                                   args.seconds, cpu=runner_cpu),
+                                   args.seconds, cpu=runner_cpu, quiet=idle),
                 "floor": measure(operation.method, operation.floor_paths, runner.port, args.connections,
-                                 args.seconds, cpu=runner_cpu),
+                                 args.seconds, cpu=runner_cpu, quiet=idle),
                 "capacity": capacity(runner.port, operation)}
             # Prism keeps no state: a merge is the same one, as many times.
             mocked = [operation.prism_path] * len(operation.bindery_paths)

@@ -182,6 +182,38 @@ def autocannon(url: str, connections: int, seconds: int, method: str = "GET") ->
             "failed": report.get("non2xx", 0) + report.get("errors", 0)}
 
 
+def prewarm(port: int, method: str, path: str, concurrency: int = 16) -> None:
+    """One request, then `concurrency` at once, each awaited: every execution environment has then
+    imported its function and filled its caches (a search's first request builds the index the others
+    then download), so a slow start on a loaded machine is not measured as the operation's cost."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    request(conn, method, path)
+    conn.close()
+
+    def one() -> None:
+        each = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+        request(each, method, path)
+        each.close()
+
+    threads = [threading.Thread(target=one) for _ in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def settle(runner_pid: int, quiet_ms: float = 80.0, limit: float = 45.0) -> None:
+    """Waits (at most `limit` seconds) until the runner's processes spend under `quiet_ms` of CPU in a
+    second: the queue deliveries an operation triggered (a merge's indexing) are done, so their CPU is
+    counted with that operation and not with the next."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = sum(cpu_by_role(runner_pid).values())
+        time.sleep(1)
+        if (sum(cpu_by_role(runner_pid).values()) - before) * 1000 < quiet_ms:
+            return
+
+
 def sequential(port: int, method: str, paths: list[str]) -> dict[str, float]:
     """One kept-alive client requesting each of `paths` once, in order (operations that change what the
     next request finds, such as merging a change request, cannot be repeated by a load generator)."""
