@@ -87,11 +87,15 @@ def _first(pattern: re.Pattern[str], lines: list[str]) -> re.Match[str] | None:
 
 
 @contextmanager
-def bindery(engine: str) -> Iterator[Runner]:
+def bindery(engine: str, *, bench_functions: str | None = None) -> Iterator[Runner]:
+    """`make run` on a fresh data directory; `bench_functions` names a module whose bare handlers it
+    serves beside template.yaml's (local.gateway.served_template)."""
     data = Path(tempfile.mkdtemp(prefix="bindery-load-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BINDERY_", "AWS_"))}
     env.update(BINDERY_PORT="0", BINDERY_DATA_DIR=str(data), BINDERY_BOOTSTRAP_TOKEN=TOKEN,
                BINDERY_QUIET="1", BINDERY_ENGINE=engine)
+    if bench_functions:
+        env["BINDERY_BENCH_FUNCTIONS"] = bench_functions
     process = subprocess.Popen([sys.executable, "-m", "local.server"], cwd=ROOT, env=env, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
     try:
@@ -176,6 +180,38 @@ def autocannon(url: str, connections: int, seconds: int, method: str = "GET") ->
     return {"rps": report["requests"]["average"], "p50_ms": report["latency"]["p50"],
             "p99_ms": report["latency"]["p99"], "requests": report["requests"]["total"],
             "failed": report.get("non2xx", 0) + report.get("errors", 0)}
+
+
+def prewarm(port: int, method: str, path: str, concurrency: int = 16) -> None:
+    """One request, then `concurrency` at once, each awaited: every execution environment has then
+    imported its function and filled its caches (a search's first request builds the index the others
+    then download), so a slow start on a loaded machine is not measured as the operation's cost."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    request(conn, method, path)
+    conn.close()
+
+    def one() -> None:
+        each = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+        request(each, method, path)
+        each.close()
+
+    threads = [threading.Thread(target=one) for _ in range(concurrency)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
+def settle(runner_pid: int, quiet_ms: float = 80.0, limit: float = 45.0) -> None:
+    """Waits (at most `limit` seconds) until the runner's processes spend under `quiet_ms` of CPU in a
+    second: the queue deliveries an operation triggered (a merge's indexing) are done, so their CPU is
+    counted with that operation and not with the next."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = sum(cpu_by_role(runner_pid).values())
+        time.sleep(1)
+        if (sum(cpu_by_role(runner_pid).values()) - before) * 1000 < quiet_ms:
+            return
 
 
 def sequential(port: int, method: str, paths: list[str]) -> dict[str, float]:

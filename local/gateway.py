@@ -4,11 +4,13 @@ authorizer, REST proxy events, gateway responses from template.yaml, and the dep
 from __future__ import annotations
 
 import base64
+import importlib
 import json
+import os
 import threading
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -31,6 +33,22 @@ class Reply:
 
     def json(self) -> Any:
         return json.loads(self.body) if self.body else None
+
+
+# bench.load's own runner only: a module whose `functions()` adds bare handlers to the routes (the floor
+# each operation is measured against, in the same runner and environments); unset, only template.yaml's.
+BENCH_FUNCTIONS = "BINDERY_BENCH_FUNCTIONS"
+
+
+def served_template() -> Template:
+    """template.yaml's functions, plus those of the module BINDERY_BENCH_FUNCTIONS names (bench.load sets
+    it for the runner it starts; a deployed stack and `make run` never have them)."""
+    template = load()
+    module = os.environ.get(BENCH_FUNCTIONS)
+    if not module:
+        return template
+    extra: dict[str, Function] = importlib.import_module(module).functions()
+    return replace(template, functions={**template.functions, **extra})
 
 
 def _specificity(route: Route) -> tuple[int, ...]:
@@ -73,7 +91,7 @@ def _match_segments(segments: list[str], parts: list[str]) -> dict[str, str] | N
 
 @dataclass
 class Gateway:
-    template: Template = field(default_factory=load)
+    template: Template = field(default_factory=served_template)
     # The runner caches the authorizer's answer per token for the template's ReauthorizeEvery, as API
     # Gateway does; tests leave it off so that every request sees the authorizer's current answer.
     cache_authorizer: bool = False
