@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bindery.content.markdown import canonicalize, strip_keys
+from bindery.content.markdown import canonicalize, model, strip_keys
 from tests.content import strategies, support
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -88,3 +88,34 @@ def test_any_markdown_reaches_a_fixpoint(text):
     first = support.parse(text)
     again = support.parse(support.render(first))
     assert again.document == first.document, support.render(first)
+
+
+def test_a_block_formula_in_a_table_cells_list_is_kept_inline():
+    """A cell is written as HTML, which holds no block formula: the formula of a math block in a cell's
+    list is written inline (it was once dropped from the export), and reads back as that inline formula."""
+    item = model.block("list-item", [model.block("math", data={"formula": "e^{i\\pi}"})])
+    cell = model.fragment("r1c1", [model.paragraph([model.text("a")]), model.block("list-unordered", [item])])
+    column = {"id": "c1", "title": "", "type": "text", "textAlignment": "left"}
+    table = model.block(
+        "table",
+        data={
+            "view": {"type": "grid", "columns": ["c1"], "hideHeader": False},
+            "records": {"r1": {"orderIndex": "V", "values": {"c1": "r1c1"}}},
+            "definition": {"c1": column},
+        },
+        fragments=[cell],
+    )
+    markdown = support.render({"object": "document", "data": {}, "nodes": [table]})
+    assert "<li><p>$$e^{i\\pi}$$</p></li>" in markdown
+    formulas = [
+        node["data"]["formula"]
+        for node in _walk(support.parse(markdown).document)
+        if node.get("type") == "inline-math"
+    ]
+    assert formulas == ["e^{i\\pi}"]
+
+
+def _walk(node):
+    yield node
+    for child in [*node.get("nodes", []), *node.get("fragments", [])]:
+        yield from _walk(child)
