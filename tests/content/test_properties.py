@@ -119,3 +119,28 @@ def _walk(node):
     yield node
     for child in [*node.get("nodes", []), *node.get("fragments", [])]:
         yield from _walk(child)
+
+
+def test_a_footnote_that_opens_with_a_list_keeps_the_lists_blocks():
+    """A list item's later lines are indented from its marker: on a footnote's label line the marker sits
+    past `[^1]: `, so an item's second block once escaped the list (and a lone divider the item)."""
+    items = [
+        model.block("list-item", [model.paragraph([model.text("a")]), model.block("divider")]),
+        model.block("list-item", [model.block("divider")]),
+    ]
+    body = [model.block("list-unordered", items)]
+    note = model.inline(
+        "annotation",
+        {},
+        [model.text("word")],
+        fragments=[model.fragment("annotation-body", body, "annotation-body")],
+    )
+    document = {
+        "object": "document",
+        "data": {},
+        "nodes": [model.paragraph([model.text("x "), note, model.text("")])],
+    }
+    markdown = support.render(document)
+    page = support.parse(markdown)
+    assert strip_keys(page.document) == strip_keys(document), markdown
+    assert support.render(page.document) == markdown
