@@ -171,15 +171,17 @@ def heading(draw: Draw, depth: int) -> Node:
 
 
 @st.composite
-def list_block(draw: Draw, depth: int) -> Node:
+def list_block(draw: Draw, depth: int, item_container: str = "list-item") -> Node:
+    """A list; `item_container` is the rule its items' blocks follow: in a table cell, GitBook's HTML
+    table holds text blocks only, so a list there holds them too."""
     kind = draw(st.sampled_from(["list-ordered", "list-unordered", "list-tasks"]))
     items = []
     for _ in range(draw(st.integers(1, 3))):
         # mostly a paragraph first, as typed; any other block may open an item too (GitBook writes
         # `* ```…`), except a task's, whose `[ ]` belongs to a paragraph
         opened = kind != "list-tasks" and draw(st.integers(0, 2)) == 0
-        first = draw(block("list-item", depth + 1)) if opened else draw(paragraph(depth + 1, align=False))
-        rest = draw(st.lists(block("list-item", depth + 1), max_size=2)) if depth < 2 else []
+        first = draw(block(item_container, depth + 1)) if opened else draw(paragraph(depth + 1, align=False))
+        rest = draw(st.lists(block(item_container, depth + 1), max_size=2)) if depth < 2 else []
         data = {"checked": draw(st.booleans())} if kind == "list-tasks" else {}
         items.append(model.block("list-item", [first, *rest], data))
     data = {"start": draw(st.integers(2, 12))} if kind == "list-ordered" and draw(st.booleans()) else {}
@@ -351,7 +353,7 @@ def _cell_value(draw: Draw, column: Node, name: str, fragments: list[Node]) -> A
     if kind == "text":
         blocks = [draw(paragraph(3, align=False, rich=False))]
         if draw(st.integers(0, 3)) == 0:
-            blocks.append(draw(st.one_of(paragraph(3, rich=False), list_block(3), heading(3))))
+            blocks.append(draw(st.one_of(paragraph(3, rich=False), list_block(3, "table-cell"), heading(3))))
         if len(blocks) == 1 and model.is_empty_inlines(blocks[0]["nodes"]):
             return None
         fragments.append(model.fragment(name, blocks))

@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bindery.content.markdown import canonicalize, strip_keys
+from bindery.content.markdown import canonicalize, model, strip_keys
 from tests.content import strategies, support
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -88,3 +88,59 @@ def test_any_markdown_reaches_a_fixpoint(text):
     first = support.parse(text)
     again = support.parse(support.render(first))
     assert again.document == first.document, support.render(first)
+
+
+def test_a_block_formula_in_a_table_cells_list_is_kept_inline():
+    """A cell is written as HTML, which holds no block formula: the formula of a math block in a cell's
+    list is written inline (it was once dropped from the export), and reads back as that inline formula."""
+    item = model.block("list-item", [model.block("math", data={"formula": "e^{i\\pi}"})])
+    cell = model.fragment("r1c1", [model.paragraph([model.text("a")]), model.block("list-unordered", [item])])
+    column = {"id": "c1", "title": "", "type": "text", "textAlignment": "left"}
+    table = model.block(
+        "table",
+        data={
+            "view": {"type": "grid", "columns": ["c1"], "hideHeader": False},
+            "records": {"r1": {"orderIndex": "V", "values": {"c1": "r1c1"}}},
+            "definition": {"c1": column},
+        },
+        fragments=[cell],
+    )
+    markdown = support.render({"object": "document", "data": {}, "nodes": [table]})
+    assert "<li><p>$$e^{i\\pi}$$</p></li>" in markdown
+    formulas = [
+        node["data"]["formula"]
+        for node in _walk(support.parse(markdown).document)
+        if node.get("type") == "inline-math"
+    ]
+    assert formulas == ["e^{i\\pi}"]
+
+
+def _walk(node):
+    yield node
+    for child in [*node.get("nodes", []), *node.get("fragments", [])]:
+        yield from _walk(child)
+
+
+def test_a_footnote_that_opens_with_a_list_keeps_the_lists_blocks():
+    """A list item's later lines are indented from its marker: on a footnote's label line the marker sits
+    past `[^1]: `, so an item's second block once escaped the list (and a lone divider the item)."""
+    items = [
+        model.block("list-item", [model.paragraph([model.text("a")]), model.block("divider")]),
+        model.block("list-item", [model.block("divider")]),
+    ]
+    body = [model.block("list-unordered", items)]
+    note = model.inline(
+        "annotation",
+        {},
+        [model.text("word")],
+        fragments=[model.fragment("annotation-body", body, "annotation-body")],
+    )
+    document = {
+        "object": "document",
+        "data": {},
+        "nodes": [model.paragraph([model.text("x "), note, model.text("")])],
+    }
+    markdown = support.render(document)
+    page = support.parse(markdown)
+    assert strip_keys(page.document) == strip_keys(document), markdown
+    assert support.render(page.document) == markdown

@@ -44,8 +44,14 @@ def _bool_attrs(data: dict[str, Any], *names: str) -> list[tuple[str, Any]]:
 
 
 class BlockRenderer:
-    def __init__(self, paths: Paths, notes: Notes, inline: InlineRenderer, *,
-                 hint_styles: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        paths: Paths,
+        notes: Notes,
+        inline: InlineRenderer,
+        *,
+        hint_styles: Mapping[str, str] | None = None,
+    ) -> None:
         self.paths = paths
         self.hint_styles = hint_styles or {}
         self.notes = notes
@@ -266,9 +272,15 @@ class BlockRenderer:
     def footnotes(self) -> str:
         parts, done = [], 0
         while done < len(self.notes.bodies):
-            body = self.blocks(self.notes.bodies[done])
+            blocks = self.notes.bodies[done]
+            body = self.blocks(blocks)
             done += 1
-            parts.append(indent(body, "    ", f"[^{done}]: "))
+            if blocks and blocks[0]["type"] in LISTS:
+                # A list item's later lines are indented from its marker's column, which on the label's
+                # line is past `[^1]: `: the list starts on the next line, where the marker sits at 4.
+                parts.append(f"[^{done}]:\n" + indent(body, "    "))
+            else:
+                parts.append(indent(body, "    ", f"[^{done}]: "))
         return "\n\n".join(parts)
 
 

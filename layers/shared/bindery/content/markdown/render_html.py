@@ -147,7 +147,7 @@ class HtmlRenderer:
             return self._inline(nodes[0].get("nodes", []))
         return "".join(self.cell_block(node) for node in nodes)
 
-    def cell_block(self, node: Node, *, force_p: bool = False) -> str:
+    def cell_block(self, node: Node, *, force_p: bool = False) -> str:  # noqa: PLR0911 - one return per block type
         kind, data = node["type"], node.get("data", {})
         if kind == "paragraph" or force_p:
             return self.aligned("p", node.get("nodes", []), data.get("align"))
@@ -176,6 +176,11 @@ class HtmlRenderer:
         if kind == "code":
             text = "\n".join(model.plain_text(line.get("nodes", [])) for line in node.get("nodes", []))
             return f"<p>{code_span(text)}</p>"
+        if kind == "math":
+            # An HTML cell has no block formula (GitBook's cells hold text blocks): the formula is kept
+            # inline, where the cell can hold it, rather than dropped.
+            formula = model.inline("inline-math", {"formula": data.get("formula", "")})
+            return f"<p>{self._inline([formula])}</p>"
         return ""
 
     def _li(self, nodes: list[Node]) -> str:
