@@ -1,7 +1,8 @@
 """SPACE/search and ORG/search: full-text search of spaces' current revisions (docs/search.md).
 
 A space search checks the caller's access (any role reads), reads the space's current revision (cached)
-and its index pointer (GetItem), then queries the index file, cached on local disk after its first use.
+and its index pointer (GetItem; only the first time the function searches the revision: which index a
+revision has never changes), then queries the index file, cached on local disk after its first use.
 Pages come best first, `limit` at a time; the cursor pins the revision the first page searched, so that
 paging through results stays within one revision while the space moves on.
 
@@ -100,8 +101,8 @@ def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page:
             raise BadRequest("page: invalid page cursor")
         offset, pinned = start["o"], start["r"]
     revision = _revision(space_id, pinned)
-    pointer = ensure_index(revision)
-    total, hits = search(storage.connect(space_id, pointer.digest), query, limit=limit, offset=offset)
+    index = storage.connect_revision(space_id, revision.id, lambda: ensure_index(revision).digest)
+    total, hits = search(index, query, limit=limit, offset=offset)
     more = offset + limit < total
     cursor = encode_cursor(scope, {"r": revision.id, "o": offset + limit}) if more else None
     return SpaceSearch(space_id, revision.id, Listing(items=hits, next_cursor=cursor, count=total))
