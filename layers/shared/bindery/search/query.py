@@ -24,10 +24,14 @@ SECTIONS_PER_PAGE = 3
 _TERMS = re.compile(r'"([^"]*)"?|(\S+)')
 _WORDY = re.compile(r"[^\W_]")
 COUNT_SQL = "SELECT COUNT(*) FROM page_fts WHERE page_fts MATCH ?"
+TITLE_MATCH_SQL = "SELECT 1 FROM title_fts WHERE title_fts MATCH ? LIMIT 1"
 # bm25() only works in the query that matches: the titles' scores are materialized (few rows: titles are
 # short) and each matching page looks its own up by rowid, so the pages are ranked in the one pass that
 # scores them, keeping only the best `LIMIT + OFFSET` (a join of two materialized score lists sorted
-# every matching page: a third more CPU when most pages match).
+# every matching page: a third more CPU when most pages match). When no title matches, the lookup would
+# add nothing (2.0 * 0) but its cost: the pages are ranked on their own score.
+RANK_SQL = ("SELECT rowid, bm25(page_fts, 4.0, 2.0, 1.0) AS ranking FROM page_fts WHERE page_fts MATCH ?1 "
+            "ORDER BY ranking, rowid LIMIT ?2 OFFSET ?3")
 PAGES_SQL = ("WITH titles AS MATERIALIZED (SELECT rowid, bm25(title_fts) AS score FROM title_fts "
              "WHERE title_fts MATCH ?1) SELECT rowid, bm25(page_fts, 4.0, 2.0, 1.0) + 2.0 * COALESCE("
              "(SELECT score FROM titles WHERE titles.rowid = page_fts.rowid), 0) AS ranking "
@@ -79,9 +83,12 @@ def _pages(connection: sqlite3.Connection, match: str, limit: int,
            offset: int) -> tuple[int, dict[int, float]]:
     """The number of matching pages, and the rowids of `limit` of them from `offset`, best first, with
     their scores."""
-    total = connection.execute(COUNT_SQL, (match,)).fetchone()[0]
-    rows = connection.execute(PAGES_SQL, (match, limit, offset)).fetchall()
-    return int(total), {int(row[0]): float(row[1]) for row in rows}
+    total = int(connection.execute(COUNT_SQL, (match,)).fetchone()[0])
+    if total == 0:
+        return 0, {}
+    titled = connection.execute(TITLE_MATCH_SQL, (match,)).fetchone() is not None
+    rows = connection.execute(PAGES_SQL if titled else RANK_SQL, (match, limit, offset)).fetchall()
+    return total, {int(row[0]): float(row[1]) for row in rows}
 
 
 def search(connection: sqlite3.Connection, query: str, *, limit: int,
