@@ -47,7 +47,7 @@ from bindery.search import storage  # noqa: E402
 from bindery.search.query import terms  # noqa: E402
 from bindery.store import search as search_store  # noqa: E402
 from bindery.store import spaces as space_store  # noqa: E402
-from tests.client import ApiClient  # noqa: E402
+from tests.client import ApiClient, Identity  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "search_route.json"
 LIMIT = 100  # the route's default page size: what `?query=` alone returns
@@ -61,7 +61,8 @@ def _floor_requests(space_id: str, org_id: str, user_id: str) -> Callable[[], No
     table = aws.dynamodb_table()
     client = aws.dynamodb_client()
     name = settings().table_name
-    batch = {name: {"Keys": [keys.member(org_id, user_id), keys.org(org_id)], "ConsistentRead": True}}
+    batch: dict[str, Any] = {name: {"Keys": [keys.member(org_id, user_id), keys.org(org_id)],
+                                    "ConsistentRead": True}}
 
     def requests() -> None:
         table.get_item(Key=keys.space(space_id), ConsistentRead=True)
@@ -70,16 +71,58 @@ def _floor_requests(space_id: str, org_id: str, user_id: str) -> Callable[[], No
     return requests
 
 
-def _floor_query(path: Path, query: str) -> Callable[[], None]:
+def _floor_query(path: Path, query: str) -> Callable[[], object]:
+    """The bare ranking of the first page of results, on a connection of its own to the same file."""
     connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
     match = " AND ".join(terms(query))
-    return lambda: connection.execute(RANKING, (match, LIMIT)).fetchall()  # type: ignore[func-returns-value]
+    return lambda: connection.execute(RANKING, (match, LIMIT)).fetchall()
 
 
-def _cpu(call: Callable[[], Any]) -> float:
+def _cpu(call: Callable[[], object]) -> float:
     started = time.process_time()
     call()
     return time.process_time() - started
+
+
+def measure(api: ApiClient, who: Identity, space_id: str, *, query: str, queries: int,
+            warmup: int) -> dict[str, Any]:
+    """CPU per query of the route and of its floor, and the DynamoDB requests of each, on the space (its
+    index built by the first query)."""
+    assert who.org_id is not None
+    target = f"/spaces/{space_id}/search"
+
+    def route() -> None:
+        reply = api.get(target, token=who.token, query={"query": query})
+        if reply.status != 200:
+            raise RuntimeError(f"search answered {reply.status}: {reply.body[:200]!r}")
+
+    started = time.perf_counter()
+    route()  # builds the index
+    built = time.perf_counter() - started
+    space = space_store.get_space(space_id)
+    pointer = search_store.get_index_pointer(space_id, space.revision) if space else None
+    if pointer is None:
+        raise RuntimeError("the first search stored no index")
+    floor_requests = _floor_requests(space_id, who.org_id, who.user_id)
+    floor_query = _floor_query(storage.cached_path(pointer.digest), query)
+    for _ in range(warmup):
+        for call in (route, floor_requests, floor_query):
+            call()
+    with counting_requests() as route_requests:
+        route()
+    with counting_requests() as bare_requests:
+        floor_requests()
+    spent = {"route": 0.0, "floor requests": 0.0, "floor query": 0.0}
+    for _ in range(queries):
+        spent["route"] += _cpu(route)
+        spent["floor requests"] += _cpu(floor_requests)
+        spent["floor query"] += _cpu(floor_query)
+    per_query = {name: total / max(queries, 1) * 1000 for name, total in spent.items()}
+    floor = per_query["floor requests"] + per_query["floor query"]
+    return {"query": query, "queries": queries, "index build s": round(built, 2),
+            "cpu ms": {**per_query, "floor": floor},
+            "route ÷ floor": per_query["route"] / floor if floor else 0.0,
+            "requests": dict(route_requests), "floor requests": dict(bare_requests)}
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
@@ -95,49 +138,20 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         api = ApiClient()
         api.gateway.cache_authorizer = True  # as API Gateway and the runner do (ReauthorizeEvery)
         who = api.org_admin()
-        assert who.org_id is not None
         created = api.post(f"/orgs/{who.org_id}/spaces", body={"title": "Bench handbook"}, token=who.token)
         fixture = commit_handbook(created.json()["id"], groups=args.groups)
-        target = f"/spaces/{fixture.space_id}/search"
-
-        def route() -> None:
-            reply = api.get(target, token=who.token, query={"query": args.query})
-            if reply.status != 200:
-                raise RuntimeError(f"search answered {reply.status}: {reply.body[:200]!r}")
-
-        started = time.perf_counter()
-        route()  # builds the index
-        built = time.perf_counter() - started
-        space = space_store.get_space(fixture.space_id)
-        pointer = search_store.get_index_pointer(fixture.space_id, space.revision) if space else None
-        if pointer is None:
-            raise RuntimeError("the first search stored no index")
-        floor_requests = _floor_requests(fixture.space_id, who.org_id, who.user_id)
-        floor_query = _floor_query(storage.cached_path(pointer.digest), args.query)
-        for _ in range(args.warmup):
-            route(), floor_requests(), floor_query()
-        with counting_requests() as route_requests:
-            route()
-        with counting_requests() as bare_requests:
-            floor_requests()
-        spent = {"route": 0.0, "floor requests": 0.0, "floor query": 0.0}
-        for _ in range(args.queries):
-            spent["route"] += _cpu(route)
-            spent["floor requests"] += _cpu(floor_requests)
-            spent["floor query"] += _cpu(floor_query)
-    per_query = {name: total / args.queries * 1000 for name, total in spent.items()}
-    floor = per_query["floor requests"] + per_query["floor query"]
-    results = {"engine": args.engine, "pages": fixture.pages, "query": args.query, "queries": args.queries,
-               "index build s": round(built, 2), "cpu ms": {**per_query, "floor": floor},
-               "route ÷ floor": per_query["route"] / floor, "requests": dict(route_requests),
-               "floor requests": dict(bare_requests)}
+        results = {"engine": args.engine, "pages": fixture.pages,
+                   **measure(api, who, fixture.space_id, query=args.query, queries=args.queries,
+                             warmup=args.warmup)}
     print(f"{fixture.pages} pages, ?query={args.query}, {args.engine}, {args.queries} queries "
-          f"(first query, building the index: {built:.1f} s)")
-    print(f"{'CPU ms per query':32} {'':>8}")
-    for name, value in [*per_query.items(), ("floor (requests + query)", floor)]:
-        print(f"{name:32} {value:8.2f}")
-    print(f"{'route ÷ floor':32} {results['route ÷ floor']:8.2f}")
-    print(f"DynamoDB requests: route {dict(route_requests)}, floor {dict(bare_requests)}")
+          f"(first query, building the index: {results['index build s']:.1f} s)")
+    print("CPU ms per query")
+    cpu = results["cpu ms"]
+    for name in ("route", "floor requests", "floor query"):
+        print(f"  {name:30} {cpu[name]:8.2f}")
+    print(f"  {'floor (requests + query)':30} {cpu['floor']:8.2f}")
+    print(f"  {'route ÷ floor':30} {results['route ÷ floor']:8.2f}")
+    print(f"DynamoDB requests: route {results['requests']}, floor {results['floor requests']}")
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     return results
