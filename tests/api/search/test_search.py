@@ -72,6 +72,20 @@ def test_a_warm_space_search_reads_only_the_space_and_the_callers_access(api, gu
     assert [item["id"] for item in again.json()["items"]] == ["p2", "p3"]
 
 
+def test_a_warm_org_search_reads_no_index_pointer(api, guide, request_counter):
+    ada, space_id, _ = guide
+    other = new_space(api, ada, title="Other")["id"]
+    publish(other, tree(page("o1", "Install more")), {})
+    first = api.get(f"/orgs/{ada.org_id}/search", token=ada.token, query={"query": "install"})
+    request_counter.clear()
+    again = api.get(f"/orgs/{ada.org_id}/search", token=ada.token, query={"query": "install"})
+    # token, the page of spaces (GSI1), the caller's roles with the organization: the pointers of both
+    # spaces' revisions were read by the first search
+    assert request_counter == {"GetItem": 1, "Query": 1, "BatchGetItem": 1}
+    assert again.json() == first.json()
+    assert {item["id"] for item in again.json()["items"]} == {space_id, other}
+
+
 def test_stemming_phrases_and_prefixes_through_the_api(api, guide):
     ada, space_id, _ = guide
 

@@ -7,9 +7,10 @@ Pages come best first, `limit` at a time; the cursor pins the revision the first
 paging through results stays within one revision while the space moves on.
 
 An organization search pages through the organization's spaces (one GSI1 Query, like ORG/spaces), keeps
-those the caller may read (one BatchGetItem), reads their index pointers (one BatchGetItem) and returns
-one item per space with matches: its best `PAGES_PER_SPACE` pages. A page of results can hold fewer
-items than spaces read (even none) and still have a next page. `count` is how many of the spaces the
+those the caller may read (one BatchGetItem), reads the index pointers this function has not read yet
+(one BatchGetItem, none when it knows them all) and returns one item per space with matches: its best
+`PAGES_PER_SPACE` pages. A page of results can hold fewer items than spaces read (even none) and still
+have a next page. `count` is how many of the spaces the
 caller may read match: the first page searches them all to tell (its cursor carries the count on).
 
 Results are the search engine's hits (bindery.search.query.PageHit) with the revision they were found in;
@@ -19,6 +20,7 @@ bindery.api.wire.search shapes them.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,11 +144,17 @@ def search_organization(caller: Caller, org_id: str, query: str, *,
 def _spaces_with_hits(query: str, spaces: list[Space]) -> list[SpaceHits]:
     """One item per space with matches (its best `PAGES_PER_SPACE` pages), in the order of `spaces`."""
     readable = [space for space in spaces if space.revision]
-    known = search_store.index_pointers((space.id, space.revision) for space in readable)
+    # Pointers already read by this function are not read again (none at all when every one is known).
+    known = search_store.index_pointers((space.id, space.revision) for space in readable
+                                        if not storage.knows_revision(space.id, space.revision))
     items: list[SpaceHits] = []
     for space in readable:
-        pointer = _pointer(space, known)
-        _, hits = search(storage.connect(space.id, pointer.digest), query, limit=PAGES_PER_SPACE)
+        index = storage.connect_revision(space.id, space.revision, _digest_finder(space, known))
+        _, hits = search(index, query, limit=PAGES_PER_SPACE)
         if hits:
             items.append(SpaceHits(space.id, space.title, space.revision, hits))
     return items
+
+
+def _digest_finder(space: Space, known: dict[tuple[str, str], IndexPointer]) -> Callable[[], str]:
+    return lambda: _pointer(space, known).digest

@@ -52,6 +52,10 @@ class LocalIndexes:
         self._digests: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._lock = threading.Lock()
 
+    def remembered(self, space_id: str, revision_id: str) -> str | None:
+        with self._lock:
+            return self._digests.get((space_id, revision_id))
+
     def revision_digest(self, space_id: str, revision_id: str, find: Callable[[], str]) -> str:
         """The digest of the revision's index: remembered, else `find()` (which reads or builds it)."""
         key = (space_id, revision_id)
@@ -131,6 +135,11 @@ def connect_revision(space_id: str, revision_id: str, find: Callable[[], str]) -
     """A connection to the revision's index, whose digest `find()` gives the first time (reading the
     revision's pointer, or building the index)."""
     return _local.connect(space_id, _local.revision_digest(space_id, revision_id, find))
+
+
+def knows_revision(space_id: str, revision_id: str) -> bool:
+    """Is the revision's index digest remembered (no pointer to read)?"""
+    return _local.remembered(space_id, revision_id) is not None
 
 
 def cached_path(digest: str) -> Path:
