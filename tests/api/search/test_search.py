@@ -59,6 +59,33 @@ def test_space_search_ranks_pages_and_shows_matching_sections(api, guide):
     assert debian["urls"]["app"].endswith("/guides/installing#on-debian")
 
 
+def test_a_warm_space_search_reads_only_the_space_and_the_callers_access(api, guide, request_counter):
+    ada, space_id, _ = guide
+    first = api.get(f"/spaces/{space_id}/search", token=ada.token, query={"query": "install"})
+    request_counter.clear()
+    again = api.get(f"/spaces/{space_id}/search", token=ada.token, query={"query": "chunks"})
+    assert again.status == 200, again.body
+    # token (authorizer), the space, then the membership and the organization in one batch: which index
+    # the revision has was read by the first search and never changes.
+    assert request_counter == {"GetItem": 2, "BatchGetItem": 1}
+    assert [item["id"] for item in first.json()["items"]] == ["p1", "p3"]
+    assert [item["id"] for item in again.json()["items"]] == ["p2", "p3"]
+
+
+def test_a_warm_org_search_reads_no_index_pointer(api, guide, request_counter):
+    ada, space_id, _ = guide
+    other = new_space(api, ada, title="Other")["id"]
+    publish(other, tree(page("o1", "Install more")), {})
+    first = api.get(f"/orgs/{ada.org_id}/search", token=ada.token, query={"query": "install"})
+    request_counter.clear()
+    again = api.get(f"/orgs/{ada.org_id}/search", token=ada.token, query={"query": "install"})
+    # token, the page of spaces (GSI1), the caller's roles with the organization: the pointers of both
+    # spaces' revisions were read by the first search
+    assert request_counter == {"GetItem": 1, "Query": 1, "BatchGetItem": 1}
+    assert again.json() == first.json()
+    assert {item["id"] for item in again.json()["items"]} == {space_id, other}
+
+
 def test_stemming_phrases_and_prefixes_through_the_api(api, guide):
     ada, space_id, _ = guide
 

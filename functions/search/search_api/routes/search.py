@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult, SearchSpaceResultList
-from bindery.api.wire.search import hit_to_wire, space_hits_to_wire
+from bindery.api.wire.search import hits_to_wire, space_hits_to_wire
 from bindery.domain import search as domain
 from bindery.domain.search import SpaceHits
 
@@ -29,9 +29,7 @@ def search_space(
     limit: PageLimit = None,
 ) -> SearchPageResultList:
     found = domain.search_space(who, spaceId, query, limit=page_limit(limit), page=page)
-    hits = found.hits.map(
-        lambda hit: hit_to_wire(hit, space_id=found.space_id, revision_id=found.revision_id))
-    return SearchPageResultList.model_validate(hits.to_wire())
+    return hits_to_wire(found.hits, space_id=found.space_id, revision_id=found.revision_id)
 
 
 @router.get("/orgs/<organizationId>/search")

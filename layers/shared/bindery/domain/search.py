@@ -1,14 +1,16 @@
 """SPACE/search and ORG/search: full-text search of spaces' current revisions (docs/search.md).
 
 A space search checks the caller's access (any role reads), reads the space's current revision (cached)
-and its index pointer (GetItem), then queries the index file, cached on local disk after its first use.
+and its index pointer (GetItem; only the first time the function searches the revision: which index a
+revision has never changes), then queries the index file, cached on local disk after its first use.
 Pages come best first, `limit` at a time; the cursor pins the revision the first page searched, so that
 paging through results stays within one revision while the space moves on.
 
 An organization search pages through the organization's spaces (one GSI1 Query, like ORG/spaces), keeps
-those the caller may read (one BatchGetItem), reads their index pointers (one BatchGetItem) and returns
-one item per space with matches: its best `PAGES_PER_SPACE` pages. A page of results can hold fewer
-items than spaces read (even none) and still have a next page. `count` is how many of the spaces the
+those the caller may read (one BatchGetItem), reads the index pointers this function has not read yet
+(one BatchGetItem, none when it knows them all) and returns one item per space with matches: its best
+`PAGES_PER_SPACE` pages. A page of results can hold fewer items than spaces read (even none) and still
+have a next page. `count` is how many of the spaces the
 caller may read match: the first page searches them all to tell (its cursor carries the count on).
 
 Results are the search engine's hits (bindery.search.query.PageHit) with the revision they were found in;
@@ -18,6 +20,7 @@ bindery.api.wire.search shapes them.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,8 +103,8 @@ def search_space(caller: Caller, space_id: str, query: str, *, limit: int, page:
             raise BadRequest("page: invalid page cursor")
         offset, pinned = start["o"], start["r"]
     revision = _revision(space_id, pinned)
-    pointer = ensure_index(revision)
-    total, hits = search(storage.connect(space_id, pointer.digest), query, limit=limit, offset=offset)
+    index = storage.connect_revision(space_id, revision.id, lambda: ensure_index(revision).digest)
+    total, hits = search(index, query, limit=limit, offset=offset)
     more = offset + limit < total
     cursor = encode_cursor(scope, {"r": revision.id, "o": offset + limit}) if more else None
     return SpaceSearch(space_id, revision.id, Listing(items=hits, next_cursor=cursor, count=total))
@@ -141,11 +144,17 @@ def search_organization(caller: Caller, org_id: str, query: str, *,
 def _spaces_with_hits(query: str, spaces: list[Space]) -> list[SpaceHits]:
     """One item per space with matches (its best `PAGES_PER_SPACE` pages), in the order of `spaces`."""
     readable = [space for space in spaces if space.revision]
-    known = search_store.index_pointers((space.id, space.revision) for space in readable)
+    # Pointers already read by this function are not read again (none at all when every one is known).
+    known = search_store.index_pointers((space.id, space.revision) for space in readable
+                                        if not storage.knows_revision(space.id, space.revision))
     items: list[SpaceHits] = []
     for space in readable:
-        pointer = _pointer(space, known)
-        _, hits = search(storage.connect(space.id, pointer.digest), query, limit=PAGES_PER_SPACE)
+        index = storage.connect_revision(space.id, space.revision, _digest_finder(space, known))
+        _, hits = search(index, query, limit=PAGES_PER_SPACE)
         if hits:
             items.append(SpaceHits(space.id, space.title, space.revision, hits))
     return items
+
+
+def _digest_finder(space: Space, known: dict[tuple[str, str], IndexPointer]) -> Callable[[], str]:
+    return lambda: _pointer(space, known).digest

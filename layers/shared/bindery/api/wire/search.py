@@ -1,27 +1,40 @@
 """Search results on the wire: the spec's `SearchPageResult` (with its `SearchSectionResult`s), and an
 organization search's `SearchSpaceResult` (a space's best pages). Results link to the space's current
-content in the app (a search reads the current revision)."""
+content in the app (a search reads the current revision).
+
+A page of results is validated as one model (a page holds up to 1,000 results: one pydantic call, not
+one per result), and each result's app URL is made once for the page and its sections."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from bindery.api.wire.content import View
-from bindery.api.wire.models.search import SearchPageResult, SearchSpaceResult
+from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult
+from bindery.pagination import Listing
 from bindery.search.query import PageHit
 
 
-def hit_to_wire(hit: PageHit, *, space_id: str, revision_id: str) -> SearchPageResult:
-    view = View(space_id, revision_id, current=True)
+def _result(hit: PageHit, view: View) -> dict[str, Any]:
+    page_url = view.app_url(hit.path)
     sections = []
     for section in hit.sections:
         fragment = f"#{section.anchor}" if section.anchor else ""
         sections.append({"id": section.anchor or hit.id, "title": section.title or hit.title,
                          "path": hit.path + fragment, "body": section.body,
-                         "urls": {"app": view.app_url(hit.path) + fragment}})
-    return SearchPageResult.model_validate({"id": hit.id, "title": hit.title, "path": hit.path,
-                                            "sections": sections, "urls": {"app": view.app_url(hit.path)}})
+                         "urls": {"app": page_url + fragment}})
+    return {"id": hit.id, "title": hit.title, "path": hit.path, "sections": sections,
+            "urls": {"app": page_url}}
+
+
+def hits_to_wire(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> SearchPageResultList:
+    """A page of a space search's results."""
+    view = View(space_id, revision_id, current=True)
+    return SearchPageResultList.model_validate(hits.map(lambda hit: _result(hit, view)).to_wire())
 
 
 def space_hits_to_wire(space_id: str, title: str, *, revision_id: str,
                        hits: list[PageHit]) -> SearchSpaceResult:
-    pages = [hit_to_wire(hit, space_id=space_id, revision_id=revision_id) for hit in hits]
-    return SearchSpaceResult(id=space_id, title=title, pages=pages)
+    view = View(space_id, revision_id, current=True)
+    return SearchSpaceResult.model_validate({"id": space_id, "title": title,
+                                             "pages": [_result(hit, view) for hit in hits]})
