@@ -78,6 +78,10 @@ def resolver(function: Function) -> Any:
     app = getattr(module, "app", None)
     if app is None or not hasattr(app, "get_openapi_schema"):
         raise RuntimeError(f"{function.name}: {module_name} has no Powertools resolver named `app`")
+    from bindery.api.http import Resolver  # importable once the handler module is (layers/shared)
+
+    if isinstance(app, Resolver):
+        app.include_deferred()  # every route, those imported on first need too
     return app
 
 

@@ -1,31 +1,56 @@
 """What each API function imports when Lambda loads it (its cold start): the heavy engines only where a
 route needs them on its first call — markdown-it when Markdown is converted, dulwich for Git Sync, fpdf2
-for a PDF, PyYAML for a YAML document — never when the handler module loads."""
+for a PDF, PyYAML for a YAML document — never when the handler module loads; and the route modules a
+function includes only when a request needs them (bindery.api.http.Resolver.include_later), which must
+answer that first request exactly as if they had been imported with the function."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
+from types import ModuleType
 
 import pytest
 
-from local.template import ROOT, load
+from local.gateway import build_event
+from local.lambda_runtime import WorkerContext, load_handler
+from local.template import ROOT, Route, load
+from tests.client import ApiClient
+from tests.test_observability import dimensions, invocation_blob, json_logs
 
 HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "emoji", "pygments",
          "numpy", "scipy", "sklearn", "yake")  # the last four: the conversations worker image's
 API_FUNCTIONS = sorted(name for name, function in load().functions.items() if function.routes)
 
 
-def _loaded_on_import(function_name: str) -> list[str]:
+# The route modules (and the domain modules only they use) each function imports on first need.
+DEFERRED = {
+    "ContentFunction": (
+        "content_api.routes.links", "content_api.routes.template", "content_api.routes.git",
+        "content_api.routes.change_request_content", "content_api.routes.change_request_links",
+        "bindery.domain.change_requests.edits", "bindery.domain.git_sync.operations",
+        "bindery.domain.templates"),
+    "ChangeRequestsFunction": (
+        "change_requests_api.routes.merges", "change_requests_api.routes.mcp",
+        "change_requests_api.routes.org_change_requests",
+        "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports"),
+}
+
+
+def _modules_on_import(function_name: str) -> list[str]:
     function = load().functions[function_name]
     module = function.handler.rpartition(".")[0]
-    script = (f"import sys, json; import {module}; "
-              f"print(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))")
+    script = f"import sys, json; import {module}; print(json.dumps(sorted(sys.modules)))"
     env_path = f"{ROOT / 'layers' / 'shared'}:{function.code_uri}"
     out = subprocess.run([sys.executable, "-c", script], env={"PYTHONPATH": env_path, "PATH": ""},
                          capture_output=True, text=True, check=True).stdout
-    return [name for name in json.loads(out) if name in HEAVY]
+    return list(json.loads(out))
+
+
+def _loaded_on_import(function_name: str) -> list[str]:
+    return sorted({name.split(".")[0] for name in _modules_on_import(function_name)} & set(HEAVY))
 
 
 @pytest.mark.parametrize("function_name", API_FUNCTIONS)
@@ -40,3 +65,65 @@ def test_the_check_sees_a_heavy_import():
 
 def test_the_conversations_worker_loads_the_insights_engine_only_when_it_processes():
     assert _loaded_on_import("ConversationsWorker") == []
+
+
+@pytest.mark.parametrize("function_name", sorted(DEFERRED))
+def test_loading_a_handler_leaves_its_rarely_used_routes_unimported(function_name):
+    assert set(DEFERRED[function_name]).isdisjoint(_modules_on_import(function_name))
+
+
+def _fresh_handler_module(function_name: str) -> ModuleType:
+    """The function's handler module as a new Lambda environment imports it: a new module object, since
+    the one in sys.modules may have had its deferred routes included by an earlier test."""
+    function = load().functions[function_name]
+    load_handler(function)  # its code directory on sys.path, as the tests' gateway has it
+    spec = importlib.util.find_spec(function.handler.rpartition(".")[0])
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _event(function_name: str, method: str, path: str, user_id: str) -> dict[str, object]:
+    return build_event(method, path, Route(function_name, "/{proxy+}", "ANY"), {"proxy": path[1:]},
+                       headers={"Host": "api.example.com"}, query="", body=None,
+                       authorizer={"userId": user_id, "principalId": user_id})
+
+
+def _route_paths(module: ModuleType) -> set[str]:
+    return {route.path for route in module.app._static_routes + module.app._dynamic_routes}
+
+
+def test_the_first_request_for_a_deferred_route_gets_its_answer_logs_and_metrics(
+        api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
+    ada = api.org_admin()
+    space = api.post(f"/orgs/{ada.org_id}/spaces", token=ada.token, body={"title": "Docs"}).json()
+    module = _fresh_handler_module("ContentFunction")
+    assert "/spaces/<spaceId>/git/runs" not in _route_paths(module)
+    capsys.readouterr()
+
+    with json_logs("content") as logs:
+        response = module.lambda_handler(_event("ContentFunction", "GET", f"/spaces/{space['id']}/git/runs",
+                                                ada.user_id), WorkerContext("ContentFunction"))
+
+    assert response["statusCode"] == 200, response["body"]
+    assert json.loads(response["body"])["items"] == []
+    assert "/spaces/<spaceId>/git/runs" in _route_paths(module)
+    (done,) = [line for line in logs if line["message"] == "invocation done"]  # one request, one line
+    assert (done["route"], done["status"]) == ("GET /spaces/<spaceId>/git/runs", 200)
+    assert dimensions(invocation_blob(capsys.readouterr().out))["route"] == "GET /spaces/<spaceId>/git/runs"
+
+
+def test_a_path_no_route_serves_is_still_a_404_once_every_route_is_included(
+        api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
+    ada = api.user("Ada")
+    module = _fresh_handler_module("ChangeRequestsFunction")
+    for _ in range(2):  # the first includes the deferred routes, the second finds none left
+        capsys.readouterr()
+        response = module.lambda_handler(_event("ChangeRequestsFunction", "GET", "/spaces/s1/nothing-here",
+                                                ada.user_id), WorkerContext("ChangeRequestsFunction"))
+        assert response["statusCode"] == 404
+        assert json.loads(response["body"])["error"]["message"] == "No route for GET /spaces/s1/nothing-here"
+        assert dimensions(invocation_blob(capsys.readouterr().out))["route"] == "(no route)"
+    assert "/spaces/<spaceId>/change-requests/<changeRequestId>/merge" in _route_paths(module)

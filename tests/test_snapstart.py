@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from bindery import aws, snapstart
+from local.lambda_runtime import load_handler
+from local.template import load
 
 
 @pytest.fixture
@@ -21,16 +23,16 @@ def runtime(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, list[Callable
     module.register_before_snapshot = hooks["before"].append  # type: ignore[attr-defined]
     module.register_after_restore = hooks["after"].append  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "snapshot_restore_py", module)
-    snapstart.register.cache_clear()
+    snapstart._runtime_hooks.cache_clear()
     yield hooks
-    snapstart.register.cache_clear()
+    snapstart._runtime_hooks.cache_clear()
 
 
 def test_without_the_runtime_nothing_is_registered(monkeypatch):
     monkeypatch.setitem(sys.modules, "snapshot_restore_py", None)  # import fails, as off Lambda
-    snapstart.register.cache_clear()
+    snapstart._runtime_hooks.cache_clear()
     assert snapstart.register() is False
-    snapstart.register.cache_clear()
+    snapstart._runtime_hooks.cache_clear()
 
 
 def test_hooks_are_registered_once_and_restored_environments_make_new_clients(runtime):
@@ -52,6 +54,27 @@ def test_every_function_handler_registers_the_hooks(runtime):
 
     observability.observed("test", lambda event, context, invocation: None)
     assert runtime["after"] == [snapstart.after_restore]
+
+
+def test_before_the_snapshot_a_handler_builds_its_tracer_and_includes_its_deferred_routes(runtime):
+    """What a handler leaves to its first invocations where there is no snapshot is done before the
+    snapshot where there is one, so that restored environments do not pay for it after restore."""
+    from bindery import observability
+    from bindery.api.http import api_handler, create_app
+
+    load_handler(load().functions["ContentFunction"])  # content_api on sys.path
+    app = create_app("snapstart-test")
+    app.include_later("content_api.routes.git")
+    api_handler(app)
+
+    for hook in runtime["before"]:
+        hook()
+
+    hits = observability.tracer.cache_info().hits
+    observability.tracer("snapstart-test")  # what the first invocation asks for: built already
+    assert observability.tracer.cache_info().hits == hits + 1
+    assert "/spaces/<spaceId>/git/runs" in {route.path for route in app._dynamic_routes}
+    assert app.include_deferred() is False  # nothing left for a first request to import
 
 
 def test_retry_jitter_differs_between_environments_restored_from_one_snapshot():

@@ -2,7 +2,10 @@
 contents), current (`/spaces/{spaceId}/content…`), by revision (`/spaces/{spaceId}/revisions/{id}…`) or a
 change request's (`…/change-requests/{id}/content…`): each reads route is declared under the three
 paths (content_api.target tells them apart), beside the links, template, Git Sync and edit routers.
-Every route module writes its full paths, so the routers are mounted without a prefix."""
+Every route module writes its full paths, so the routers are mounted without a prefix. Only the reads are
+imported with the function: the other routers' modules (change request edits, Git Sync, templates,
+links), which readers rarely call, are imported on the first request that needs one
+(bindery.api.http.Resolver.include_later), or before the snapshot under SnapStart."""
 
 from __future__ import annotations
 
@@ -10,19 +13,13 @@ import re
 from typing import Any
 
 from bindery.api.http import api_handler, create_app
-from content_api.routes import (
-    change_request_content,
-    change_request_links,
-    git,
-    links,
-    reads,
-    revisions,
-    template,
-)
+from content_api.routes import reads, revisions
 
 app = create_app("content")
-for module in (reads, revisions, links, template, git, change_request_content, change_request_links):
+for module in (reads, revisions):
     app.include_router(module.router)
+app.include_later(*(f"content_api.routes.{name}" for name in (
+    "links", "template", "git", "change_request_content", "change_request_links")))
 
 # A page path has slashes (`getting-started/install`) and the official client sends them as they are.
 # Routes match one segment per parameter, so the rest of the path is escaped into that one segment

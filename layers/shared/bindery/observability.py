@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
 from typing import TYPE_CHECKING, Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -66,16 +66,20 @@ def metrics(service: str) -> Metrics:
 
 @cache
 def tracer(service: str) -> Tracer:
-    # Built on the first invocation, not at import: constructing a Tracer imports aws_xray_sdk.core, and
-    # patching botocore imports botocore, which the functions otherwise import only when they first
-    # need a client (bindery.aws). Outside Lambda (tests, the local runner) Powertools disables it.
+    # Built on the first invocation, not at import: constructing a Tracer imports aws_xray_sdk.core and
+    # patches botocore. Under SnapStart it is built before the snapshot instead (`observed`), as a
+    # module-level Tracer would be, so restored environments do not pay for it. Outside Lambda (tests,
+    # the local runner) Powertools disables it.
     return Tracer(service=service, patch_modules=["botocore"])
 
 
 def observed(service: str, run: Callable[[Event, LambdaContext, Invocation], Any], *,
-             correlation_id_path: str | None = None) -> Handler:
-    """The Lambda handler that runs `run(event, context, invocation)` with logs, a trace and metrics."""
-    snapstart.register()
+             correlation_id_path: str | None = None,
+             before_snapshot: Callable[[], object] | None = None) -> Handler:
+    """The Lambda handler that runs `run(event, context, invocation)` with logs, a trace and metrics.
+    `before_snapshot`: what the handler defers to its first invocations and SnapStart should do before
+    the snapshot instead (the tracer is always built there)."""
+    snapstart.register(partial(tracer, service), *([before_snapshot] if before_snapshot else []))
     log, emf = logger(service), metrics(service)
 
     @log.inject_lambda_context(correlation_id_path=correlation_id_path, log_event=False, clear_state=True)

@@ -4,6 +4,7 @@ one Lambda handler over it (logs, trace and per-route metrics: bindery.observabi
 from __future__ import annotations
 
 import base64
+import importlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -121,18 +122,37 @@ _UNMATCHED = "bindery_unmatched"
 
 
 class Resolver(APIGatewayRestResolver):
-    """Powertools' REST resolver, knowing its service and the route template the last event matched."""
+    """Powertools' REST resolver, knowing its service and the route template the last event matched, with
+    routers whose modules are imported only when a request needs them (`include_later`)."""
 
     def __init__(self, service: str) -> None:
         super().__init__(enable_validation=True)
         self.service = service
         self.matched_route: str | None = None
+        self.unmatched = False
+        self._deferred: list[str] = []
+
+    def include_later(self, *modules: str) -> None:
+        """Include the `router` of each module (by name) only when a request matches no route included so
+        far (`api_handler` then includes them and resolves it again), when the OpenAPI schema is asked
+        for, or before a SnapStart snapshot: a function's rarely used routes, whose domain modules would
+        otherwise cost every cold start their import. Their routes come after all others, so give them
+        last, in the order `include_router` would have had them (the first matching route wins)."""
+        self._deferred.extend(modules)
+
+    def include_deferred(self) -> bool:
+        """Import the deferred route modules and include their routers; False if none were left."""
+        modules, self._deferred = self._deferred, []
+        for name in modules:
+            self.include_router(importlib.import_module(name).router)
+        return bool(modules)
 
     def clear_context(self) -> None:
         # resolve() clears the routing context, matched route included, when it ends (whatever the
         # outcome: validation error, domain error, crash); keep the route's template for the metrics.
         # An unmatched event has a route too, made up by Powertools from the concrete path: not kept.
-        route = None if self.context.get(_UNMATCHED) else self.context.get("_route")
+        self.unmatched = bool(self.context.get(_UNMATCHED))
+        route = None if self.unmatched else self.context.get("_route")
         self.matched_route = f"{route.method} {route.path}" if route is not None else None
         super().clear_context()  # type: ignore[no-untyped-call]  # Powertools leaves it unannotated
 
@@ -233,8 +253,13 @@ def api_handler(app: Resolver,
     def run(event: dict[str, Any], context: LambdaContext,
             invocation: observability.Invocation) -> dict[str, Any]:
         app.matched_route = None
+        prepared = prepare(event) if prepare else event
         try:
-            response = app.resolve(prepare(event) if prepare else event, context)
+            response = app.resolve(prepared, context)
+            if app.unmatched and app.include_deferred():
+                # Perhaps a route of a module not imported yet (Resolver.include_later). The first answer
+                # was the resolver's 404, which changed nothing: ask again with every route included.
+                response = app.resolve(prepared, context)
         finally:
             # The route *template* (`GET /spaces/<spaceId>`), never the path: a dimension value is a
             # CloudWatch metric of its own, and the routes are a fixed few dozen per function while
@@ -243,4 +268,7 @@ def api_handler(app: Resolver,
         invocation.log_fields["status"] = response.get("statusCode")
         return response
 
-    return observability.observed(app.service, run, correlation_id_path=correlation_paths.API_GATEWAY_REST)
+    # Under SnapStart the deferred routes are imported before the snapshot: restored environments pay
+    # nothing for them, only `sam local` and environments started without a snapshot do, on first need.
+    return observability.observed(app.service, run, correlation_id_path=correlation_paths.API_GATEWAY_REST,
+                                  before_snapshot=app.include_deferred)
