@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.change_requests import change_request_location, change_request_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.change_requests import ChangeRequest, ChangeRequestList
 from bindery.domain.change_requests import listing
 from bindery.domain.change_requests import records as domain
@@ -35,7 +36,7 @@ def list_change_requests(
     query: ListingQuery,
 ) -> ChangeRequestList:
     found = listing.list_for_space(who, spaceId, query.filters(), limit=page_limit(limit), page=page)
-    return ChangeRequestList.model_validate(found.map(shown).to_wire())
+    return list_page(ChangeRequestList, found, shown)
 
 
 @router.post("/spaces/<spaceId>/change-requests",

@@ -26,6 +26,7 @@ from bindery.api.wire.content import (
     reusable_content_to_wire,
     revision_to_wire,
 )
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.content import (
     Revision,
     RevisionFile,
@@ -113,7 +114,7 @@ def list_files(
 ) -> RevisionFileList:
     found = reads.list_files(who, where, limit=page_limit(limit), page=page, metadata=metadata)
     view = view_of(found.opened)
-    return RevisionFileList.model_validate(found.files.map(lambda entry: file_to_wire(view, entry)).to_wire())
+    return list_page(RevisionFileList, found.files, lambda entry: file_to_wire(view, entry))
 
 
 @router.get("/spaces/<spaceId>/content/files/<fileId>")

@@ -12,6 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.integrations import event_to_wire, event_with_trace
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.integrations import (
     Integration,
     IntegrationEventList,
@@ -39,7 +40,7 @@ def list_integrations(who: Who, *, page: PageCursor = None, limit: PageLimit = N
     """Public integrations, and the private and unlisted ones of `owner` for its members."""
     found = publishing.list_integrations(who, query.narrowing(), owner=query.owner, listed_for=None,
                                          limit=page_limit(limit), page=page)
-    return IntegrationList.model_validate(found.map(shapes.integration).to_wire())
+    return list_page(IntegrationList, found, shapes.integration)
 
 
 @router.get("/integrations/<integrationName>")
@@ -79,7 +80,7 @@ def _list_setups(target: InstallTarget[Install, Shown, Shelf], who: Who, integra
     """The integration's setups on spaces or on sites, across its installations (the developer's view)."""
     found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
                                          extended=extended, limit=page_limit(limit), page=page)
-    return target.shelf.model_validate(found.map(target.shape).to_wire())
+    return list_page(target.shelf, found, target.shape)
 
 
 @router.get("/integrations/<integrationName>/spaces")
@@ -110,7 +111,7 @@ def list_events(integrationName: str, who: Who, *,
                 page: PageCursor = None, limit: PageLimit = None) -> IntegrationEventList:
     """The integration's events, newest first (its owner's admins)."""
     found = events.list_events(who, integrationName, limit=page_limit(limit), page=page)
-    return IntegrationEventList.model_validate(found.map(event_to_wire).to_wire())
+    return list_page(IntegrationEventList, found, event_to_wire)
 
 
 @router.get("/integrations/<integrationName>/events/<eventId>")

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import Collection, SpaceList
 from bindery.domain import collections as domain
 from bindery.requests.collections import UpdateCollection
@@ -45,4 +46,4 @@ def list_spaces(
     limit: PageLimit = None,
 ) -> SpaceList:
     found = domain.list_spaces(who, collectionId, limit=page_limit(limit), page=page)
-    return SpaceList.model_validate(found.map(shapes.space).to_wire())
+    return list_page(SpaceList, found, shapes.space)

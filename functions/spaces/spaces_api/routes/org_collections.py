@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import Collection, CollectionList
 from bindery.domain import collections as domain
 from bindery.requests.collections import CreateCollection
@@ -26,7 +27,7 @@ def list_collections(
     nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
 ) -> CollectionList:
     found = domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit), page=page)
-    return CollectionList.model_validate(found.map(shapes.collection).to_wire())
+    return list_page(CollectionList, found, shapes.collection)
 
 
 @router.post("/orgs/<organizationId>/collections",

@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import Space, SpaceList
 from bindery.domain.spaces import listing
 from bindery.domain.spaces import records as domain
@@ -26,7 +27,7 @@ def list_spaces(
 ) -> SpaceList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's collections.
     found = listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page)
-    return SpaceList.model_validate(found.map(shapes.space).to_wire())
+    return list_page(SpaceList, found, shapes.space)
 
 
 @router.post("/orgs/<organizationId>/spaces",

@@ -16,6 +16,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import (
     TeamContentPermission,
     TeamContentPermissionList,
@@ -59,7 +60,7 @@ def _list(who: Who, target: ContentRef, *,
           listing: Callable[[Caller, str, str, int, str | None], Listing[View]],
           shape: Callable[[View], Shown], shelf: type[Shelf], page: PageCursor, limit: PageLimit) -> Shelf:
     found = listing(who, target.kind, target.id, page_limit(limit), page)
-    return shelf.model_validate(found.map(shape).to_wire())
+    return list_page(shelf, found, shape)
 
 
 @router.get("/spaces/<spaceId>/permissions/users")
