@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.integrations import event_to_wire, event_with_trace
+from bindery.api.wire.integrations import event_to_wire, event_with_trace, integration_to_wire
 from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.integrations import (
     Integration,
@@ -24,7 +24,6 @@ from bindery.api.wire.models.integrations import (
 )
 from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
 from bindery.requests.integrations import IntegrationDevMode, PublishIntegration
-from integrations_api import shapes
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 from integrations_api.listing_query import ListingQuery, with_listing_query
 
@@ -40,18 +39,18 @@ def list_integrations(who: Who, *, page: PageCursor = None, limit: PageLimit = N
     """Public integrations, and the private and unlisted ones of `owner` for its members."""
     found = publishing.list_integrations(who, query.narrowing(), owner=query.owner, listed_for=None,
                                          limit=page_limit(limit), page=page)
-    return list_page(IntegrationList, found, shapes.integration)
+    return list_page(IntegrationList, found, integration_to_wire)
 
 
 @router.get("/integrations/<integrationName>")
 def get_integration(integrationName: str, who: Who) -> Integration:
-    return shapes.integration(publishing.get(who, integrationName))
+    return integration_to_wire(publishing.get(who, integrationName))
 
 
 @router.post("/integrations/<integrationName>")
 def publish_integration(integrationName: str, who: Who,
                         body: Annotated[PublishIntegration, Body()]) -> Integration:
-    return shapes.integration(publishing.publish(who, integrationName, body))
+    return integration_to_wire(publishing.publish(who, integrationName, body))
 
 
 @router.delete("/integrations/<integrationName>", status_code=204)

@@ -30,9 +30,8 @@ def search_space(
     limit: PageLimit = None,
 ) -> SearchPageResultList:
     found = domain.search_space(who, spaceId, query, limit=page_limit(limit), page=page)
-    hits = found.hits.map(
-        lambda hit: hit_to_wire(hit, space_id=found.space_id, revision_id=found.revision_id))
-    return SearchPageResultList.model_validate(hits.to_wire())
+    return list_page(SearchPageResultList, found.hits,
+                     lambda hit: hit_to_wire(hit, space_id=found.space_id, revision_id=found.revision_id))
 
 
 @router.get("/orgs/<organizationId>/search")

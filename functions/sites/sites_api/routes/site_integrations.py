@@ -23,6 +23,4 @@ def list_site_integrations(organizationId: str, siteId: str, who: Who, *,
                            search: Annotated[str | None, Query(max_length=100)] = None) -> IntegrationList:
     """What is installed on the site, for whoever may read the site (guests: 403, as for the site)."""
     found = content_installs.integrations_on(who, "site", siteId, organizationId, search)
-    return list_page(IntegrationList, found,
-        lambda view: integration_to_wire(view.integration, owner=view.owner, owner_role=view.owner_role,
-                                         icon_url=view.icon_url, preview_urls=view.preview_urls))
+    return list_page(IntegrationList, found, integration_to_wire)

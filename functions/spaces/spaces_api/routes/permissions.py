@@ -23,13 +23,13 @@ from bindery.api.wire.models.spaces import (
     UserContentPermission,
     UserContentPermissionList,
 )
+from bindery.api.wire.spaces import team_permission_to_wire, user_permission_to_wire
 from bindery.auth import Caller
 from bindery.domain.access import grant_listings
 from bindery.domain.access import grants as domain
 from bindery.domain.access.grant_listings import TeamGrantView, UserGrantView
 from bindery.pagination import Listing
 from bindery.requests.grants import InviteUsersAndTeams, UpdatePermission
-from spaces_api import shapes
 from spaces_api.target import ContentRef, permission_target
 
 router = Router()
@@ -67,7 +67,7 @@ def _list(who: Who, target: ContentRef, *,
 @router.get("/collections/<collectionId>/permissions/users")
 def list_users(who: Who, target: Target, page: PageCursor = None,
                limit: PageLimit = None) -> UserContentPermissionList:
-    return _list(who, target, listing=grant_listings.list_users, shape=shapes.user_grant,
+    return _list(who, target, listing=grant_listings.list_users, shape=user_permission_to_wire,
                  shelf=UserContentPermissionList, page=page, limit=limit)
 
 
@@ -90,7 +90,7 @@ def remove_user(userId: str, who: Who, target: Target) -> Response[str]:
 @router.get("/collections/<collectionId>/permissions/teams")
 def list_teams(who: Who, target: Target, page: PageCursor = None,
                limit: PageLimit = None) -> TeamContentPermissionList:
-    return _list(who, target, listing=grant_listings.list_teams, shape=shapes.team_grant,
+    return _list(who, target, listing=grant_listings.list_teams, shape=team_permission_to_wire,
                  shelf=TeamContentPermissionList, page=page, limit=limit)
 
 

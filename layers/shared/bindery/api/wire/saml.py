@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSSOProviderLogins
-from bindery.api.wire.teams import team_to_wire
+from bindery.api.wire.teams import team_fields
 from bindery.api.wire.urls import api_base, api_url
 from bindery.saml.endpoints import service_endpoints
 from bindery.store.saml import Provider
@@ -31,7 +31,7 @@ def provider_to_wire(provider: Provider, team: Team | None) -> OrganizationSAMLP
     }
     if team is not None:
         # Only organization admins read providers, and they manage every team.
-        body["defaultTeam"] = team_to_wire(team, admin=True, view=True)
+        body["defaultTeam"] = team_fields(team, admin=True, view=True)
     return OrganizationSAMLProvider.model_validate(body)
 
 

@@ -9,7 +9,7 @@ from typing import Any, Protocol, runtime_checkable
 from bindery.api.wire.models.site_sections import SiteSection, SiteSectionGroup
 from bindery.api.wire.models.sites import SiteSpace as WireSiteSpace
 from bindery.api.wire.sites import published_at
-from bindery.api.wire.spaces import space_to_wire
+from bindery.api.wire.spaces import space_fields
 from bindery.store.orgs import Organization
 from bindery.store.site_sections import Section, SectionGroup
 from bindery.store.site_spaces import SiteSpace
@@ -76,7 +76,7 @@ WITHHELD_FROM_VISITORS = {"comments": 0, "changeRequests": 0, "changeRequestsOpe
 
 
 def _space_as_seen(space: Space, role: str | None) -> dict[str, Any]:
-    body = space_to_wire(space, role)
+    body = space_fields(space, role)
     if role is None:
         for key in HIDDEN_FROM_VISITORS:
             body.pop(key, None)
