@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
+from bindery.api.wire.integrations import site_installation_to_wire, space_installation_to_wire
 from bindery.api.wire.models.integrations import (
     IntegrationSiteInstallation,
     IntegrationSiteInstallationList,
@@ -16,7 +17,6 @@ from bindery.api.wire.models.integrations import (
 )
 from bindery.domain.integrations.content_installs import ContentInstallationView
 from bindery.requests.integrations import InstallOnSite, InstallOnSpace
-from integrations_api import shapes
 
 Install = TypeVar("Install", InstallOnSpace, InstallOnSite)
 Shown = TypeVar("Shown", IntegrationSpaceInstallation, IntegrationSiteInstallation)
@@ -38,7 +38,7 @@ class InstallTarget(Generic[Install, Shown, Shelf]):
         return f"{self.kind}s"
 
 
-SPACE = InstallTarget("space", "spaceId", InstallOnSpace, lambda body: body.space, shapes.space_installation,
+SPACE = InstallTarget("space", "spaceId", InstallOnSpace, lambda body: body.space, space_installation_to_wire,
                       IntegrationSpaceInstallation, IntegrationSpaceInstallationList)
-SITE = InstallTarget("site", "siteId", InstallOnSite, lambda body: body.siteId, shapes.site_installation,
+SITE = InstallTarget("site", "siteId", InstallOnSite, lambda body: body.siteId, site_installation_to_wire,
                      IntegrationSiteInstallation, IntegrationSiteInstallationList)

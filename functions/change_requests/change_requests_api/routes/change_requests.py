@@ -11,19 +11,14 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.change_requests import change_request_location, change_request_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.change_requests import ChangeRequest, ChangeRequestList
 from bindery.domain.change_requests import listing
 from bindery.domain.change_requests import records as domain
-from bindery.domain.change_requests.records import ChangeRequestView
 from bindery.requests.change_requests import CreateChangeRequest, UpdateChangeRequest
 from change_requests_api.listing_query import ListingQuery, with_listing_query
 
 router = Router()
-
-
-def shown(view: ChangeRequestView) -> ChangeRequest:
-    """The change request on the wire (ORG/change-requests shows its items the same way)."""
-    return change_request_to_wire(view.change_request, view.users, outdated=view.outdated)
 
 
 @router.get("/spaces/<spaceId>/change-requests")
@@ -35,7 +30,7 @@ def list_change_requests(
     query: ListingQuery,
 ) -> ChangeRequestList:
     found = listing.list_for_space(who, spaceId, query.filters(), limit=page_limit(limit), page=page)
-    return ChangeRequestList.model_validate(found.map(shown).to_wire())
+    return list_page(ChangeRequestList, found, change_request_to_wire)
 
 
 @router.post("/spaces/<spaceId>/change-requests",
@@ -45,7 +40,8 @@ def create_change_request(
     body: Annotated[CreateChangeRequest | None, Body()] = None,
 ) -> Response[ChangeRequest]:
     created = domain.create_change_request(who, spaceId, body or CreateChangeRequest())
-    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=shown(created),
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON,
+                    body=change_request_to_wire(created),
                     headers={"Location": change_request_location(created.change_request)})
 
 
@@ -53,7 +49,7 @@ def create_change_request(
 def get_change_request(
     spaceId: str, changeRequestId: str, who: Who,
 ) -> ChangeRequest:
-    return shown(domain.get_change_request(who, spaceId, changeRequestId))
+    return change_request_to_wire(domain.get_change_request(who, spaceId, changeRequestId))
 
 
 @router.patch("/spaces/<spaceId>/change-requests/<changeRequestId>")
@@ -61,4 +57,4 @@ def update_change_request(
     spaceId: str, changeRequestId: str, who: Who,
     body: Annotated[UpdateChangeRequest, Body()],
 ) -> ChangeRequest:
-    return shown(domain.update_change_request(who, spaceId, changeRequestId, body))
+    return change_request_to_wire(domain.update_change_request(who, spaceId, changeRequestId, body))

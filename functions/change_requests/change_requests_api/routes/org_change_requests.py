@@ -6,10 +6,11 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.change_requests import change_request_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.change_requests import ChangeRequestList
 from bindery.domain.change_requests import listing
 from change_requests_api.listing_query import ListingQuery, with_listing_query
-from change_requests_api.routes.change_requests import shown
 
 router = Router()
 
@@ -25,4 +26,4 @@ def list_change_requests(
     # Membership is checked with the page's spaces (one BatchGetItem): a non-member gets 404.
     found = listing.list_for_organization(who, organizationId, query.filters(), limit=page_limit(limit),
                                           page=page)
-    return ChangeRequestList.model_validate(found.map(shown).to_wire())
+    return list_page(ChangeRequestList, found, change_request_to_wire)

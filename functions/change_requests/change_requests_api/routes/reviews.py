@@ -16,6 +16,7 @@ from bindery.api.wire.change_requests import (
     requested_reviewer_to_wire,
     review_to_wire,
 )
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.change_requests import (
     ChangeRequestRequestedReviewer,
     ChangeRequestRequestedReviewerList,
@@ -61,7 +62,7 @@ def list_reviews(
     # `format` shapes a review's comment, which Bindery does not return (comments are their own area).
     found = domain.list_reviews(who, spaceId, changeRequestId, outdated=outdated, limit=page_limit(limit),
                                 page=page)
-    return ChangeRequestReviewList.model_validate(found.map(_review).to_wire())
+    return list_page(ChangeRequestReviewList, found, _review)
 
 
 @router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/reviews",
@@ -89,7 +90,7 @@ def list_requested_reviewers(
 ) -> ChangeRequestRequestedReviewerList:
     found = requested_reviewers.list_requested_reviewers(who, spaceId, changeRequestId,
                                                          limit=page_limit(limit), page=page)
-    return ChangeRequestRequestedReviewerList.model_validate(found.map(_request).to_wire())
+    return list_page(ChangeRequestRequestedReviewerList, found, _request)
 
 
 @router.post("/spaces/<spaceId>/change-requests/<changeRequestId>/requested-reviewers")
@@ -118,4 +119,4 @@ def list_contributors(
 ) -> ChangeRequestUserContributorList:
     found = requested_reviewers.list_contributors(who, spaceId, changeRequestId, limit=page_limit(limit),
                                                   page=page)
-    return ChangeRequestUserContributorList.model_validate(found.map(_contributor).to_wire())
+    return list_page(ChangeRequestUserContributorList, found, _contributor)

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.depends import Depends
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.comments import commenter_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.users import OrganizationMember, OrganizationMemberList
 from bindery.domain.comments import commenters as domain
 from bindery.domain.comments.commenters import Commenter
@@ -31,4 +32,4 @@ def list_commenters(
     limit: PageLimit = None,
 ) -> OrganizationMemberList:
     found = domain.list_commenters(who, target, limit=page_limit(limit), cursor=page)
-    return OrganizationMemberList.model_validate(found.map(_wire).to_wire())
+    return list_page(OrganizationMemberList, found, _wire)

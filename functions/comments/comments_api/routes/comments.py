@@ -14,6 +14,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import IdsFilter, PageCursor, PageLimit, Who
 from bindery.api.wire.comments import comment_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.comments import Comment, CommentList
 from bindery.domain.comments import threads as domain
 from bindery.domain.comments.targets import TargetRef
@@ -41,7 +42,7 @@ def list_comments(
 ) -> CommentList:
     found = domain.list_comments(who, target, order=order, status=status, page=targetPage,
                                  authors=authors or [], fmt=format, limit=page_limit(limit), cursor=page)
-    return CommentList.model_validate(found.map(comment_to_wire).to_wire())
+    return list_page(CommentList, found, comment_to_wire)
 
 
 @router.post("/spaces/<spaceId>/comments")

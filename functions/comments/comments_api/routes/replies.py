@@ -14,6 +14,7 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.comments import reply_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.comments import CommentReply, CommentReplyList
 from bindery.domain.comments import replies as domain
 from bindery.domain.comments.targets import TargetRef
@@ -36,7 +37,7 @@ def list_replies(
     format: Annotated[DocumentFormat | None, Query()] = None,  # noqa: A002 - the spec's name
 ) -> CommentReplyList:
     found = domain.list_replies(who, target, commentId, fmt=format, limit=page_limit(limit), cursor=page)
-    return CommentReplyList.model_validate(found.map(reply_to_wire).to_wire())
+    return list_page(CommentReplyList, found, reply_to_wire)
 
 
 @router.post("/spaces/<spaceId>/comments/<commentId>/replies")

@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
+from bindery.api.wire.change_requests import change_request_to_wire
 from bindery.api.wire.content import content_updated_to_wire
 from bindery.api.wire.models.content import ContentUpdateResult
 from bindery.domain.change_requests import edits
 from bindery.requests.change_requests import UpdateContent
-from content_api.shown import change_request_of
 
 router = Router()
 
@@ -26,7 +26,7 @@ def update_content(
     compat: Annotated[bool, Query()] = True,
 ) -> ContentUpdateResult:
     done = edits.update_content(who, spaceId, changeRequestId, body, compat=compat)
-    change_request = change_request_of(done.change_request)
+    change_request = change_request_to_wire(done.change_request)
     if done.compat:
         return ContentUpdateResult(change_request)
     updated = done.change_request.change_request

@@ -12,13 +12,14 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.change_requests import change_request_to_wire
+from bindery.api.wire.links import backlinks_to_wire, links_to_wire
 from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.auth import Caller
 from bindery.domain import links as domain
 from bindery.domain.change_requests import records
 from bindery.domain.change_requests.records import change_request_view
-from content_api.shown import backlinks_of, change_request_of, links_of
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -27,7 +28,7 @@ Status = Literal["ok", "broken", "in-app"]
 def _context(who: Caller, space_id: str, change_request_id: str) -> tuple[str, str, ChangeRequest]:
     """The change request's revision, its base, and the change request (each location names it)."""
     opened = records.open_change_request(who, space_id, change_request_id)
-    shown = change_request_of(change_request_view(opened.change_request, opened.space,
+    shown = change_request_to_wire(change_request_view(opened.change_request, opened.space,
                                                            opened.access.member))
     return opened.change_request.revision, opened.change_request.base, shown
 
@@ -42,7 +43,7 @@ def list_page_links(
     revision, base, change_request = _context(who, spaceId, changeRequestId)
     found = domain.list_links(who, spaceId, revision, page_id=pageId, status=status, limit=page_limit(limit),
                               page=page, base_revision_id=base)
-    return links_of(found, change_request)
+    return links_to_wire(found, change_request)
 
 
 @router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content/files/<fileId>/backlinks")
@@ -53,4 +54,4 @@ def list_file_backlinks(
 ) -> ContentLocationList:
     revision, _base, change_request = _context(who, spaceId, changeRequestId)
     found = domain.list_file_backlinks(who, spaceId, revision, fileId, limit=page_limit(limit), page=page)
-    return backlinks_of(found, change_request)
+    return backlinks_to_wire(found, change_request)

@@ -12,6 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.git_sync import git_info_to_wire, run_location, run_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.git_sync import GitSyncRun, GitSyncRunList
 from bindery.api.wire.models.spaces import GitSyncState
 from bindery.domain.git_sync import operations as domain
@@ -53,7 +54,7 @@ def list_git_runs(
     limit: PageLimit = None,
 ) -> GitSyncRunList:
     found = domain.list_runs(who, spaceId, limit=page_limit(limit), page=page)
-    return GitSyncRunList.model_validate(found.map(run_to_wire).to_wire())
+    return list_page(GitSyncRunList, found, run_to_wire)
 
 
 @router.get("/spaces/<spaceId>/git/runs/<runId>")

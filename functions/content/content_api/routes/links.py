@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.links import backlinks_to_wire, links_to_wire
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.domain import links as domain
-from content_api.shown import backlinks_of, links_of
 
 router = Router()
 Status = Literal["ok", "broken", "in-app"]
@@ -25,7 +25,7 @@ def list_page_links(
     limit: PageLimit = None,
     status: Annotated[Status | None, Query()] = None,
 ) -> ContentReferenceUsageList:
-    return links_of(domain.list_links(who, spaceId, None, page_id=pageId, status=status,
+    return links_to_wire(domain.list_links(who, spaceId, None, page_id=pageId, status=status,
                                       limit=page_limit(limit), page=page))
 
 
@@ -35,5 +35,5 @@ def list_file_backlinks(
     page: PageCursor = None,
     limit: PageLimit = None,
 ) -> ContentLocationList:
-    return backlinks_of(domain.list_file_backlinks(who, spaceId, None, fileId, limit=page_limit(limit),
+    return backlinks_to_wire(domain.list_file_backlinks(who, spaceId, None, fileId, limit=page_limit(limit),
                                                    page=page))

@@ -19,13 +19,16 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.change_requests import change_request_to_wire
 from bindery.api.wire.content import (
     file_to_wire,
     page_to_wire,
     pages_to_wire,
     reusable_content_to_wire,
     revision_to_wire,
+    view_of,
 )
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.content import (
     Revision,
     RevisionFile,
@@ -37,7 +40,6 @@ from bindery.api.wire.models.content import (
 from bindery.domain import content_reads as reads
 from bindery.domain.content_reads import ContentRef, PageRead
 from bindery.requests.content import DocumentFormat, Evaluated
-from content_api.shown import change_request_of, view_of
 from content_api.target import content_ref
 
 router = Router()
@@ -58,7 +60,7 @@ def _page(found: PageRead) -> RevisionPage:
 @router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content")
 def get_revision(who: Who, where: Where, *, metadata: Metadata = True, computed: Computed = True) -> Revision:
     found = reads.get_revision(who, where, metadata=metadata, computed=computed)
-    merged_from = change_request_of(found.merged_from) if found.merged_from is not None else None
+    merged_from = change_request_to_wire(found.merged_from) if found.merged_from is not None else None
     return revision_to_wire(view_of(found.opened), found.opened.revision, found.opened.tree,
                             merged_from=merged_from)
 
@@ -113,7 +115,7 @@ def list_files(
 ) -> RevisionFileList:
     found = reads.list_files(who, where, limit=page_limit(limit), page=page, metadata=metadata)
     view = view_of(found.opened)
-    return RevisionFileList.model_validate(found.files.map(lambda entry: file_to_wire(view, entry)).to_wire())
+    return list_page(RevisionFileList, found.files, lambda entry: file_to_wire(view, entry))
 
 
 @router.get("/spaces/<spaceId>/content/files/<fileId>")

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.conversations import cluster_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.conversations import ConversationsIssuesCluster, ConversationsIssuesClusterList
 from bindery.domain.conversations import reads
 from bindery.domain.conversations.reads import ClusterStatus, OrderBy
@@ -25,7 +26,7 @@ def list_clusters(organizationId: str, who: Who, *,
                   page: PageCursor = None, limit: PageLimit = None) -> ConversationsIssuesClusterList:
     found = reads.list_clusters(who, organizationId, order=order, order_by=orderBy, status=status,
                                 limit=page_limit(limit), page=page)
-    return ConversationsIssuesClusterList.model_validate(found.map(cluster_to_wire).to_wire())
+    return list_page(ConversationsIssuesClusterList, found, cluster_to_wire)
 
 
 @router.get("/orgs/<organizationId>/conversations-clusters/<clusterId>")

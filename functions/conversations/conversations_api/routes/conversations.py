@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.conversations import conversation_to_wire, detail_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.conversations import ConversationDetail, ConversationList
 from bindery.domain.conversations import ingest, reads
 from bindery.requests.conversations import ConversationsBody, conversations
@@ -30,7 +31,7 @@ def list_conversations(organizationId: str, who: Who, *,
                        source: Annotated[str | None, Query(min_length=1, max_length=255)] = None,
                        page: PageCursor = None, limit: PageLimit = None) -> ConversationList:
     found = reads.list_conversations(who, organizationId, source=source, limit=page_limit(limit), page=page)
-    return ConversationList.model_validate(found.map(conversation_to_wire).to_wire())
+    return list_page(ConversationList, found, conversation_to_wire)
 
 
 @router.get("/orgs/<organizationId>/conversations/<conversationId>")

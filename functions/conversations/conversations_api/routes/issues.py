@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.conversations import issue_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.conversations import ConversationIssueList, ConversationIssueWithConversation
 from bindery.domain.conversations import reads
 from bindery.domain.conversations.reads import IssueView
@@ -28,7 +29,7 @@ def list_issues(organizationId: str, who: Who, *, cluster: Filter = None,
                 limit: PageLimit = None) -> ConversationIssueList:
     found = reads.list_issues(who, organizationId, cluster=cluster, conversation=conversation,
                               limit=page_limit(limit), page=page)
-    return ConversationIssueList.model_validate(found.map(_wire).to_wire())
+    return list_page(ConversationIssueList, found, _wire)
 
 
 @router.get("/orgs/<organizationId>/conversations-issues/<issueId>")

@@ -14,6 +14,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.integrations import (
     IntegrationSiteInstallation,
     IntegrationSiteInstallationList,
@@ -33,7 +34,7 @@ def _list(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationNam
           *, page: PageCursor, limit: PageLimit, extended: bool) -> Shelf:
     found = content_installs.list_setups(who, integrationName, installationId, target.kind, None,
                                          extended=extended, limit=page_limit(limit), page=page)
-    return target.shelf.model_validate(found.map(target.shape).to_wire())
+    return list_page(target.shelf, found, target.shape)
 
 
 def _install(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str,

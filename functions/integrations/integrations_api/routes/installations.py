@@ -12,6 +12,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.integrations import installation_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.integrations import (
     IntegrationInstallation,
     IntegrationInstallationList,
@@ -30,7 +31,7 @@ def list_installations(integrationName: str, who: Who, *,
                        ) -> IntegrationInstallationList:
     found = installations.list_installations(who, integrationName, externalId, limit=page_limit(limit),
                                              page=page)
-    return IntegrationInstallationList.model_validate(found.map(installation_to_wire).to_wire())
+    return list_page(IntegrationInstallationList, found, installation_to_wire)
 
 
 @router.post("/integrations/<integrationName>/installations",

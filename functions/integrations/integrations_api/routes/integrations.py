@@ -11,7 +11,8 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.integrations import event_to_wire, event_with_trace
+from bindery.api.wire.integrations import event_to_wire, event_with_trace, integration_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.integrations import (
     Integration,
     IntegrationEventList,
@@ -23,7 +24,6 @@ from bindery.api.wire.models.integrations import (
 )
 from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
 from bindery.requests.integrations import IntegrationDevMode, PublishIntegration
-from integrations_api import shapes
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 from integrations_api.listing_query import ListingQuery, with_listing_query
 
@@ -39,18 +39,18 @@ def list_integrations(who: Who, *, page: PageCursor = None, limit: PageLimit = N
     """Public integrations, and the private and unlisted ones of `owner` for its members."""
     found = publishing.list_integrations(who, query.narrowing(), owner=query.owner, listed_for=None,
                                          limit=page_limit(limit), page=page)
-    return IntegrationList.model_validate(found.map(shapes.integration).to_wire())
+    return list_page(IntegrationList, found, integration_to_wire)
 
 
 @router.get("/integrations/<integrationName>")
 def get_integration(integrationName: str, who: Who) -> Integration:
-    return shapes.integration(publishing.get(who, integrationName))
+    return integration_to_wire(publishing.get(who, integrationName))
 
 
 @router.post("/integrations/<integrationName>")
 def publish_integration(integrationName: str, who: Who,
                         body: Annotated[PublishIntegration, Body()]) -> Integration:
-    return shapes.integration(publishing.publish(who, integrationName, body))
+    return integration_to_wire(publishing.publish(who, integrationName, body))
 
 
 @router.delete("/integrations/<integrationName>", status_code=204)
@@ -79,7 +79,7 @@ def _list_setups(target: InstallTarget[Install, Shown, Shelf], who: Who, integra
     """The integration's setups on spaces or on sites, across its installations (the developer's view)."""
     found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
                                          extended=extended, limit=page_limit(limit), page=page)
-    return target.shelf.model_validate(found.map(target.shape).to_wire())
+    return list_page(target.shelf, found, target.shape)
 
 
 @router.get("/integrations/<integrationName>/spaces")
@@ -110,7 +110,7 @@ def list_events(integrationName: str, who: Who, *,
                 page: PageCursor = None, limit: PageLimit = None) -> IntegrationEventList:
     """The integration's events, newest first (its owner's admins)."""
     found = events.list_events(who, integrationName, limit=page_limit(limit), page=page)
-    return IntegrationEventList.model_validate(found.map(event_to_wire).to_wire())
+    return list_page(IntegrationEventList, found, event_to_wire)
 
 
 @router.get("/integrations/<integrationName>/events/<eventId>")

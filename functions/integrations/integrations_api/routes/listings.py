@@ -7,9 +7,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.wire.integrations import installed_to_wire, integration_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.integrations import InstalledIntegrationList, IntegrationList
 from bindery.domain.integrations import content_installs, installations, publishing
-from integrations_api import shapes
 from integrations_api.listing_query import ListingQuery, Search, with_listing_query
 
 router = Router()
@@ -23,7 +24,7 @@ def list_org_integrations(organizationId: str, access: MemberOf, who: Who, *,
     """Public integrations with the organization's own private and unlisted ones (its members)."""
     found = publishing.list_integrations(who, query.narrowing(), owner=query.owner, listed_for=access.org.id,
                                          limit=page_limit(limit), page=page)
-    return IntegrationList.model_validate(found.map(shapes.integration).to_wire())
+    return list_page(IntegrationList, found, integration_to_wire)
 
 
 @router.get("/orgs/<organizationId>/installations")
@@ -31,10 +32,10 @@ def list_org_installations(organizationId: str, access: MemberOf, who: Who, *,
                            page: PageCursor = None, limit: PageLimit = None,
                            search: Search = None) -> InstalledIntegrationList:
     found = installations.org_installations(access, who, search, limit=page_limit(limit), page=page)
-    return InstalledIntegrationList.model_validate(found.map(shapes.installed).to_wire())
+    return list_page(InstalledIntegrationList, found, installed_to_wire)
 
 
 @router.get("/spaces/<spaceId>/integrations")
 def list_space_integrations(spaceId: str, who: Who, *, search: Search = None) -> IntegrationList:
     found = content_installs.integrations_on(who, "space", spaceId, None, search)
-    return IntegrationList.model_validate(found.map(shapes.integration).to_wire())
+    return list_page(IntegrationList, found, integration_to_wire)

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit
 from bindery.api.wire.invites import invite_link_item, invite_link_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 from bindery.domain import invites as domain
 from bindery.requests.invites import CreateInviteLink, UpdateInviteLink
@@ -25,7 +26,7 @@ def list_links(
     limit: PageLimit = None,
 ) -> OrganizationInviteLinkList:
     found = domain.list_links(access, page_limit(limit), page)
-    return OrganizationInviteLinkList.model_validate(found.map(invite_link_item).to_wire())
+    return list_page(OrganizationInviteLinkList, found, invite_link_item)
 
 
 @router.post("/orgs/<organizationId>/link-invites", status_code=201)

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import MemberContentPermissionList
 from bindery.api.wire.models.users import (
     MemberTeam,
@@ -46,7 +47,7 @@ def list_members(
 ) -> OrganizationMemberList:
     found = domain.list_members(access, limit=page_limit(limit), page=page, order=order, sort=sort,
                                 role=role, search=search)
-    return OrganizationMemberList.model_validate(found.map(member_model).to_wire())
+    return list_page(OrganizationMemberList, found, member_model)
 
 
 @router.get("/orgs/<organizationId>/members/<userId>")
@@ -81,7 +82,7 @@ def member_teams(
     title: Annotated[str | None, Query(max_length=64)] = None,
 ) -> MemberTeamList:
     found = domain.member_teams(who, organizationId, userId, limit=page_limit(limit), page=page, title=title)
-    return MemberTeamList.model_validate(found.map(_member_team).to_wire())
+    return list_page(MemberTeamList, found, _member_team)
 
 
 @router.get("/orgs/<organizationId>/members/<userId>/spaces")
@@ -93,5 +94,5 @@ def member_spaces(
 ) -> MemberContentPermissionList:
     found = grants_domain.member_spaces(who, organizationId, userId, limit=page_limit(limit), page=page,
                                         order=order)
-    shaped = found.map(lambda view: member_space_to_wire(view.permission, view.space, view.role))
-    return MemberContentPermissionList.model_validate(shaped.to_wire())
+    return list_page(MemberContentPermissionList, found,
+                     lambda view: member_space_to_wire(view.permission, view.space, view.role))

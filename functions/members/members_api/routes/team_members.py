@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.users import OrganizationTeamMember, OrganizationTeamMemberList
 from bindery.api.wire.teams import team_member_to_wire
 from bindery.domain import team_members as domain
@@ -30,7 +31,7 @@ def list_team_members(
     limit: PageLimit = None,
 ) -> OrganizationTeamMemberList:
     found = domain.list_team_members(who, organizationId, teamId, page_limit(limit), page)
-    return OrganizationTeamMemberList.model_validate(found.map(_wire).to_wire())
+    return list_page(OrganizationTeamMemberList, found, _wire)
 
 
 @router.put("/orgs/<organizationId>/teams/<teamId>/members", status_code=204)

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.users import OrganizationTeam, OrganizationTeamList
 from bindery.api.wire.teams import team_model
 from bindery.domain import teams as domain
@@ -32,7 +33,7 @@ def list_teams(
     title: Annotated[str | None, Query(max_length=64)] = None,
 ) -> OrganizationTeamList:
     found = domain.list_teams(access, limit=page_limit(limit), page=page, owner=owner, title=title)
-    return OrganizationTeamList.model_validate(found.map(_wire).to_wire())
+    return list_page(OrganizationTeamList, found, _wire)
 
 
 @router.put("/orgs/<organizationId>/teams", status_code=201)

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.openapi import OpenAPISpec, OpenAPISpecList
 from bindery.api.wire.openapi import spec_to_wire
 from bindery.domain.openapi import specs as domain
@@ -28,7 +29,7 @@ def _wire(view: SpecView) -> OpenAPISpec:
 def list_specs(organizationId: str, who: Who, *,
                page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecList:
     found = domain.list_specs(who, organizationId, limit=page_limit(limit), page=page)
-    return OpenAPISpecList.model_validate(found.map(_wire).to_wire())
+    return list_page(OpenAPISpecList, found, _wire)
 
 
 @router.post("/orgs/<organizationId>/openapi", status_code=201)

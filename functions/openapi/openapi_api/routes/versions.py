@@ -7,6 +7,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.openapi import OpenAPISpecContent, OpenAPISpecVersion, OpenAPISpecVersionList
 from bindery.api.wire.openapi import version_to_wire
 from bindery.domain.openapi import versions as domain
@@ -23,7 +24,7 @@ def _wire(view: VersionView) -> OpenAPISpecVersion:
 def list_versions(organizationId: str, specSlug: str, who: Who, *,
                   page: PageCursor = None, limit: PageLimit = None) -> OpenAPISpecVersionList:
     found = domain.list_versions(who, organizationId, specSlug, limit=page_limit(limit), page=page)
-    return OpenAPISpecVersionList.model_validate(found.map(_wire).to_wire())
+    return list_page(OpenAPISpecVersionList, found, _wire)
 
 
 @router.get("/orgs/<organizationId>/openapi/<specSlug>/versions/<versionId>")

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.organizations import Organization, OrganizationList, Ping
 from bindery.api.wire.organizations import org_model
 from bindery.domain import organizations as domain
@@ -30,7 +31,7 @@ def list_orgs(
     limit: PageLimit = None,
 ) -> OrganizationList:
     found = domain.list_orgs(who, page_limit(limit), page)
-    return OrganizationList.model_validate(found.map(_wire).to_wire())
+    return list_page(OrganizationList, found, _wire)
 
 
 @router.post("/orgs", status_code=201)

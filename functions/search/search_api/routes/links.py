@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.links import usages_to_wire, where
+from bindery.api.wire.links import links_to_wire
 from bindery.api.wire.models.content import ContentReferenceUsageList
 from bindery.domain import links as domain
 
@@ -25,8 +25,4 @@ def list_space_links(
     status: Annotated[Status | None, Query()] = None,
 ) -> ContentReferenceUsageList:
     found = domain.list_links(who, spaceId, None, status=status, limit=page_limit(limit), page=page)
-    scene, stats = found.scene, found.stats
-    at = where(scene.organization, scene.org_role, scene.space, scene.space_role,
-               revision_id=scene.revision.id, current=scene.current)
-    return usages_to_wire(at, found.usages, total=stats.total, broken=stats.broken,
-                          broken_by_change_request=stats.change_request)
+    return links_to_wire(found)

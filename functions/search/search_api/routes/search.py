@@ -9,6 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult, SearchSpaceResultList
 from bindery.api.wire.search import hits_to_wire, space_hits_to_wire
 from bindery.domain import search as domain
@@ -41,4 +42,4 @@ def search_organization(
 ) -> SearchSpaceResultList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's spaces.
     found = domain.search_organization(who, organizationId, query, limit=page_limit(limit), page=page)
-    return SearchSpaceResultList.model_validate(found.map(_space).to_wire())
+    return list_page(SearchSpaceResultList, found, _space)

@@ -10,7 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import Who
 from bindery.api.wire.models.site_settings import SitePublishingAuth
-from bindery.api.wire.sites import publishing_auth_to_wire
+from bindery.api.wire.site_settings import publishing_auth_to_wire
 from bindery.domain.sites import publishing_auth as domain
 from bindery.requests.sites import UpdatePublishingAuth
 
@@ -20,17 +20,17 @@ router = Router()
 @router.get("/orgs/<organizationId>/sites/<siteId>/publishing/auth")
 def get_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.get_publishing_auth(who, organizationId, siteId)
-    return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
+    return publishing_auth_to_wire(found)
 
 
 @router.patch("/orgs/<organizationId>/sites/<siteId>/publishing/auth")
 def update_publishing_auth(organizationId: str, siteId: str, who: Who,
                            body: Annotated[UpdatePublishingAuth, Body()]) -> SitePublishingAuth:
     found = domain.update_publishing_auth(who, organizationId, siteId, body)
-    return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
+    return publishing_auth_to_wire(found)
 
 
 @router.post("/orgs/<organizationId>/sites/<siteId>/publishing/auth/regenerate")
 def regenerate_publishing_auth(organizationId: str, siteId: str, who: Who) -> SitePublishingAuth:
     found = domain.regenerate_publishing_auth(who, organizationId, siteId)
-    return SitePublishingAuth.model_validate(publishing_auth_to_wire(found))
+    return publishing_auth_to_wire(found)

@@ -10,10 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.site_sections import SiteSectionGroup, SiteSectionGroupList
+from bindery.api.wire.site_structure import section_group_to_wire
 from bindery.domain.sites import section_groups as domain
 from bindery.requests.site_sections import AddSectionGroup, AddSectionToGroup, UpdateSectionGroup
-from sites_api import shapes
 
 router = Router()
 
@@ -27,20 +28,20 @@ def list_groups(
     limit: PageLimit = None,
 ) -> SiteSectionGroupList:
     found = domain.list_groups(who, organizationId, siteId, limit=page_limit(limit), page=page)
-    return SiteSectionGroupList.model_validate(found.map(shapes.group).to_wire())
+    return list_page(SiteSectionGroupList, found, section_group_to_wire)
 
 
 @router.post("/orgs/<organizationId>/sites/<siteId>/section-groups", status_code=201)
 def add_group(organizationId: str, siteId: str, who: Who,
               body: Annotated[AddSectionGroup, Body()]) -> SiteSectionGroup:
-    return SiteSectionGroup.model_validate(shapes.group(domain.add_group(who, organizationId, siteId, body)))
+    return section_group_to_wire(domain.add_group(who, organizationId, siteId, body))
 
 
 @router.patch("/orgs/<organizationId>/sites/<siteId>/section-groups/<siteSectionGroupId>")
 def update_group(organizationId: str, siteId: str, siteSectionGroupId: str, who: Who,
                  body: Annotated[UpdateSectionGroup, Body()]) -> SiteSectionGroup:
     view = domain.update_group(who, organizationId, siteId, siteSectionGroupId, body)
-    return SiteSectionGroup.model_validate(shapes.group(view))
+    return section_group_to_wire(view)
 
 
 @router.delete("/orgs/<organizationId>/sites/<siteId>/section-groups/<siteSectionGroupId>", status_code=204)
@@ -55,7 +56,7 @@ def delete_group(organizationId: str, siteId: str, siteSectionGroupId: str,
 def add_section_to_group(organizationId: str, siteId: str, siteSectionGroupId: str,
                          who: Who, body: Annotated[AddSectionToGroup, Body()]) -> SiteSectionGroup:
     view = domain.add_section_to_group(who, organizationId, siteId, siteSectionGroupId, body)
-    return SiteSectionGroup.model_validate(shapes.group(view))
+    return section_group_to_wire(view)
 
 
 @router.delete("/orgs/<organizationId>/sites/<siteId>/section-groups/<siteSectionGroupId>/sections/<siteSectionId>",

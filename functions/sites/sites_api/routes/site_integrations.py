@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.route_params import Who
 from bindery.api.wire.integrations import integration_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.integrations import IntegrationList
 from bindery.domain.integrations import content_installs
 
@@ -22,6 +23,4 @@ def list_site_integrations(organizationId: str, siteId: str, who: Who, *,
                            search: Annotated[str | None, Query(max_length=100)] = None) -> IntegrationList:
     """What is installed on the site, for whoever may read the site (guests: 403, as for the site)."""
     found = content_installs.integrations_on(who, "site", siteId, organizationId, search)
-    return IntegrationList.model_validate(found.map(
-        lambda view: integration_to_wire(view.integration, owner=view.owner, owner_role=view.owner_role,
-                                         icon_url=view.icon_url, preview_urls=view.preview_urls)).to_wire())
+    return list_page(IntegrationList, found, integration_to_wire)

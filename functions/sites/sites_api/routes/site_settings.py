@@ -15,12 +15,16 @@ from bindery.api.wire.models.site_settings import (
     SiteAdaptiveTemplateConditions,
     SiteCustomizationSettings,
 )
-from bindery.api.wire.sites import published_site_to_wire
+from bindery.api.wire.site_settings import (
+    adaptive_schema_to_wire,
+    customization_to_wire,
+    published_site_to_wire,
+    template_conditions_to_wire,
+)
+from bindery.api.wire.site_structure import site_space_to_wire, structure_entry_to_wire
 from bindery.domain.sites import adaptive, customization, published
 from bindery.requests.common import UnicodeJson
 from bindery.requests.sites import UpdateAdaptiveSchema
-from bindery.store.site_settings import AdaptiveSchema
-from sites_api import shapes
 
 router = Router()
 
@@ -31,48 +35,42 @@ def get_published(organizationId: str, siteId: str, who: Who,
                   ) -> PublishedContentSite:
     found = published.get_published(who, organizationId, siteId, shareKey)
     views = found.views
-    structure = ([shapes.entry(entry) for entry in views.top] if found.has_sections
-                 else [shapes.site_space(view) for view in views.root_site_spaces()])
+    structure = ([structure_entry_to_wire(entry) for entry in views.top] if found.has_sections
+                 else [site_space_to_wire(view) for view in views.root_site_spaces()])
     scripts = [{"script": s.script, "cookies": s.cookies,
                 **({"contentSecurityPolicy": s.content_security_policy} if s.content_security_policy else {})}
                for s in found.scripts]
-    return PublishedContentSite.model_validate(published_site_to_wire(
+    return published_site_to_wire(
         found.site, found.org, sections=found.has_sections, structure=structure, settings=found.settings,
-        site_space_settings=found.site_space_settings, scripts=scripts))
+        site_space_settings=found.site_space_settings, scripts=scripts)
 
 
 @router.get("/orgs/<organizationId>/sites/<siteId>/customization")
 def get_customization(organizationId: str, siteId: str, who: Who) -> SiteCustomizationSettings:
-    return SiteCustomizationSettings.model_validate(
+    return customization_to_wire(
         customization.get_site_customization(who, organizationId, siteId))
 
 
 @router.put("/orgs/<organizationId>/sites/<siteId>/customization")
 def put_customization(organizationId: str, siteId: str, who: Who,
                       body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
-    return SiteCustomizationSettings.model_validate(
+    return customization_to_wire(
         customization.put_site_customization(who, organizationId, siteId, body))
-
-
-def _schema(found: AdaptiveSchema) -> SiteAdaptiveSchema:
-    return SiteAdaptiveSchema.model_validate({"object": "site-adaptive-schema",
-                                              "jsonSchema": found.json_schema, "updatedAt": found.updated_at})
 
 
 @router.get("/orgs/<organizationId>/sites/<siteId>/adaptive-schema")
 def get_adaptive_schema(organizationId: str, siteId: str, who: Who) -> SiteAdaptiveSchema:
-    return _schema(adaptive.get_schema(who, organizationId, siteId))
+    return adaptive_schema_to_wire(adaptive.get_schema(who, organizationId, siteId))
 
 
 @router.put("/orgs/<organizationId>/sites/<siteId>/adaptive-schema")
 def put_adaptive_schema(organizationId: str, siteId: str, who: Who,
                         body: Annotated[UpdateAdaptiveSchema, Body()]) -> SiteAdaptiveSchema:
-    return _schema(adaptive.put_schema(who, organizationId, siteId, body.jsonSchema))
+    return adaptive_schema_to_wire(adaptive.put_schema(who, organizationId, siteId, body.jsonSchema))
 
 
 @router.get("/orgs/<organizationId>/sites/<siteId>/adaptive-schema/template-conditions")
 def list_template_conditions(organizationId: str, siteId: str,
                              who: Who) -> SiteAdaptiveTemplateConditions:
     found = adaptive.template_conditions(who, organizationId, siteId)
-    return SiteAdaptiveTemplateConditions.model_validate(
-        {"items": [{"description": c.description, "condition": c.condition} for c in found]})
+    return template_conditions_to_wire(found)

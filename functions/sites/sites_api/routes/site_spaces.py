@@ -10,14 +10,16 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.site_settings import SiteCustomizationSettings
 from bindery.api.wire.models.sites import SiteSpace, SiteSpaceList
+from bindery.api.wire.site_settings import customization_to_wire
+from bindery.api.wire.site_structure import site_space_to_wire
 from bindery.domain.sites import customization
 from bindery.domain.sites import site_spaces as domain
 from bindery.requests.common import UnicodeJson
 from bindery.requests.site_sections import MoveSiteSpace
 from bindery.requests.sites import AddSiteSpace, UpdateSiteSpace
-from sites_api.shapes import site_space as _wire
 
 router = Router()
 
@@ -34,27 +36,27 @@ def list_site_spaces(
 ) -> SiteSpaceList:
     found = domain.list_site_spaces(who, organizationId, siteId, default=default, limit=page_limit(limit),
                                     page=page, share_key=shareKey)
-    return SiteSpaceList.model_validate(found.map(_wire).to_wire())
+    return list_page(SiteSpaceList, found, site_space_to_wire)
 
 
 @router.post("/orgs/<organizationId>/sites/<siteId>/site-spaces", status_code=201)
 def add_site_space(organizationId: str, siteId: str, who: Who,
                    body: Annotated[AddSiteSpace, Body()]) -> SiteSpace:
-    return SiteSpace.model_validate(_wire(domain.add_site_space(who, organizationId, siteId, body)))
+    return site_space_to_wire(domain.add_site_space(who, organizationId, siteId, body))
 
 
 @router.patch("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>")
 def update_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                       body: Annotated[UpdateSiteSpace, Body()]) -> SiteSpace:
     view = domain.update_site_space(who, organizationId, siteId, siteSpaceId, body)
-    return SiteSpace.model_validate(_wire(view))
+    return site_space_to_wire(view)
 
 
 @router.post("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>/move")
 def move_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                     body: Annotated[MoveSiteSpace | None, Body()] = None) -> SiteSpace:
     view = domain.move_site_space(who, organizationId, siteId, siteSpaceId, body or MoveSiteSpace())
-    return SiteSpace.model_validate(_wire(view))
+    return site_space_to_wire(view)
 
 
 @router.delete("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>", status_code=204)
@@ -66,14 +68,14 @@ def delete_site_space(organizationId: str, siteId: str, siteSpaceId: str, who: W
 @router.get("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>/customization")
 def get_customization(organizationId: str, siteId: str, siteSpaceId: str,
                       who: Who) -> SiteCustomizationSettings:
-    return SiteCustomizationSettings.model_validate(
+    return customization_to_wire(
         customization.get_site_space_customization(who, organizationId, siteId, siteSpaceId))
 
 
 @router.patch("/orgs/<organizationId>/sites/<siteId>/site-spaces/<siteSpaceId>/customization")
 def override_customization(organizationId: str, siteId: str, siteSpaceId: str, who: Who,
                            body: Annotated[UnicodeJson, Body()]) -> SiteCustomizationSettings:
-    return SiteCustomizationSettings.model_validate(
+    return customization_to_wire(
         customization.override_site_space_customization(who, organizationId, siteId, siteSpaceId, body))
 
 

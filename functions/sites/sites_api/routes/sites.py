@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import IdFilter, PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.sites import Site, SiteList
 from bindery.api.wire.sites import site_to_wire
 from bindery.domain.sites import lifecycle, listing
@@ -20,7 +21,7 @@ router = Router()
 
 
 def _site(result: SiteResult) -> Site:
-    return Site.model_validate(site_to_wire(result.site, result.org))
+    return site_to_wire(result.site, result.org)
 
 
 @router.get("/orgs/<organizationId>/sites")
@@ -36,7 +37,7 @@ def list_sites(
 ) -> SiteList:
     found = listing.list_sites(who, organizationId, space=space, title=title, published=published,
                                types=list(type) if type else None, limit=page_limit(limit), page=page)
-    return SiteList.model_validate(found.listing.map(lambda site: site_to_wire(site, found.org)).to_wire())
+    return list_page(SiteList, found.listing, lambda site: site_to_wire(site, found.org))
 
 
 @router.post("/orgs/<organizationId>/sites", status_code=201)

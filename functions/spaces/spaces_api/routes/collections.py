@@ -10,17 +10,19 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.collections import collection_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import Collection, SpaceList
+from bindery.api.wire.spaces import space_model
 from bindery.domain import collections as domain
 from bindery.requests.collections import UpdateCollection
-from spaces_api import shapes
 
 router = Router()
 
 
 @router.get("/collections/<collectionId>")
 def get_collection(collectionId: str, who: Who) -> Collection:
-    return shapes.collection(domain.get_collection(who, collectionId))
+    return collection_to_wire(domain.get_collection(who, collectionId))
 
 
 @router.patch("/collections/<collectionId>")
@@ -28,7 +30,7 @@ def update_collection(
     collectionId: str, who: Who,
     body: Annotated[UpdateCollection, Body()],
 ) -> Collection:
-    return shapes.collection(domain.update_collection(who, collectionId, body))
+    return collection_to_wire(domain.update_collection(who, collectionId, body))
 
 
 @router.delete("/collections/<collectionId>",
@@ -45,4 +47,4 @@ def list_spaces(
     limit: PageLimit = None,
 ) -> SpaceList:
     found = domain.list_spaces(who, collectionId, limit=page_limit(limit), page=page)
-    return SpaceList.model_validate(found.map(shapes.space).to_wire())
+    return list_page(SpaceList, found, space_model)

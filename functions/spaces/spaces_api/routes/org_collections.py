@@ -10,10 +10,11 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.collections import collection_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import Collection, CollectionList
 from bindery.domain import collections as domain
 from bindery.requests.collections import CreateCollection
-from spaces_api import shapes
 
 router = Router()
 
@@ -26,7 +27,7 @@ def list_collections(
     nested: Annotated[bool, Query(description="If true, all nested collections will be listed")] = True,
 ) -> CollectionList:
     found = domain.list_collections(who, organizationId, nested=nested, limit=page_limit(limit), page=page)
-    return CollectionList.model_validate(found.map(shapes.collection).to_wire())
+    return list_page(CollectionList, found, collection_to_wire)
 
 
 @router.post("/orgs/<organizationId>/collections",
@@ -36,7 +37,7 @@ def create_collection(
     body: Annotated[CreateCollection | None, Body()] = None,
 ) -> Response[Collection]:
     # The spec's request body is optional: no body creates an untitled collection at the top level.
-    shown = shapes.collection(domain.create_collection(who, organizationId, body or CreateCollection()))
+    shown = collection_to_wire(domain.create_collection(who, organizationId, body or CreateCollection()))
     # The 201's `Location` is the collection's API URL, which its `urls.location` already is.
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=shown,
                     headers={"Location": shown.urls.location})

@@ -9,11 +9,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import Space, SpaceList
+from bindery.api.wire.spaces import space_model
 from bindery.domain.spaces import listing
 from bindery.domain.spaces import records as domain
 from bindery.requests.spaces import CreateSpace
-from spaces_api import shapes
 
 router = Router()
 
@@ -26,7 +27,7 @@ def list_spaces(
 ) -> SpaceList:
     # No `organization` dependency: membership is read in the same BatchGetItem as the page's collections.
     found = listing.list_spaces(who, organizationId, limit=page_limit(limit), page=page)
-    return SpaceList.model_validate(found.map(shapes.space).to_wire())
+    return list_page(SpaceList, found, space_model)
 
 
 @router.post("/orgs/<organizationId>/spaces",
@@ -36,4 +37,4 @@ def create_space(
     body: Annotated[CreateSpace | None, Body()] = None,
 ) -> Space:
     # The spec's request body is optional: no body creates an untitled space at the top level.
-    return shapes.space(domain.create_space(access, body or CreateSpace()))
+    return space_model(domain.create_space(access, body or CreateSpace()))

@@ -16,19 +16,20 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.spaces import (
     TeamContentPermission,
     TeamContentPermissionList,
     UserContentPermission,
     UserContentPermissionList,
 )
+from bindery.api.wire.spaces import team_permission_to_wire, user_permission_to_wire
 from bindery.auth import Caller
 from bindery.domain.access import grant_listings
 from bindery.domain.access import grants as domain
 from bindery.domain.access.grant_listings import TeamGrantView, UserGrantView
 from bindery.pagination import Listing
 from bindery.requests.grants import InviteUsersAndTeams, UpdatePermission
-from spaces_api import shapes
 from spaces_api.target import ContentRef, permission_target
 
 router = Router()
@@ -59,14 +60,14 @@ def _list(who: Who, target: ContentRef, *,
           listing: Callable[[Caller, str, str, int, str | None], Listing[View]],
           shape: Callable[[View], Shown], shelf: type[Shelf], page: PageCursor, limit: PageLimit) -> Shelf:
     found = listing(who, target.kind, target.id, page_limit(limit), page)
-    return shelf.model_validate(found.map(shape).to_wire())
+    return list_page(shelf, found, shape)
 
 
 @router.get("/spaces/<spaceId>/permissions/users")
 @router.get("/collections/<collectionId>/permissions/users")
 def list_users(who: Who, target: Target, page: PageCursor = None,
                limit: PageLimit = None) -> UserContentPermissionList:
-    return _list(who, target, listing=grant_listings.list_users, shape=shapes.user_grant,
+    return _list(who, target, listing=grant_listings.list_users, shape=user_permission_to_wire,
                  shelf=UserContentPermissionList, page=page, limit=limit)
 
 
@@ -89,7 +90,7 @@ def remove_user(userId: str, who: Who, target: Target) -> Response[str]:
 @router.get("/collections/<collectionId>/permissions/teams")
 def list_teams(who: Who, target: Target, page: PageCursor = None,
                limit: PageLimit = None) -> TeamContentPermissionList:
-    return _list(who, target, listing=grant_listings.list_teams, shape=shapes.team_grant,
+    return _list(who, target, listing=grant_listings.list_teams, shape=team_permission_to_wire,
                  shelf=TeamContentPermissionList, page=page, limit=limit)
 
 

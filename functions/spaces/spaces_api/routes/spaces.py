@@ -10,10 +10,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.route_params import Who
 from bindery.api.wire.models.spaces import Space
+from bindery.api.wire.spaces import space_model
 from bindery.domain.spaces import lifecycle
 from bindery.domain.spaces import records as domain
 from bindery.requests.spaces import UpdateSpace
-from spaces_api import shapes
 
 router = Router()
 
@@ -24,7 +24,7 @@ def get_space(
     shareKey: Annotated[str | None, Query(max_length=512)] = None,
 ) -> Space:
     # `shareKey` resolves share-link published content; nothing is published yet, so members only.
-    return shapes.space(domain.get_space(who, spaceId))
+    return space_model(domain.get_space(who, spaceId))
 
 
 @router.patch("/spaces/<spaceId>")
@@ -32,7 +32,7 @@ def update_space(
     spaceId: str, who: Who,
     body: Annotated[UpdateSpace, Body()],
 ) -> Space:
-    return shapes.space(domain.update_space(who, spaceId, body))
+    return space_model(domain.update_space(who, spaceId, body))
 
 
 @router.delete("/spaces/<spaceId>",
@@ -44,10 +44,10 @@ def delete_space(spaceId: str, who: Who) -> Response[str]:
 
 @router.post("/spaces/<spaceId>/restore")
 def restore_space(spaceId: str, who: Who) -> Space:
-    return shapes.space(lifecycle.restore_space(who, spaceId))
+    return space_model(lifecycle.restore_space(who, spaceId))
 
 
 @router.post("/spaces/<spaceId>/duplicate",
              status_code=201, responses={201: {"description": "Space duplicated"}})
 def duplicate_space(spaceId: str, who: Who) -> Space:
-    return shapes.space(lifecycle.duplicate_space(who, spaceId))
+    return space_model(lifecycle.duplicate_space(who, spaceId))

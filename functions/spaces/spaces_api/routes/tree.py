@@ -8,10 +8,11 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.route_params import Who
+from bindery.api.wire.collections import collection_to_wire
 from bindery.api.wire.models.spaces import Collection, Space
+from bindery.api.wire.spaces import space_model
 from bindery.domain import transfers, tree
 from bindery.requests.tree import MoveContent, TransferContent
-from spaces_api import shapes
 
 router = Router()
 
@@ -21,7 +22,7 @@ def move_space(
     spaceId: str, who: Who,
     body: Annotated[MoveContent, Body()],
 ) -> Space:
-    return shapes.space(tree.move_space(who, spaceId, body))
+    return space_model(tree.move_space(who, spaceId, body))
 
 
 @router.post("/collections/<collectionId>/move")
@@ -29,7 +30,7 @@ def move_collection(
     collectionId: str, who: Who,
     body: Annotated[MoveContent, Body()],
 ) -> Collection:
-    return shapes.collection(tree.move_collection(who, collectionId, body))
+    return collection_to_wire(tree.move_collection(who, collectionId, body))
 
 
 @router.post("/spaces/<spaceId>/transfer")
@@ -37,7 +38,7 @@ def transfer_space(
     spaceId: str, who: Who,
     body: Annotated[TransferContent, Body()],
 ) -> Space:
-    return shapes.space(transfers.transfer_space(who, spaceId, body))
+    return space_model(transfers.transfer_space(who, spaceId, body))
 
 
 @router.post("/collections/<collectionId>/transfer")
@@ -45,4 +46,4 @@ def transfer_collection(
     collectionId: str, who: Who,
     body: Annotated[TransferContent, Body()],
 ) -> Collection:
-    return shapes.collection(transfers.transfer_collection(who, collectionId, body))
+    return collection_to_wire(transfers.transfer_collection(who, collectionId, body))

@@ -7,7 +7,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.wire.models.saml import OrganizationSSOProviderLogins
-from bindery.api.wire.saml import login_to_wire
+from bindery.api.wire.saml import logins_to_wire
 from bindery.api.wire.urls import api_base
 from bindery.domain.sso import login, providers
 from bindery.saml.metadata import CONTENT_TYPE, sp_metadata
@@ -18,7 +18,7 @@ router = Router()
 @router.get("/orgs/<organizationId>/sso")
 def list_logins(organizationId: str) -> OrganizationSSOProviderLogins:
     found = providers.login_providers(organizationId)
-    return OrganizationSSOProviderLogins.model_validate({"items": [login_to_wire(p) for p in found]})
+    return logins_to_wire(found)
 
 
 @router.get("/saml/<samlProviderId>/start", status_code=302,

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList, SAMLLinkStart
 from bindery.api.wire.saml import provider_to_wire
 from bindery.api.wire.urls import api_base
@@ -22,15 +23,14 @@ router = Router()
 
 
 def _provider(result: ProviderResult) -> OrganizationSAMLProvider:
-    return OrganizationSAMLProvider.model_validate(provider_to_wire(result.provider, result.team))
+    return provider_to_wire(result.provider, result.team)
 
 
 @router.get("/orgs/<organizationId>/saml")
 def list_providers(organizationId: str, who: Who, *,
                    page: PageCursor = None, limit: PageLimit = None) -> OrganizationSAMLProviderList:
     found = domain.list_providers(who, organizationId, page_limit(limit), page)
-    shaped = found.listing.map(lambda result: provider_to_wire(result.provider, result.team))
-    return OrganizationSAMLProviderList.model_validate(shaped.to_wire())
+    return list_page(OrganizationSAMLProviderList, found.listing, _provider)
 
 
 @router.post("/orgs/<organizationId>/saml", status_code=201)

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.translations import GlossaryEntry, GlossaryEntryList
 from bindery.api.wire.translations import entry_to_wire
 from bindery.domain.translations import glossary as domain
@@ -22,7 +23,7 @@ router = Router()
 def list_entries(organizationId: str, who: Who, *,
                  page: PageCursor = None, limit: PageLimit = None) -> GlossaryEntryList:
     found = domain.list_entries(who, organizationId, limit=page_limit(limit), page=page)
-    return GlossaryEntryList.model_validate(found.map(entry_to_wire).to_wire())
+    return list_page(GlossaryEntryList, found, entry_to_wire)
 
 
 @router.put("/orgs/<organizationId>/translations-glossary", status_code=204)

@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.models.translations import Translation, TranslationList
 from bindery.api.wire.translations import translation_to_wire
 from bindery.domain.translations import records as domain
@@ -28,7 +29,7 @@ def _wire(view: TranslationView) -> Translation:
 def list_translations(organizationId: str, who: Who, *,
                       page: PageCursor = None, limit: PageLimit = None) -> TranslationList:
     found = domain.list_translations(who, organizationId, limit=page_limit(limit), page=page)
-    return TranslationList.model_validate(found.map(_wire).to_wire())
+    return list_page(TranslationList, found, _wire)
 
 
 @router.post("/orgs/<organizationId>/translations", status_code=201)

@@ -11,7 +11,7 @@ wire.content does for files.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from bindery.api.wire.comments import Shown, comment_to_wire
 from bindery.api.wire.content import layout
@@ -26,7 +26,7 @@ from bindery.api.wire.models.change_requests import (
     ChangeRequestUserContributor,
 )
 from bindery.api.wire.urls import api_url, app_url
-from bindery.api.wire.users import user_to_wire
+from bindery.api.wire.users import user_fields
 from bindery.content.changes import Change
 from bindery.content.merge.trees import PageConflict
 from bindery.store import blobs
@@ -38,12 +38,24 @@ from bindery.store.users import User
 Users = Mapping[str, User]
 
 
+class ChangeRequestShown(Protocol):
+    """A change request with the users it names and whether its base is outdated: what
+    bindery.domain.change_requests.records.ChangeRequestView holds."""
+
+    @property
+    def change_request(self) -> StoredChangeRequest: ...
+    @property
+    def users(self) -> Users: ...
+    @property
+    def outdated(self) -> bool: ...
+
+
 def user_ref(users: Users, user_id: str) -> dict[str, Any]:
     user = users.get(user_id)
     if user is None:
         return {"object": "user", "id": user_id, "displayName": "",
                 "urls": {"location": api_url(f"/users/{user_id}")}}
-    return user_to_wire(user)
+    return user_fields(user)
 
 
 def change_request_location(change_request: StoredChangeRequest) -> str:
@@ -72,9 +84,9 @@ def change_request_body(change_request: StoredChangeRequest, users: Users, *,
     return out
 
 
-def change_request_to_wire(change_request: StoredChangeRequest, users: Users, *,
-                           outdated: bool) -> ChangeRequest:
-    return ChangeRequest.model_validate(change_request_body(change_request, users, outdated=outdated))
+def change_request_to_wire(view: ChangeRequestShown) -> ChangeRequest:
+    return ChangeRequest.model_validate(change_request_body(view.change_request, view.users,
+                                                            outdated=view.outdated))
 
 
 def review_to_wire(review: Review, users: Users, *, outdated: bool,

@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 from bindery.api.wire.models.comments import Comment, CommentReply
 from bindery.api.wire.models.users import OrganizationMember
 from bindery.api.wire.urls import api_url
-from bindery.api.wire.users import member_to_wire, user_to_wire
+from bindery.api.wire.users import member_fields, user_fields
 from bindery.comment_users import named_users
 from bindery.store.comment_replies import Reply as StoredReply
 from bindery.store.comments import RESOLVED, Post, split_reaction_entry
@@ -22,7 +22,7 @@ from bindery.store.comments import Comment as StoredComment
 from bindery.store.members import Member
 from bindery.store.users import User
 
-__all__ = ["Shown", "comment_to_wire", "commenter_to_wire", "named_users", "reactions_to_wire",
+__all__ = ["Shown", "comment_to_wire", "commenter_to_wire", "named_users", "reactions_fields",
            "reply_to_wire", "wired_users"]
 
 Wired = Mapping[str, dict[str, Any]]
@@ -52,14 +52,14 @@ def wired_users(user_ids: list[str], found: Mapping[str, User], *,
     exists shows its id."""
     wired: dict[str, dict[str, Any]] = {}
     for user_id in user_ids:
-        wire = user_to_wire(found.get(user_id) or User(id=user_id, display_name=user_id))
+        wire = user_fields(found.get(user_id) or User(id=user_id, display_name=user_id))
         if hide_emails:
             wire.pop("email", None)
         wired[user_id] = wire
     return wired
 
 
-def reactions_to_wire(reactions: Mapping[str, str], users: Wired) -> list[dict[str, Any]]:
+def reactions_fields(reactions: Mapping[str, str], users: Wired) -> list[dict[str, Any]]:
     """One entry per emoji (first reacted first), its users in the order they reacted."""
     by_emoji: dict[str, list[tuple[str, str]]] = {}
     for entry, reacted_at in sorted(reactions.items(), key=lambda pair: (pair[1], pair[0])):
@@ -75,12 +75,12 @@ def _target_path(post: Post) -> str:
     return f"{base}/change-requests/{post.change_request_id}" if post.change_request_id else base
 
 
-def _post_to_wire(view: Shown[Post], users: Wired, location: str) -> dict[str, Any]:
+def _post_fields(view: Shown[Post], users: Wired, location: str) -> dict[str, Any]:
     post = view.post
     body = {"document": view.document} if view.document is not None else {"markdown": post.body}
     permissions = {"view": True, "edit": view.can_change, "reply": view.can_reply, "delete": view.can_change}
     wire: dict[str, Any] = {"id": post.id, "postedBy": users[post.posted_by], "postedAt": post.posted_at,
-                            "reactions": reactions_to_wire(post.reactions, users), "body": body,
+                            "reactions": reactions_fields(post.reactions, users), "body": body,
                             "urls": {"location": api_url(location)}, "permissions": permissions}
     if post.edited_at:
         wire["editedAt"] = post.edited_at
@@ -105,7 +105,7 @@ def comment_to_wire(view: Shown[StoredComment]) -> Comment:
     repliers = sorted(((comment.replier_updated.get(user, comment.posted_at), user, count)
                        for user, count in comment.replier_counts.items() if count > 0), reverse=True)
     location = f"{_target_path(comment)}/comments/{comment.id}"
-    wire = {"object": "comment", **_post_to_wire(view, users, location),
+    wire = {"object": "comment", **_post_fields(view, users, location),
             "replies": comment.replies, "target": target, "status": comment.status,
             "repliers": [{"user": users[user], "count": count, "updatedAt": at}
                          for at, user, count in repliers]}
@@ -119,11 +119,11 @@ def reply_to_wire(view: Shown[StoredReply]) -> CommentReply:
     reply = view.post
     location = f"{_target_path(reply)}/comments/{reply.comment_id}/replies/{reply.id}"
     return CommentReply.model_validate({"object": "comment-reply",
-                                        **_post_to_wire(view, _users(view), location)})
+                                        **_post_fields(view, _users(view), location)})
 
 
 def commenter_to_wire(member: Member, *, hide_email: bool) -> OrganizationMember:
-    wire = member_to_wire(member)
+    wire = member_fields(member)
     if hide_email:
         wire["user"].pop("email", None)
     return OrganizationMember.model_validate(wire)

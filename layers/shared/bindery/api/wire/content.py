@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from bindery.api.wire.models.change_requests import ChangeRequest
@@ -30,6 +30,7 @@ from bindery.content.page_defaults import EMPTY_DOCUMENT, layout
 from bindery.content.tree import Tree
 from bindery.store import blobs
 from bindery.store.revisions import Revision as StoredRevision
+from bindery.store.spaces import Space
 
 # The content engine's values, importable from here too (domain.change_requests.exports reads them here).
 __all__ = ["EMPTY_DOCUMENT", "layout"]
@@ -65,6 +66,24 @@ class View:
         if not self.current:
             base += f"~/revisions/{self.revision_id}/"
         return app_url(base + quote(path))
+
+
+class OpenedShown(Protocol):
+    """A revision opened for reading: what bindery.domain.content_reads.Opened holds."""
+
+    @property
+    def space(self) -> Space: ...
+    @property
+    def revision(self) -> StoredRevision: ...
+    @property
+    def current(self) -> bool: ...
+    @property
+    def metadata(self) -> bool: ...
+
+
+def view_of(opened: OpenedShown) -> View:
+    """How the revision `opened` is shown."""
+    return View(opened.space.id, opened.revision.id, opened.current, opened.metadata)
 
 
 def page_fields(view: View, entry: Mapping[str, Any], path: str | None, *,

@@ -32,7 +32,7 @@ def run_to_wire(run: GitRun) -> GitSyncRun:
     return GitSyncRun.model_validate(body)
 
 
-def git_state_to_wire(state: Mapping[str, Any]) -> dict[str, Any]:
+def git_state_fields(state: Mapping[str, Any]) -> dict[str, Any]:
     """GitSyncState, from the space item's `gitSync` attribute (stored in that shape)."""
     return {name: state[name] for name in ("repoName", "installationProvider", "integration", "url",
                                             "updatedAt") if state.get(name) is not None}
@@ -40,4 +40,4 @@ def git_state_to_wire(state: Mapping[str, Any]) -> dict[str, Any]:
 
 def git_info_to_wire(state: Mapping[str, Any]) -> GitSyncState:
     """getSpaceGitInfo's answer: the space's GitSyncState."""
-    return GitSyncState.model_validate(git_state_to_wire(state))
+    return GitSyncState.model_validate(git_state_fields(state))

@@ -1,4 +1,6 @@
-"""Integration, installation and space/site installation shapes.
+"""Integrations, their installations and their space/site installations on the wire
+(bindery.api.wire.models.integrations), each from what the domain found of it (bindery.domain.integrations'
+views, read through the protocols below: api.wire imports no domain).
 
 `urls.publicEndpoint` is where the integration's handlers would be reached through Bindery:
 `{api}/integrations/{name}` (and `/installations/{id}` below it); `assets` is the prefix its icon and
@@ -7,9 +9,10 @@ images are served under. Secrets are never part of any shape.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 from bindery.api.wire.models.integrations import (
+    InstalledIntegration,
     Integration,
     IntegrationEvent,
     IntegrationEventWithTrace,
@@ -17,9 +20,9 @@ from bindery.api.wire.models.integrations import (
     IntegrationSiteInstallation,
     IntegrationSpaceInstallation,
 )
-from bindery.api.wire.organizations import org_to_wire
+from bindery.api.wire.organizations import org_fields
 from bindery.api.wire.sites import site_to_wire
-from bindery.api.wire.spaces import space_to_wire
+from bindery.api.wire.spaces import space_fields
 from bindery.api.wire.urls import api_url, app_url
 from bindery.store.integration_events import Event
 from bindery.store.integration_installations import ContentInstallation, Installation
@@ -29,19 +32,60 @@ from bindery.store.sites import Site
 from bindery.store.spaces import Space
 
 
+class IntegrationShown(Protocol):
+    """An integration with its owner: what bindery.domain.integrations.records.IntegrationView holds."""
+
+    @property
+    def integration(self) -> IntegrationRecord: ...
+    @property
+    def owner(self) -> Organization: ...
+    @property
+    def owner_role(self) -> str | None: ...  # the caller's (its admins administer the integration)
+    @property
+    def icon_url(self) -> str | None: ...
+    @property
+    def preview_urls(self) -> list[str]: ...
+
+
+class InstalledShown(Protocol):
+    """An installation with its integration: what bindery.domain.integrations.installations'
+    InstalledIntegration holds."""
+
+    @property
+    def installation(self) -> Installation: ...
+    @property
+    def integration(self) -> IntegrationShown: ...
+
+
+class ContentInstallationShown(Protocol):
+    """A space or site installation; extended, with the space (and the caller's role on it) or the site
+    (and its organization): what bindery.domain.integrations.content_installs' ContentInstallationView
+    holds."""
+
+    @property
+    def setup(self) -> ContentInstallation: ...
+    @property
+    def space(self) -> Space | None: ...
+    @property
+    def space_role(self) -> str | None: ...
+    @property
+    def site(self) -> Site | None: ...
+    @property
+    def org(self) -> Organization | None: ...
+
+
 def _owner(owner: Organization, role: str | None) -> dict[str, Any]:
     """The owner organization; to someone outside it, without what only its members see (the email
     domains that let people join it, its default content)."""
-    shown = org_to_wire(owner, role)
+    shown = org_fields(owner, role)
     if role is None:
         shown["emailDomains"] = []
         shown.pop("defaultContent", None)
     return shown
 
 
-def integration_to_wire(integration: IntegrationRecord, *, owner: Organization, owner_role: str | None,
-                        icon_url: str | None, preview_urls: list[str]) -> Integration:
-    """`owner_role` is the caller's role in the owner organization (its admins administer the integration)."""
+def integration_to_wire(view: IntegrationShown) -> Integration:
+    integration, owner, owner_role, icon_url = view.integration, view.owner, view.owner_role, view.icon_url
     name = integration.name
     urls: dict[str, Any] = {"location": api_url(f"/integrations/{name}"),
                             "app": app_url(f"/integrations/{name}"),
@@ -51,7 +95,7 @@ def integration_to_wire(integration: IntegrationRecord, *, owner: Organization, 
         urls["icon"] = icon_url
     body: dict[str, Any] = {
         "object": "integration", "name": name, "version": integration.version, "title": integration.title,
-        "previewImages": preview_urls, "target": integration.target, "verified": False,
+        "previewImages": view.preview_urls, "target": integration.target, "verified": False,
         "visibility": integration.visibility, "scopes": integration.scopes,
         "categories": integration.categories, "externalLinks": integration.external_links,
         "owner": _owner(owner, owner_role), "urls": urls,
@@ -78,6 +122,11 @@ def installation_to_wire(installation: Installation) -> IntegrationInstallation:
         "target": {"organization": installation.org_id}})
 
 
+def installed_to_wire(found: InstalledShown) -> InstalledIntegration:
+    return InstalledIntegration(installation=installation_to_wire(found.installation),
+                                integration=integration_to_wire(found.integration))
+
+
 def _content_base(setup: ContentInstallation) -> dict[str, Any]:
     path = (f"/integrations/{setup.integration}/installations/{setup.installation_id}/"
             f"{setup.kind}s/{setup.content_id}")
@@ -86,18 +135,18 @@ def _content_base(setup: ContentInstallation) -> dict[str, Any]:
             "urls": {"location": api_url(path), "publicEndpoint": api_url(path)}}
 
 
-def space_installation_to_wire(setup: ContentInstallation, *, space: Space | None = None,
-                               role: str | None = None) -> IntegrationSpaceInstallation:
-    """The space as its id, or (extended) as the Space shape with the caller's `role` on it."""
-    shown: Any = space_to_wire(space, role) if space is not None else setup.content_id
-    return IntegrationSpaceInstallation.model_validate({**_content_base(setup), "space": shown})
+def space_installation_to_wire(view: ContentInstallationShown) -> IntegrationSpaceInstallation:
+    """The space as its id, or (extended) as the Space shape with the caller's role on it."""
+    space = view.space
+    shown: Any = space_fields(space, view.space_role) if space is not None else view.setup.content_id
+    return IntegrationSpaceInstallation.model_validate({**_content_base(view.setup), "space": shown})
 
 
-def site_installation_to_wire(setup: ContentInstallation, *, site: Site | None = None,
-                              org: Organization | None = None) -> IntegrationSiteInstallation:
+def site_installation_to_wire(view: ContentInstallationShown) -> IntegrationSiteInstallation:
     """The site as its id, or (extended) as the Site shape."""
-    shown: Any = site_to_wire(site, org) if site is not None and org is not None else setup.content_id
-    return IntegrationSiteInstallation.model_validate({**_content_base(setup), "site": shown})
+    site, org = view.site, view.org
+    shown: Any = site_to_wire(site, org) if site is not None and org is not None else view.setup.content_id
+    return IntegrationSiteInstallation.model_validate({**_content_base(view.setup), "site": shown})
 
 
 def event_to_wire(event: Event) -> IntegrationEvent:

@@ -8,17 +8,66 @@ request's revision, the `versionContext` naming it; a page location is the page 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from bindery.api.wire.content import View, file_fields, page_fields, reusable_content_fields
 from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
-from bindery.api.wire.organizations import org_to_wire
-from bindery.api.wire.spaces import space_to_wire
+from bindery.api.wire.organizations import org_fields
+from bindery.api.wire.spaces import space_fields
 from bindery.content.locations import FileAt, Location, PageAt, ReusableContentAt, UrlAt, Usage
 from bindery.pagination import Listing
 from bindery.store.orgs import Organization
+from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
+
+
+class SceneShown(Protocol):
+    """Where links were read, as the caller sees it: what bindery.domain.links.Scene holds."""
+
+    @property
+    def organization(self) -> Organization: ...
+    @property
+    def org_role(self) -> str | None: ...
+    @property
+    def space(self) -> Space: ...
+    @property
+    def space_role(self) -> str | None: ...
+    @property
+    def revision(self) -> Revision: ...
+    @property
+    def current(self) -> bool: ...
+
+
+class StatsShown(Protocol):
+    """bindery.domain.links.LinkStats: over every link, whatever the listing's `status` filter."""
+
+    @property
+    def total(self) -> int: ...
+    @property
+    def broken(self) -> int: ...
+    @property
+    def change_request(self) -> int | None: ...  # the broken targets a change request adds to its base
+
+
+class LinksShown(Protocol):
+    """A page of link checks: what bindery.domain.links.Links holds."""
+
+    @property
+    def scene(self) -> SceneShown: ...
+    @property
+    def usages(self) -> Listing[Usage]: ...
+    @property
+    def stats(self) -> StatsShown: ...
+
+
+class BacklinksShown(Protocol):
+    """A page of backlinks: what bindery.domain.links.Backlinks holds."""
+
+    @property
+    def scene(self) -> SceneShown: ...
+    @property
+    def locations(self) -> Listing[Location]: ...
 
 
 @dataclass(frozen=True)
@@ -39,7 +88,7 @@ class Where:
 
 def where(org: Organization, org_role: str | None, space: Space, space_role: str | None, *, revision_id: str,
           current: bool, change_request: ChangeRequest | None = None) -> Where:
-    return Where(org_to_wire(org, org_role), space_to_wire(space, space_role),
+    return Where(org_fields(org, org_role), space_fields(space, space_role),
                  View(space.id, revision_id, current), change_request)
 
 
@@ -81,3 +130,21 @@ def usages_to_wire(at: Where, usages: Listing[Usage], *, total: int, broken: int
 def locations_to_wire(at: Where, locations: Listing[Location]) -> ContentLocationList:
     shaped = locations.map(lambda found: location_fields(at, found))
     return ContentLocationList.model_validate(shaped.to_wire(), context=at.view.stored())
+
+
+def _where_of(scene: SceneShown, change_request: ChangeRequest | None) -> Where:
+    return where(scene.organization, scene.org_role, scene.space, scene.space_role,
+                 revision_id=scene.revision.id, current=scene.current, change_request=change_request)
+
+
+def links_to_wire(found: LinksShown,
+                  change_request: ChangeRequest | None = None) -> ContentReferenceUsageList:
+    """`change_request`: the change request whose revision was read (each location names it)."""
+    stats = found.stats
+    return usages_to_wire(_where_of(found.scene, change_request), found.usages, total=stats.total,
+                          broken=stats.broken, broken_by_change_request=stats.change_request)
+
+
+def backlinks_to_wire(found: BacklinksShown,
+                      change_request: ChangeRequest | None = None) -> ContentLocationList:
+    return locations_to_wire(_where_of(found.scene, change_request), found.locations)

@@ -1,6 +1,6 @@
 """Organization shape, with `permissions` computed for the caller's role, and its agent instructions.
 
-`org_to_wire` gives the body other shapes nest (links); `org_model` gives the response model the
+`org_fields` gives the body other shapes nest (links); `org_model` gives the response model the
 organization routes return.
 """
 
@@ -26,7 +26,7 @@ def org_permissions(role: str | None) -> dict[str, bool]:
     }
 
 
-def org_to_wire(org: Organization, role: str | None) -> dict[str, Any]:
+def org_fields(org: Organization, role: str | None) -> dict[str, Any]:
     urls: dict[str, str] = {"location": api_url(f"/orgs/{org.id}"), "app": app_url(f"/o/{org.id}")}
     if org.logo:
         urls["logo"] = org.logo
@@ -45,7 +45,7 @@ def org_to_wire(org: Organization, role: str | None) -> dict[str, Any]:
 
 
 def org_model(org: Organization, role: str | None) -> OrganizationModel:
-    return OrganizationModel.model_validate(org_to_wire(org, role))
+    return OrganizationModel.model_validate(org_fields(org, role))
 
 
 def agent_instructions_to_wire(org_id: str, *, instructions: dict[str, Any], updated_at: str,

@@ -6,9 +6,11 @@ must be a URI, is `about:blank` (docs/sso.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from bindery.api.wire.teams import team_to_wire
+from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSSOProviderLogins
+from bindery.api.wire.teams import team_fields
 from bindery.api.wire.urls import api_base, api_url
 from bindery.saml.endpoints import service_endpoints
 from bindery.store.saml import Provider
@@ -17,7 +19,7 @@ from bindery.store.teams import Team
 UNSET_URL = "about:blank"  # a URI that leads nowhere, for a provider not given its SSO URL yet
 
 
-def provider_to_wire(provider: Provider, team: Team | None) -> dict[str, Any]:
+def provider_to_wire(provider: Provider, team: Team | None) -> OrganizationSAMLProvider:
     service = service_endpoints(api_base(), provider.id)
     body: dict[str, Any] = {
         "object": "saml-provider", "id": provider.id, "label": provider.label,
@@ -29,10 +31,12 @@ def provider_to_wire(provider: Provider, team: Team | None) -> dict[str, Any]:
     }
     if team is not None:
         # Only organization admins read providers, and they manage every team.
-        body["defaultTeam"] = team_to_wire(team, admin=True, view=True)
-    return body
+        body["defaultTeam"] = team_fields(team, admin=True, view=True)
+    return OrganizationSAMLProvider.model_validate(body)
 
 
-def login_to_wire(provider: Provider) -> dict[str, Any]:
-    return {"id": provider.id, "label": provider.label,
-            "startURL": service_endpoints(api_base(), provider.id).start_url}
+def logins_to_wire(providers: Iterable[Provider]) -> OrganizationSSOProviderLogins:
+    """The organization's login choices: each provider with where its login starts."""
+    return OrganizationSSOProviderLogins.model_validate({"items": [
+        {"id": provider.id, "label": provider.label,
+         "startURL": service_endpoints(api_base(), provider.id).start_url} for provider in providers]})

@@ -1,6 +1,6 @@
 """User and member shapes.
 
-`user_to_wire` and `member_to_wire` give the bodies other shapes nest (comments, change requests,
+`user_fields` and `member_fields` give the bodies other shapes nest (comments, change requests,
 grants); `user_model` and `member_model` give the response models the user and member routes return.
 """
 
@@ -15,7 +15,7 @@ from bindery.store.members import Member
 from bindery.store.users import User
 
 
-def user_to_wire(user: User) -> dict[str, Any]:
+def user_fields(user: User) -> dict[str, Any]:
     body: dict[str, Any] = {"object": "user", "id": user.id, "displayName": user.display_name,
                             "urls": {"location": api_url(f"/users/{user.id}")}}
     if user.email:
@@ -26,12 +26,12 @@ def user_to_wire(user: User) -> dict[str, Any]:
 
 
 def user_model(user: User) -> UserModel:
-    return UserModel.model_validate(user_to_wire(user))
+    return UserModel.model_validate(user_fields(user))
 
 
-def member_to_wire(member: Member) -> dict[str, Any]:
+def member_fields(member: Member) -> dict[str, Any]:
     body: dict[str, Any] = {
-        "object": "member", "id": member.user_id, "role": member.role, "user": user_to_wire(member.user),
+        "object": "member", "id": member.user_id, "role": member.role, "user": user_fields(member.user),
         "disabled": member.disabled, "joinedAt": member.joined_at, "sso": member.sso,
         "spaces": member.spaces, "teams": member.teams,
     }
@@ -41,4 +41,4 @@ def member_to_wire(member: Member) -> dict[str, Any]:
 
 
 def member_model(member: Member) -> OrganizationMember:
-    return OrganizationMember.model_validate(member_to_wire(member))
+    return OrganizationMember.model_validate(member_fields(member))
