@@ -58,10 +58,6 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ('layers/shared/bindery/domain/change_requests/records.py', 'attribute_exists(PK) AND #st <> :merged'),
     ('layers/shared/bindery/domain/integrations/publishing.py', 'GSI1SK'),
     ('layers/shared/bindery/domain/organizations.py', 'orgId'),
-    ('layers/shared/bindery/domain/sites/lifecycle.py', 'titleSearch'),
-    ('layers/shared/bindery/domain/sites/listing.py', 'boto3.dynamodb.conditions'),
-    ('layers/shared/bindery/domain/sites/listing.py', 'siteType'),
-    ('layers/shared/bindery/domain/sites/listing.py', 'titleSearch'),
     ('layers/shared/bindery/domain/transfers.py', 'orgId'),
     ('layers/shared/bindery/domain/tree.py', 'orgId'),
 })
