@@ -56,10 +56,6 @@ ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ('layers/shared/bindery/domain/change_requests/records.py', ':merged'),
     ('layers/shared/bindery/domain/change_requests/records.py', 'ExpressionAttributeNames'),
     ('layers/shared/bindery/domain/change_requests/records.py', 'attribute_exists(PK) AND #st <> :merged'),
-    ('layers/shared/bindery/domain/integrations/publishing.py', 'GSI1SK'),
-    ('layers/shared/bindery/domain/organizations.py', 'orgId'),
-    ('layers/shared/bindery/domain/transfers.py', 'orgId'),
-    ('layers/shared/bindery/domain/tree.py', 'orgId'),
 })
 
 _CLAUSE = re.compile(r"(?:^|\s)(?:SET\s+#?[A-Za-z_][\w.]*\s*=|REMOVE\s+#?[A-Za-z_]\w*\s*(?:,|$))")

@@ -112,8 +112,8 @@ def _target(pointer: SpacePointer | CollectionPointer, node: Node, destination: 
             side: str) -> Item:
     """A sibling named by `position`: a live space or collection of the organization, in the
     destination, other than the item itself."""
-    item = tree_store.get_node_item(pointer.kind, pointer.id)
-    if item is None or item.get("deletedAt") or item.get("orgId") != node.org_id:
+    item = tree_store.live_node_item(pointer.kind, pointer.id, node.org_id)
+    if item is None:
         raise NotFound(f"{NO_SPACE if pointer.kind == 'space' else NO_COLLECTION} (position.{side})")
     if item["id"] == node.id:
         raise BadRequest(f"position.{side}: invalid position, that is the {node.kind} being moved")

@@ -78,6 +78,13 @@ def get_node_item(kind: str, content_id: str) -> Item | None:
     return table.get(keys.content(kind, content_id))
 
 
+def live_node_item(kind: str, content_id: str, org_id: str) -> Item | None:
+    """A live space or collection of the organization as stored; None when it is missing, deleted or
+    another organization's."""
+    item = get_node_item(kind, content_id)
+    return item if item is not None and not item.get("deletedAt") and item.get("orgId") == org_id else None
+
+
 def sibling_before(org_id: str, parent_id: str | None, key: str, skip_id: str) -> Item | None:
     """The sibling just before sort key `key`, the node `skip_id` (the one moving) aside."""
     partition = keys.children_partition(org_id, parent_id)
@@ -204,14 +211,17 @@ class TransferredNode:
     ancestors: list[str]
     position: str
     grants: dict[str, str]
+    visibility: str | None = None  # a space's new visibility; None: it keeps its own
 
 
-def transfer_op(moved: TransferredNode, now: str, extra: dict[str, Any] | None = None) -> table.Op:
+def transfer_op(moved: TransferredNode, now: str) -> table.Op:
     """Rewrite a node for its new organization, if nobody changed it (or its grants) since it was read."""
     item = moved.item
     gsi = keys.content_gsi(item["type"], moved.org_id, item["id"], moved.parent, moved.position)
     sets: dict[str, Any] = {"orgId": moved.org_id, "ancestors": moved.ancestors, "position": moved.position,
-                            "grants": moved.grants, "updatedAt": now, **gsi, **(extra or {})}
+                            "grants": moved.grants, "updatedAt": now, **gsi}
+    if moved.visibility is not None:
+        sets["visibility"] = moved.visibility
     removes: tuple[str, ...] = ()
     if moved.parent:
         sets["parent"] = moved.parent
