@@ -50,12 +50,6 @@ OWNERS = ("store", "keys")
 ALLOWED: frozenset[tuple[str, str]] = frozenset({
     ('layers/shared/bindery/admin.py', 'attribute_not_exists(PK)'),
     ('layers/shared/bindery/admin.py', 'orgId'),
-    ('layers/shared/bindery/domain/change_requests/listing.py', 'boto3.dynamodb.conditions'),
-    ('layers/shared/bindery/domain/change_requests/listing.py', 'contributors'),
-    ('layers/shared/bindery/domain/change_requests/listing.py', 'requestedReviewers'),
-    ('layers/shared/bindery/domain/change_requests/records.py', ':merged'),
-    ('layers/shared/bindery/domain/change_requests/records.py', 'ExpressionAttributeNames'),
-    ('layers/shared/bindery/domain/change_requests/records.py', 'attribute_exists(PK) AND #st <> :merged'),
 })
 
 _CLAUSE = re.compile(r"(?:^|\s)(?:SET\s+#?[A-Za-z_][\w.]*\s*=|REMOVE\s+#?[A-Za-z_]\w*\s*(?:,|$))")
