@@ -47,10 +47,7 @@ BINDERY = ROOT / "layers" / "shared" / "bindery"
 OWNERS = ("store", "keys")
 
 # Not cleaned up yet: (path relative to the repository, literal). Remove an entry with its cleanup.
-ALLOWED: frozenset[tuple[str, str]] = frozenset({
-    ('layers/shared/bindery/admin.py', 'attribute_not_exists(PK)'),
-    ('layers/shared/bindery/admin.py', 'orgId'),
-})
+ALLOWED: frozenset[tuple[str, str]] = frozenset()
 
 _CLAUSE = re.compile(r"(?:^|\s)(?:SET\s+#?[A-Za-z_][\w.]*\s*=|REMOVE\s+#?[A-Za-z_]\w*\s*(?:,|$))")
 _FUNCTION = re.compile(r"\b(?:attribute_exists|attribute_not_exists|attribute_type|begins_with)\(")

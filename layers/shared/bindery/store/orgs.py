@@ -163,3 +163,15 @@ def put_agent_instructions(org_id: str, instructions: dict[str, Any], updated_by
             "instructions": instructions, "updatedBy": updated_by, "updatedAt": updated_at}
     table.transact([table.put_op(item), table.condition_op(keys.org(org_id), "attribute_exists(PK)")])
     return item
+
+
+def bootstrapped() -> bool:
+    """Whether the table was bootstrapped: its marker is written once, with the first admin."""
+    return table.get(keys.bootstrap_marker()) is not None
+
+
+def mark_bootstrapped(user_id: str, org_id: str, at: str) -> None:
+    """Writes the bootstrap marker (a TransactionConflict when another bootstrap wrote it first)."""
+    marker = {**keys.bootstrap_marker(), "type": "bootstrap", "userId": user_id, "orgId": org_id,
+              "createdAt": at}
+    table.transact([table.put_op(marker, "attribute_not_exists(PK)")])
