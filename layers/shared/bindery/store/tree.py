@@ -166,13 +166,14 @@ class Placement:
         return keys.content_gsi(node.kind, org_id, node.id, self.parent, self.position)
 
 
-def place_op(node: Node, placement: Placement, now: str,
-             extra: dict[str, Any] | None = None) -> table.Op:
-    """Move `node` within its organization, if it is unchanged since it was read (and still live)."""
+def place_op(node: Node, placement: Placement, now: str, visibility: str | None = None) -> table.Op:
+    """Move `node` within its organization (a space given `visibility` too, when not None), if it is
+    unchanged since it was read (and still live)."""
     gsi = placement.gsi(node, node.org_id)
     sets: dict[str, Any] = {"position": placement.position, "ancestors": placement.ancestors,
-                            "GSI2PK": gsi["GSI2PK"], "GSI2SK": gsi["GSI2SK"], "updatedAt": now,
-                            **(extra or {})}
+                            "GSI2PK": gsi["GSI2PK"], "GSI2SK": gsi["GSI2SK"], "updatedAt": now}
+    if visibility is not None:
+        sets["visibility"] = visibility
     if placement.parent:
         sets["parent"] = placement.parent
     condition = "updatedAt = :seen AND attribute_not_exists(deletedAt)"
