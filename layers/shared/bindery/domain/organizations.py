@@ -20,6 +20,9 @@ from bindery.store import orgs as org_store
 from bindery.store import users as user_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.members import Member
+
+# Re-exported: the routes show what `agent_instructions` returns under this name.
+from bindery.store.orgs import AgentInstructions as AgentInstructions  # noqa: PLC0414
 from bindery.store.orgs import Organization
 from bindery.store.users import User
 
@@ -31,16 +34,6 @@ class OrgView:
 
     org: Organization
     role: str | None
-
-
-@dataclass(frozen=True)
-class AgentInstructions:
-    """The organization's agent instructions as stored, or the empty document when never set."""
-
-    org_id: str
-    instructions: dict[str, Any]
-    updated_at: str
-    updated_by: str
 
 
 def _caller_user(caller: Caller) -> User:
@@ -172,12 +165,12 @@ def agent_instructions(access: OrgAccess) -> AgentInstructions:
     read them and guests, who see only what they were granted, do not (403)."""
     access.require("read", "read the agent instructions")
     org_id = access.org.id
-    item = org_store.get_agent_instructions(org_id)
-    if item is None:
+    found = org_store.get_agent_instructions(org_id)
+    if found is None:
         # Never set: an empty document, dated from the organization's creation, by nobody.
         empty = {"object": "document", "data": {}, "nodes": []}
         return AgentInstructions(org_id, empty, access.org.created_at, "")
-    return AgentInstructions(org_id, item["instructions"], item["updatedAt"], item["updatedBy"])
+    return found
 
 
 def set_agent_instructions(access: OrgAccess, instructions: dict[str, Any]) -> AgentInstructions:
