@@ -33,7 +33,9 @@ from bindery.pagination import (
 )
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
-from bindery.store.change_request_filters import Filters
+
+# Re-exported: the routes build the listing's filters under this name.
+from bindery.store.change_request_filters import Filters as Filters  # noqa: PLC0414
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.members import Member
 from bindery.store.spaces import Space
