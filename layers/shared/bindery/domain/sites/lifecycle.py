@@ -110,6 +110,8 @@ def _default_site_space(structure: Structure, site_space_id: str, values: dict[s
     if default_section is None:
         values["default_site_space"] = chosen.id
         return []
+    if default_section.default_site_space == chosen.id:
+        return []
     return [section_store.update_section_op(default_section,
                                             replace(default_section, default_site_space=chosen.id))]
 

@@ -179,7 +179,9 @@ def move_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: st
         siblings, current.id, what="site space",
         before=where.before.siteSpace if where and where.before else None,
         after=where.after.siteSpace if where and where.after else None)
-    commit_change(site_space_store.update_site_space_op(current, replace(current, position=position)))
+    moved = replace(current, position=position)
+    if moved != current:
+        commit_change(site_space_store.update_site_space_op(current, moved))
     current.position = position
     return view_of(access, structure, site_space_id)
 
