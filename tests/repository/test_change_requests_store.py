@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from boto3.dynamodb.conditions import Attr
 
 from bindery.store import change_requests as cr_store
 from bindery.store import reviews as review_store
 from bindery.store import spaces as space_store
 from bindery.store import table
+from bindery.store.change_request_filters import Filters
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.spaces import Space
 from tests.repository.org_item import ensure_org
@@ -69,13 +69,14 @@ def test_status_moves_indexes_and_counters_and_checks_the_status_read():
     _space()
     cr = _cr(1)
     table.transact(cr_store.create_ops(cr, 0))
-    table.transact(cr_store.status_ops(cr, "draft", {"updatedAt": "2026-01-02T00:00:00.000Z"}))
+    drafted = replace(cr, status="draft", updated_at="2026-01-02T00:00:00.000Z")
+    table.transact(cr_store.status_ops(cr, drafted))
     assert _counters() == (1, 0, 1)
     assert [item["id"] for item in cr_store.space_page("s1", "draft", 10, None).items] == ["cr1"]
     assert cr_store.space_page("s1", "open", 10, None).items == []
     assert [item["id"] for item in cr_store.org_page("o1", "draft", 10, None).items] == ["cr1"]
     with pytest.raises(table.TransactionConflict):  # still thinks it is open
-        table.transact(cr_store.status_ops(cr, "archived", {}))
+        table.transact(cr_store.status_ops(cr, replace(cr, status="archived")))
     assert _counters() == (1, 0, 1)
 
 
@@ -83,15 +84,15 @@ def test_advance_needs_the_expected_revision_and_an_editable_status():
     _space()
     cr = _cr(1)
     table.transact(cr_store.create_ops(cr, 0))
-    table.transact([cr_store.advance_op(cr, "r0", "r1", {"updatedAt": T0}, contributor="u9")])
+    table.transact([cr_store.advance_op(cr, replace(cr, revision="r1", updated_at=T0), contributor="u9")])
     with pytest.raises(table.TransactionConflict):
-        table.transact([cr_store.advance_op(cr, "r0", "r2", {"updatedAt": T0})])
+        table.transact([cr_store.advance_op(cr, replace(cr, revision="r2", updated_at=T0))])
     moved = cr_store.get_change_request("s1", "cr1")
     assert moved is not None
     assert (moved.revision, moved.contributors) == ("r1", ["u9"])
-    table.transact(cr_store.status_ops(moved, "archived", {}))
+    table.transact(cr_store.status_ops(moved, replace(moved, status="archived")))
     with pytest.raises(table.TransactionConflict):
-        table.transact([cr_store.advance_op(moved, "r1", "r2", {"updatedAt": T0})])
+        table.transact([cr_store.advance_op(moved, replace(moved, revision="r2", updated_at=T0))])
 
 
 def test_listing_filters_on_sets_and_pages_newest_first():
@@ -99,7 +100,7 @@ def test_listing_filters_on_sets_and_pages_newest_first():
     for number in (1, 2, 3):
         table.transact(cr_store.create_ops(_cr(number), number - 1))
     table.transact([cr_store.set_member_op(_cr(2), "requestedReviewers", {"u5"}, add=True)])
-    narrowed = cr_store.space_page("s1", "open", 10, None, Attr("requestedReviewers").contains("u5"))
+    narrowed = cr_store.space_page("s1", "open", 10, None, Filters(requested_reviewer="u5").expression())
     assert [item["id"] for item in narrowed.items] == ["cr2"]
     first = cr_store.space_page("s1", "open", 2, None)
     assert [item["id"] for item in first.items] == ["cr3", "cr2"]
@@ -134,7 +135,7 @@ def test_move_to_org_moves_each_change_request_once_and_stale_status_writes_fail
     assert cr_store.org_page("o1", "open", 10, None).items == []
     # A status change computed from before the move would file it back under o1: refused.
     with pytest.raises(table.TransactionConflict):
-        table.transact(cr_store.status_ops(stale, "archived", {}))
+        table.transact(cr_store.status_ops(stale, replace(stale, status="archived")))
     moved = cr_store.get_change_request("s1", "cr1")
     assert moved is not None
     assert (moved.org_id, moved.status) == ("o2", "open")

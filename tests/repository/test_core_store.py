@@ -96,11 +96,11 @@ def test_user_orgs_query_pages_in_order():
     for oid in ("o3", "o1", "o2"):
         org_store.create_org(Organization(id=oid, title=oid, created_at="t"),
                              Member.joining(oid, ada, "admin", "t"))
-    first = member_store.user_org_ids_page("ada", 2, None)
-    assert [i["orgId"] for i in first.items] == ["o1", "o2"]
+    first = member_store.user_memberships_page("ada", 2, None)
+    assert [(m.org_id, m.role) for m in first.members] == [("o1", "admin"), ("o2", "admin")]
     assert first.last_key is not None
-    rest = member_store.user_org_ids_page("ada", 2, first.last_key)
-    assert [i["orgId"] for i in rest.items] == ["o3"]
+    rest = member_store.user_memberships_page("ada", 2, first.last_key)
+    assert [m.org_id for m in rest.members] == ["o3"]
 
 
 def test_expired_items_read_as_gone():

@@ -3,6 +3,8 @@ every engine (moto, DynamoDB Local)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bindery import keys
@@ -191,9 +193,9 @@ def test_a_step_that_races_a_change_of_its_node_reads_it_again(monkeypatch):
     def renamed_meanwhile(*args):
         removal = real_grant_removal(*args)
         if not renamed:
-            seen = space_store.get_space("s1").updated_at
-            table.transact([space_store.update_space_op(
-                "s1", {"title": "Renamed", "updatedAt": grant_store.next_updated_at(seen)}, [], seen)])
+            seen = space_store.get_space("s1")
+            table.transact([space_store.update_space_op(seen, replace(
+                seen, title="Renamed", updated_at=grant_store.next_updated_at(seen.updated_at)))])
             renamed.append(True)
         return removal
 

@@ -61,9 +61,9 @@ def test_section_paths_are_unique_and_moves_need_the_section_as_read():
     with pytest.raises(TransactionConflict) as refused:
         Transaction(section_store.put_section_op(clash), section_store.section_path_guard_op(clash)).commit()
     assert refused.value.failed("path")
-    Transaction(section_store.update_section_op(guide, {"position": "Z0", "sectionGroup": "g"})).commit()
-    with pytest.raises(TransactionConflict) as stale:
-        Transaction(section_store.update_section_op(guide, {"title": "Late"})).commit()  # position moved
+    Transaction(section_store.update_section_op(guide, replace(guide, position="Z0", group="g"))).commit()
+    with pytest.raises(TransactionConflict) as stale:  # its position moved
+        Transaction(section_store.update_section_op(guide, replace(guide, title="Late"))).commit()
     assert stale.value.failed("section")
     moved = replace(guide, position="Z0", group="g")
     Transaction(section_store.regroup_section_op(moved, None)).commit()

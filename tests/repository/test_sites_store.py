@@ -3,8 +3,9 @@ Local)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
-from boto3.dynamodb.conditions import Attr
 
 from bindery.errors import TransactionConflict
 from bindery.keys import sites as site_keys
@@ -12,7 +13,7 @@ from bindery.store import Transaction, site_structure, table
 from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.site_spaces import SiteSpace
-from bindery.store.sites import Site
+from bindery.store.sites import Site, SiteFilter
 
 pytestmark = pytest.mark.repository
 
@@ -57,12 +58,12 @@ def test_basenames_are_unique_in_an_organization_and_updates_need_the_site_as_re
     first, second = _site("s1"), _site("s2")
     _create(first)
     _create(second)
-    renamed = {"basename": "docs", "updatedAt": "2026-01-02T00:00:00.000Z"}
+    renamed = replace(first, basename="docs", updated_at="2026-01-02T00:00:00.000Z")
     Transaction(site_store.basename_guard_op("o1", "docs", "s1"),
                 site_store.update_site_op(first, renamed)).commit()
     with pytest.raises(TransactionConflict) as taken:
         Transaction(site_store.basename_guard_op("o1", "docs", "s2"),
-                    site_store.update_site_op(second, {"basename": "docs"})).commit()
+                    site_store.update_site_op(second, replace(second, basename="docs"))).commit()
     assert taken.value.failed("basename")
     # Another organization has basenames of its own.
     Transaction(site_store.basename_guard_op("o2", "docs", "s9")).commit()
@@ -80,7 +81,7 @@ def test_listing_filters_and_counts_the_organizations_sites():
     page = site_store.org_sites_page("o1", 2, None)
     assert [item["id"] for item in page.items] == ["s1", "s2"]
     assert [item["id"] for item in site_store.org_sites_page("o1", 2, page.last_key).items] == ["s3"]
-    narrow = Attr("published").eq(True) & Attr("titleSearch").contains("docs")
+    narrow = SiteFilter(title="Docs", published=True)
     assert site_store.org_sites_count("o1", narrow) == 2
     assert site_store.org_sites_count("o1") == 3
 

@@ -3,6 +3,8 @@ conditioned writes, the TTL read check and the counters grants move."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bindery import clock, keys
@@ -100,16 +102,17 @@ def test_creating_under_a_parent_checks_it_is_still_there():
 
 
 # --- conditioned writes ---------------------------------------------------------------------------
-def test_update_writes_only_the_named_attributes_if_unchanged():
-    _space("s", "V")
+def test_update_writes_only_the_changed_attributes_if_unchanged():
+    read = _space("s", "V", emoji="x")
     table.transact([table.update_op(keys.space("s"), "ADD comments :one", {":one": 1})])
-    table.transact([space_store.update_space_op("s", {"title": "New", "position": "W", "updatedAt": "T1"},
-                                                ["emoji"], T0)])
+    table.transact([space_store.update_space_op(read, replace(read, title="New", emoji=None,
+                                                              default_level="read", updated_at="T1"))])
     stored = space_store.get_space("s")
     assert stored is not None
-    assert (stored.title, stored.position, stored.comments, stored.updated_at) == ("New", "W", 1, "T1")
+    assert (stored.title, stored.emoji, stored.default_level, stored.comments, stored.updated_at) == (
+        "New", None, "read", 1, "T1")
     with pytest.raises(table.TransactionConflict):
-        table.transact([space_store.update_space_op("s", {"title": "Stale", "updatedAt": "T2"}, [], T0)])
+        table.transact([space_store.update_space_op(read, replace(read, title="Stale", updated_at="T2"))])
     assert space_store.get_space("s").title == "New"  # type: ignore[union-attr]
 
 

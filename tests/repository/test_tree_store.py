@@ -3,6 +3,8 @@ repository, on every engine (moto, DynamoDB Local)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bindery import keys
@@ -195,15 +197,17 @@ def test_create_needs_the_parent_where_it_was_read():
 def test_update_and_delete_only_what_was_read():
     made = collection("c", "V", grants={"user:u1": "read"})
     table.transact([table.put_op(Grant("collection", "c", "o1", "user", "u1", "read").to_item())])
-    changes = {"title": "New", "description": "D"}
-    table.transact([collection_store.update_collection_op(made, changes, [], T1)])
+    table.transact([collection_store.update_collection_op(made, replace(made, title="New", description="D",
+                                                                        updated_at=T1))])
     stored = collection_store.get_collection("c")
     assert (stored.title, stored.description, stored.updated_at, stored.grants) == ("New", "D", T1,
                                                                                     {"user:u1": "read"})
+    stale = replace(made, title="Stale", updated_at=T1)
     with pytest.raises(table.TransactionConflict):
-        table.transact([collection_store.update_collection_op(made, {"title": "Stale"}, [], T1)])
+        table.transact([collection_store.update_collection_op(made, stale)])
     later = "2026-01-03T00:00:00.000Z"
-    table.transact([collection_store.update_collection_op(stored, {}, ["description"], later)])
+    cleared = replace(stored, description=None, updated_at=later)
+    table.transact([collection_store.update_collection_op(stored, cleared)])
     assert collection_store.get_collection("c").description is None
     with pytest.raises(table.TransactionConflict):
         table.transact(collection_store.delete_collection_ops(stored))

@@ -15,7 +15,6 @@ import argparse
 import json
 from dataclasses import dataclass
 
-from bindery import keys
 from bindery.auth import hash_token
 from bindery.clock import now_iso
 from bindery.ids import new_id, new_token
@@ -72,13 +71,11 @@ def set_site_hostname(site_id: str, hostname: str | None) -> None:
 
 def bootstrap(token: str | None = None) -> Issued | None:
     """On a table never bootstrapped: an admin user, an organization and a token. None when done before."""
-    if table.get(keys.bootstrap_marker()) is not None:
+    if org_store.bootstrapped():
         return None
     issued = create_user("Admin", "admin@bindery.local", token=token)
     issued.org_id = create_org(issued.user_id, "Bindery")
-    marker = {**keys.bootstrap_marker(), "type": "bootstrap", "userId": issued.user_id,
-              "orgId": issued.org_id, "createdAt": now_iso()}
-    table.transact([table.put_op(marker, "attribute_not_exists(PK)")])
+    org_store.mark_bootstrapped(issued.user_id, issued.org_id, now_iso())
     return issued
 
 

@@ -157,12 +157,12 @@ def test_concurrent_batches_both_land(api, setup, monkeypatch):
     original = edits.advance
     calls = []
 
-    def racing(change_request, new_revision, caller, assign=None):
+    def racing(change_request, new_revision, caller):
         if not calls:  # before the first advance, another batch lands
             calls.append(1)
             other = edit(api, ada, space_id, cr["id"], {"operation": "delete_page", "page": "p3"})
             assert other.status == 200
-        return original(change_request, new_revision, caller, assign)
+        return original(change_request, new_revision, caller)
 
     monkeypatch.setattr(edits, "advance", racing)
     reply = edit(api, ada, space_id, cr["id"], {"operation": "update_page", "page": "p1", "title": "Hi"})

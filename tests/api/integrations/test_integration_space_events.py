@@ -4,6 +4,8 @@ payload shapes, and delivered signed to the local receiver (docs/integrations.md
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bindery.aws import counting_requests
@@ -145,8 +147,7 @@ def test_a_space_leaving_its_collection_is_space_visibility_updated(api, receive
     seen = space_store.get_space(space_id)
     # `in-collection` is no visibility the API sets (a space is made private); one imported from
     # elsewhere may have it.
-    table.transact([space_store.update_space_op(space_id, {"visibility": "in-collection"}, [],
-                                                seen.updated_at)])
+    table.transact([space_store.update_space_op(seen, replace(seen, visibility="in-collection"))])
     installation_id = installed_on(api, ada, space_id)
     assert moved(api, ada, "space", space_id, parent=None)["visibility"] == "private"
     deliver_queued()

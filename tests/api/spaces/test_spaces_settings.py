@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bindery import keys
@@ -151,8 +153,8 @@ def test_a_change_between_read_and_write_is_a_409_that_changes_nothing(api, monk
 
     def read_then_someone_else_writes(caller, space_id, **kw):
         access = read(caller, space_id, **kw)
-        table.transact([space_store.update_space_op(space_id, {"title": "Theirs", "updatedAt": "2999-01-01"},
-                                                    [], access.node.updated_at)])
+        table.transact([space_store.update_space_op(access.node, replace(access.node, title="Theirs",
+                                                                         updated_at="2999-01-01"))])
         return access
 
     monkeypatch.setattr(domain, "space_access", read_then_someone_else_writes)

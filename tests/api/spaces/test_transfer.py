@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bindery import keys
@@ -126,7 +128,7 @@ def test_an_in_collection_space_becomes_private_at_the_top_level(api):
     holder = new_collection(api, ada, "Holder")
     space = space_in(api, ada, holder)
     seen = space_store.get_space(space)
-    table.transact([space_store.update_space_op(space, {"visibility": "in-collection"}, [], seen.updated_at)])
+    table.transact([space_store.update_space_op(seen, replace(seen, visibility="in-collection"))])
     assert transferred(api, ada, "space", space, beta.org_id)["visibility"] == "private"
     assert space_store.get_space(space).visibility == "private"
 

@@ -14,7 +14,7 @@ space listing until moved).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bindery.auth import Caller
@@ -172,21 +172,18 @@ def update_collection(caller: Caller, collection_id: str, body: UpdateCollection
     access.require("admin", "change this collection")
     collection = _collection(access.node)
     sent = body.model_fields_set
-    changes: dict[str, Any] = {}
-    if "title" in sent and body.title != collection.title:
-        changes["title"] = body.title
-    if "description" in sent and body.description != collection.description:
-        changes["description"] = body.description
-    if "defaultLevel" in sent and body.defaultLevel != collection.default_level:
-        changes["defaultLevel"] = body.defaultLevel
-    if not changes:
+    changed = replace(collection)
+    if body.title is not None:
+        changed.title = body.title
+    if body.description is not None:
+        changed.description = body.description
+    if "defaultLevel" in sent:
+        changed.default_level = body.defaultLevel
+    if changed == collection:
         return CollectionView(collection, access.role)
-    updated_at = grant_store.next_updated_at(collection.updated_at)
-    Transaction([collection_store.update_collection_op(collection, changes, [], updated_at)]).commit()
-    collection.title = changes.get("title", collection.title)
-    collection.description = changes.get("description", collection.description)
-    collection.default_level = changes.get("defaultLevel", collection.default_level)
-    collection.updated_at = updated_at
+    changed.updated_at = grant_store.next_updated_at(collection.updated_at)
+    Transaction([collection_store.update_collection_op(collection, changed)]).commit()
+    collection = changed
     # A new level can change the caller's own role (an admin by inheritance who set `read`, say).
     chain: list[Node] = [collection, *access.collections]
     role = roles_in_chains(access.member, {collection.id: chain})[collection.id]

@@ -20,6 +20,9 @@ from bindery.store import orgs as org_store
 from bindery.store import users as user_store
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.members import Member
+
+# Re-exported: the routes show what `agent_instructions` returns under this name.
+from bindery.store.orgs import AgentInstructions as AgentInstructions  # noqa: PLC0414
 from bindery.store.orgs import Organization
 from bindery.store.users import User
 
@@ -31,16 +34,6 @@ class OrgView:
 
     org: Organization
     role: str | None
-
-
-@dataclass(frozen=True)
-class AgentInstructions:
-    """The organization's agent instructions as stored, or the empty document when never set."""
-
-    org_id: str
-    instructions: dict[str, Any]
-    updated_at: str
-    updated_by: str
 
 
 def _caller_user(caller: Caller) -> User:
@@ -55,21 +48,21 @@ def list_orgs(caller: Caller, limit: int, page: str | None) -> Listing[OrgView]:
     caller's user item, whose organization counter is the `count`."""
     scope = f"orgs:{caller.user_id}"
     start = decode_cursor(scope, page)
-    result = member_store.user_org_ids_page(caller.user_id, limit, start)
+    result = member_store.user_memberships_page(caller.user_id, limit, start)
     cursor = encode_cursor(scope, result.last_key) if result.last_key else None
-    if not result.items and start is None and cursor is None:
+    if not result.members and start is None and cursor is None:
         return Listing(items=[], next_cursor=None, count=0)  # the whole listing was read: no organization
     found = items_by_key([user_store.user_key(caller.user_id),
-                          *(org_store.org_key(item["orgId"]) for item in result.items)])
+                          *(org_store.org_key(member.org_id) for member in result.members)])
     user_item = found.get(ref(user_store.user_key(caller.user_id)))
     if user_item is None:  # the token outlived its user
         raise NotFound("No matching user")
-    orgs = {item["orgId"]: Organization.from_item(found[ref(org_store.org_key(item["orgId"]))])
-            for item in result.items if ref(org_store.org_key(item["orgId"])) in found}
+    orgs = {member.org_id: Organization.from_item(found[ref(org_store.org_key(member.org_id))])
+            for member in result.members if ref(org_store.org_key(member.org_id)) in found}
     # An SSO login's token acts in that login's organization only: it lists no other.
-    items = [OrgView(orgs[item["orgId"]], item.get("role"))
-             for item in result.items if item["orgId"] in orgs and not item.get("disabled")
-             and caller.sso_org in (None, item["orgId"])]
+    items = [OrgView(orgs[member.org_id], member.role)
+             for member in result.members if member.org_id in orgs and not member.disabled
+             and caller.sso_org in (None, member.org_id)]
     count = User.from_item(user_item).org_count if caller.sso_org is None else 1
     return Listing(items=items, next_cursor=cursor, count=count)
 
@@ -172,12 +165,12 @@ def agent_instructions(access: OrgAccess) -> AgentInstructions:
     read them and guests, who see only what they were granted, do not (403)."""
     access.require("read", "read the agent instructions")
     org_id = access.org.id
-    item = org_store.get_agent_instructions(org_id)
-    if item is None:
+    found = org_store.get_agent_instructions(org_id)
+    if found is None:
         # Never set: an empty document, dated from the organization's creation, by nobody.
         empty = {"object": "document", "data": {}, "nodes": []}
         return AgentInstructions(org_id, empty, access.org.created_at, "")
-    return AgentInstructions(org_id, item["instructions"], item["updatedAt"], item["updatedBy"])
+    return found
 
 
 def set_agent_instructions(access: OrgAccess, instructions: dict[str, Any]) -> AgentInstructions:

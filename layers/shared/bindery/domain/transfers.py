@@ -22,6 +22,7 @@ change requests finishes it (domain.change_requests.records.open_change_request)
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from bindery.auth import Caller
 from bindery.domain.access.content import ContentAccess, collection_access, space_access
@@ -55,16 +56,18 @@ class CannotBeMoved(BinderyError):
 def transfer_space(caller: Caller, space_id: str, body: TransferContent) -> SpaceView:
     access = space_access(caller, space_id)
     moved = _transfer(caller, access, body.organization)
-    return SpaceView(Space.from_item(moved), "admin")
+    assert isinstance(moved, Space)
+    return SpaceView(moved, "admin")
 
 
 def transfer_collection(caller: Caller, collection_id: str, body: TransferContent) -> CollectionView:
     access = collection_access(caller, collection_id)
     moved = _transfer(caller, access, body.organization)
-    return CollectionView(Collection.from_item(moved), "admin")
+    assert isinstance(moved, Collection)
+    return CollectionView(moved, "admin")
 
 
-def _transfer(caller: Caller, access: ContentAccess, target_org: str) -> Item:
+def _transfer(caller: Caller, access: ContentAccess, target_org: str) -> Space | Collection:
     """Returns the transferred item as it now is. The caller, an admin of both organizations, is admin
     of it in the target."""
     node = access.node
@@ -100,11 +103,10 @@ def _transfer(caller: Caller, access: ContentAccess, target_org: str) -> Item:
     # The source organization's integrations lose the spaces (their installations are that
     # organization's): one Query per space, usually empty.
     content_gone("space", spaces)
-    moved = {name: value for name, value in root.items() if name != "parent"}
-    moved.update({"orgId": target_org, "ancestors": [], "position": position, "updatedAt": now,
-                  "grants": _kept_grants(root, target_org, found)})
-    if moved.get("visibility") == "in-collection":
-        moved["visibility"] = "private"
+    moved = replace(node, org_id=target_org, parent=None, ancestors=[], position=position, updated_at=now,
+                    grants=_kept_grants(node.grants, target_org, found))
+    if isinstance(moved, Space) and moved.visibility == "in-collection":
+        moved.visibility = "private"
     return moved
 
 
@@ -129,9 +131,9 @@ def _principals_found(items: list[Item], source_org: str, target_org: str) -> di
     return items_by_key([*members, *(team_store.team_key(source_org, team_id) for team_id in teams)])
 
 
-def _kept_grants(item: Item, target_org: str, found: dict[tuple[str, str], Item]) -> dict[str, str]:
+def _kept_grants(grants: dict[str, str], target_org: str, found: dict[tuple[str, str], Item]
+                 ) -> dict[str, str]:
     """User grants of users who are members of the target organization; team grants never follow."""
-    grants: dict[str, str] = item.get("grants") or {}
     return {entry: role for entry, role in grants.items() if entry.startswith("user:")
             and ref(member_store.member_key(target_org, entry.split(":", 1)[1])) in found}
 
@@ -148,10 +150,10 @@ def _ops(items: list[Item], paths: dict[str, list[str]], orgs: tuple[str, str],
             item=item, org_id=target_org, parent=None if is_root else item.get("parent"),
             # The path stops at the transferred item, which is at the top level now.
             ancestors=paths[item["id"]], position=position if is_root else item["position"],
-            grants=_kept_grants(item, target_org, found),
+            grants=_kept_grants(item.get("grants") or {}, target_org, found),
+            visibility="private" if is_root and item.get("visibility") == "in-collection" else None,
         )
-        extra = {"visibility": "private"} if is_root and item.get("visibility") == "in-collection" else None
-        ops.append(tree_store.transfer_op(moved, now, extra))
+        ops.append(tree_store.transfer_op(moved, now))
         for entry in item.get("grants") or {}:
             principal, principal_id = entry.split(":", 1)
             if entry in moved.grants:

@@ -19,7 +19,6 @@ spec's "invalid position"); a move that would leave everything as it is, 409.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from bindery.auth import Caller
 from bindery.domain.access.content import (
@@ -112,8 +111,8 @@ def _target(pointer: SpacePointer | CollectionPointer, node: Node, destination: 
             side: str) -> Item:
     """A sibling named by `position`: a live space or collection of the organization, in the
     destination, other than the item itself."""
-    item = tree_store.get_node_item(pointer.kind, pointer.id)
-    if item is None or item.get("deletedAt") or item.get("orgId") != node.org_id:
+    item = tree_store.live_node_item(pointer.kind, pointer.id, node.org_id)
+    if item is None:
         raise NotFound(f"{NO_SPACE if pointer.kind == 'space' else NO_COLLECTION} (position.{side})")
     if item["id"] == node.id:
         raise BadRequest(f"position.{side}: invalid position, that is the {node.kind} being moved")
@@ -170,10 +169,9 @@ def _move(caller: Caller, access: ContentAccess, body: MoveContent) -> tuple[Nod
     position, extra_ops = _position(node, destination, prev, nxt)
     placement = Placement(destination.parent_id, destination.ancestors, position)
     updated_at = next_updated_at(node.updated_at)
-    extra: dict[str, Any] = {}
-    if isinstance(node, Space) and node.visibility == "in-collection" and destination.parent is None:
-        extra["visibility"] = "private"  # in-collection means nothing at the top level; never widen
-    ops = [tree_store.place_op(node, placement, updated_at, extra), *extra_ops]
+    # in-collection means nothing at the top level: it becomes private there, never wider.
+    private = isinstance(node, Space) and node.visibility == "in-collection" and destination.parent is None
+    ops = [tree_store.place_op(node, placement, updated_at, "private" if private else None), *extra_ops]
     if destination.parent_id != node.parent:
         if destination.parent is not None:
             ops.append(tree_store.parent_unmoved_op(node.org_id, destination.parent.id,
@@ -183,7 +181,7 @@ def _move(caller: Caller, access: ContentAccess, body: MoveContent) -> tuple[Nod
     Transaction(ops).commit()
     moved = replace(node, parent=destination.parent_id, ancestors=destination.ancestors, position=position,
                     updated_at=updated_at)
-    if isinstance(moved, Space) and extra:
+    if isinstance(moved, Space) and private:
         moved.visibility = "private"
         # The only change of a space's visibility Bindery makes: its integrations hear of it (one Query
         # of the space's installations, on this rare move only).

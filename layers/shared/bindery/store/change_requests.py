@@ -203,11 +203,25 @@ def _status_op(change_request: ChangeRequest, new_status: str, assign: dict[str,
     return op
 
 
-def status_ops(change_request: ChangeRequest, new_status: str,
-               assign: dict[str, Any]) -> list[table.Op]:
-    """Move the change request from its status (as read) to `new_status`, its indexes and the space's
-    counters with it; fails if anyone changed its status (or a transfer its organization) meanwhile."""
-    ops = [_status_op(change_request, new_status, assign)]
+def update_ops(change_request: ChangeRequest, changed: ChangeRequest) -> list[table.Op]:
+    """Writes the fields of `changed` that differ from `change_request` (as read). A new status moves
+    the indexes and the space's counters too (`status_ops`); otherwise one update, refused if the change
+    request was merged meanwhile."""
+    if changed.status != change_request.status:
+        return status_ops(change_request, changed)
+    sets, removes = ChangeRequest._FIELDS.changes(change_request, changed)
+    op = update_op(change_request, sets, f"{LIVE} AND #st <> :merged", {":merged": "merged"}, removes)
+    op["Update"]["ExpressionAttributeNames"]["#st"] = "status"
+    return [op]
+
+
+def status_ops(change_request: ChangeRequest, changed: ChangeRequest) -> list[table.Op]:
+    """Move the change request from its status (as read) to `changed.status` (with `changed`'s other
+    fields that differ), its indexes and the space's counters with it; fails if anyone changed its status
+    (or a transfer its organization) meanwhile."""
+    new_status = changed.status
+    sets, _ = ChangeRequest._FIELDS.changes(change_request, changed)
+    ops = [_status_op(change_request, new_status, {k: v for k, v in sets.items() if k != "status"})]
     deltas = status_deltas(change_request.status, new_status)
     if deltas:
         ops.append(counters_op(change_request.space_id, deltas))
@@ -227,13 +241,14 @@ def mark_merged_op(change_request: ChangeRequest, new_revision: str, merged_by: 
     return table.named(MARK_MERGED, _status_op(change_request, "merged", assign, at_revision=True))
 
 
-def advance_op(change_request: ChangeRequest, expected_revision: str, new_revision: str,
-               assign: dict[str, Any], contributor: str | None = None) -> table.Op:
-    """Point a draft or open change request at `new_revision` if it still points at `expected_revision`
-    (and add `contributor` to its contributors)."""
-    op = update_op(change_request, {"revision": new_revision, **assign},
-                   f"{LIVE} AND #rev = :expected AND #st IN (:open, :draft)",
-                   {":expected": expected_revision, ":open": "open", ":draft": "draft"})
+def advance_op(change_request: ChangeRequest, changed: ChangeRequest, contributor: str | None = None
+               ) -> table.Op:
+    """Point a draft or open change request at `changed.revision` (with `changed`'s other fields that
+    differ) if it still points at the revision it was read at (and add `contributor` to its
+    contributors)."""
+    sets, _ = ChangeRequest._FIELDS.changes(change_request, changed)
+    op = update_op(change_request, sets, f"{LIVE} AND #rev = :expected AND #st IN (:open, :draft)",
+                   {":expected": change_request.revision, ":open": "open", ":draft": "draft"})
     update = op["Update"]
     update["ExpressionAttributeNames"].update({"#rev": "revision", "#st": "status"})
     if contributor:

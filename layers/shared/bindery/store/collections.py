@@ -71,10 +71,21 @@ def create_collection_ops(collection: Collection) -> list[table.Op]:
     return ops
 
 
-def update_collection_op(collection: Collection, changes: dict[str, Any], removes: list[str],
-                         updated_at: str) -> table.Op:
-    """Set the named attributes (and remove `removes`) if the collection is unchanged since it was read;
-    only those attributes are written, so the grants map and the tree attributes are never put back."""
+def update_collection_op(collection: Collection, changed: Collection) -> table.Op:
+    """Writes the title, description and level of `changed` that differ from `collection` (as read; a
+    description of None is removed) and its `updatedAt`, if the collection is unchanged since it was
+    read; only those attributes are written, so the grants map and the tree attributes are never put
+    back."""
+    changes: dict[str, Any] = {}
+    removes: list[str] = []
+    for attr, name in (("title", "title"), ("description", "description"), ("default_level", "defaultLevel")):
+        value = getattr(changed, attr)
+        if value != getattr(collection, attr):
+            if value is None and attr == "description":
+                removes.append(name)
+            else:
+                changes[name] = value
+    updated_at = changed.updated_at
     names = {f"#s{index}": name for index, name in enumerate(changes)}
     values: dict[str, Any] = {f":s{index}": value for index, value in enumerate(changes.values())}
     expression = "SET updatedAt = :now" + "".join(f", #s{index} = :s{index}" for index in range(len(changes)))

@@ -57,6 +57,14 @@ class ItemFields:
         removes = tuple(name for attr, name in self.pairs if attr not in skipped and name not in sets)
         return sets, removes
 
+    def changes(self, before: object, after: object) -> tuple[Item, tuple[str, ...]]:
+        """What an UpdateExpression sets and removes to turn the item of `before` (as read) into that of
+        `after`: only the attributes that differ, so that the domain says what changed with a changed copy
+        of the dataclass (`dataclasses.replace`) and never names an attribute."""
+        old, new = self.attributes(before), self.attributes(after)
+        sets = {name: value for name, value in new.items() if name not in old or old[name] != value}
+        return sets, tuple(name for name in old if name not in new)
+
     def values(self, item: Item) -> dict[str, Any]:
         """The dataclass keyword arguments of the fields the item holds (absent ones keep their
         defaults)."""

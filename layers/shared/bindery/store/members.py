@@ -97,10 +97,17 @@ def add_member_ops(member: Member) -> list[table.Op]:
     ]
 
 
-def user_org_ids_page(user_id: str, limit: int, start_key: dict[str, Any] | None) -> table.QueryPage:
-    """GSI1: the organizations of a user, ordered by organization id."""
-    return table.Query(partition=keys.user_orgs_partition(user_id), index="GSI1", limit=limit,
+@dataclass(frozen=True)
+class MembershipsPage:
+    members: list[Member]  # one per organization, ordered by organization id
+    last_key: dict[str, Any] | None
+
+
+def user_memberships_page(user_id: str, limit: int, start_key: dict[str, Any] | None) -> MembershipsPage:
+    """GSI1: one page of the user's memberships, ordered by organization id."""
+    page = table.Query(partition=keys.user_orgs_partition(user_id), index="GSI1", limit=limit,
                        start_key=start_key).run()
+    return MembershipsPage([Member.from_item(item) for item in page.items], page.last_key)
 
 
 def touch_last_seen(member: Member, at: str) -> None:

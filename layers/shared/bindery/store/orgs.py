@@ -153,13 +153,37 @@ def org_ids_for_email_domain(domain: str, limit: int = 100) -> list[str]:
     return [item["orgId"] for item in page.items]
 
 
-def get_agent_instructions(org_id: str) -> Item | None:
-    return table.get(keys.agent_instructions(org_id))
+@dataclass(frozen=True)
+class AgentInstructions:
+    """The organization's agent instructions as stored, or the empty document when never set."""
+
+    org_id: str
+    instructions: dict[str, Any]
+    updated_at: str
+    updated_by: str
+
+
+def get_agent_instructions(org_id: str) -> AgentInstructions | None:
+    item = table.get(keys.agent_instructions(org_id))
+    if item is None:
+        return None
+    return AgentInstructions(org_id, item["instructions"], item["updatedAt"], item["updatedBy"])
 
 
 def put_agent_instructions(org_id: str, instructions: dict[str, Any], updated_by: str,
-                           updated_at: str) -> Item:
+                           updated_at: str) -> None:
     item = {**keys.agent_instructions(org_id), "type": "agent-instructions", "orgId": org_id,
             "instructions": instructions, "updatedBy": updated_by, "updatedAt": updated_at}
     table.transact([table.put_op(item), table.condition_op(keys.org(org_id), "attribute_exists(PK)")])
-    return item
+
+
+def bootstrapped() -> bool:
+    """Whether the table was bootstrapped: its marker is written once, with the first admin."""
+    return table.get(keys.bootstrap_marker()) is not None
+
+
+def mark_bootstrapped(user_id: str, org_id: str, at: str) -> None:
+    """Writes the bootstrap marker (a TransactionConflict when another bootstrap wrote it first)."""
+    marker = {**keys.bootstrap_marker(), "type": "bootstrap", "userId": user_id, "orgId": org_id,
+              "createdAt": at}
+    table.transact([table.put_op(marker, "attribute_not_exists(PK)")])

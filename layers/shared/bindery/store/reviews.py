@@ -163,17 +163,18 @@ def get_requested_reviewer(space_id: str, change_request_id: str, user_id: str) 
     return table.get(cr_keys.requested_reviewer(space_id, change_request_id, "user", user_id))
 
 
-def request_reviews_op(space_id: str, change_request_id: str, user_ids: list[str], updated_at: str,
-                       assign: dict[str, Any]) -> table.Op:
+def request_reviews_op(space_id: str, change_request_id: str, user_ids: list[str], updated_at: str, *,
+                       subject: str | None = None, description: dict[str, Any] | None = None) -> table.Op:
     """On a draft or open change request: `user_ids` join its requested reviewers and their latest
-    reviews are forgotten (a new request supersedes them); `assign` sets `subject`/`description` too."""
+    reviews are forgotten (a new request supersedes them); a `subject`/`description` given is set too."""
     names = {"#st": "status", "#updated": "updatedAt"}
     values: dict[str, Any] = {":users": set(user_ids), ":open": "open", ":draft": "draft",
                               ":now": updated_at}
     sets = ["#updated = :now"]
-    for attribute, value in assign.items():
-        names[f"#{attribute}"], values[f":{attribute}"] = attribute, value
-        sets.append(f"#{attribute} = :{attribute}")
+    for attribute, value in (("subject", subject), ("description", description)):
+        if value is not None:
+            names[f"#{attribute}"], values[f":{attribute}"] = attribute, value
+            sets.append(f"#{attribute} = :{attribute}")
     removes = []
     for index, user_id in enumerate(user_ids):
         names[f"#u{index}"] = user_id

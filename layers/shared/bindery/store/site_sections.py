@@ -88,8 +88,10 @@ def release_section_path_op(section: Section) -> table.Op:
                            name="release-path")
 
 
-def update_section_op(section: Section, sets: dict[str, Any], removes: tuple[str, ...] = ()) -> table.Op:
-    """Sets attributes of the section if its path and position are still those read."""
+def update_section_op(section: Section, changed: Section) -> table.Op:
+    """Writes the fields of `changed` that differ from `section` (as read), if its path and position are
+    still those read."""
+    sets, removes = Section._FIELDS.changes(section, changed)
     op = named_update_op(site_keys.section(section.site_id, section.id), sets,
                          "#c0 = :path AND #c1 = :position",
                          {":path": section.path, ":position": section.position}, removes)
@@ -105,7 +107,9 @@ def put_group_op(group: SectionGroup) -> table.Op:
     return table.put_op(group.to_item(), NEW, name="group")
 
 
-def update_group_op(group: SectionGroup, sets: dict[str, Any], removes: tuple[str, ...] = ()) -> table.Op:
+def update_group_op(group: SectionGroup, changed: SectionGroup) -> table.Op:
+    """Writes the fields of `changed` that differ from `group` (as read), if the group is still there."""
+    sets, removes = SectionGroup._FIELDS.changes(group, changed)
     op = named_update_op(site_keys.section_group(group.site_id, group.id), sets, EXISTS, {}, removes)
     return table.named("group", op)
 

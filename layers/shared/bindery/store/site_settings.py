@@ -84,7 +84,11 @@ def put_share_link_op(link: ShareLink) -> table.Op:
     return table.put_op(link.to_item(), "attribute_not_exists(PK)", name="share-link")
 
 
-def update_share_link_op(link: ShareLink, sets: dict[str, Any]) -> table.Op:
+def update_share_link_op(link: ShareLink, changed: ShareLink) -> table.Op:
+    """Writes the name and the state of `changed` that differ from `link` (as read), if it is still
+    there."""
+    sets = {name: getattr(changed, attr) for attr, name in (("name", "name"), ("active", "active"))
+            if getattr(changed, attr) != getattr(link, attr)}
     names = {f"#s{i}": name for i, name in enumerate(sets)}
     values = {f":s{i}": value for i, value in enumerate(sets.values())}
     expression = "SET " + ", ".join(f"#s{i} = :s{i}" for i in range(len(sets)))

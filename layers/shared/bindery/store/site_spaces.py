@@ -75,9 +75,12 @@ def release_path_op(site_space: SiteSpace) -> table.Op:
                            name="release-path")
 
 
-def update_site_space_op(site_space: SiteSpace, sets: dict[str, Any], removes: tuple[str, ...] = ()
-                         ) -> table.Op:
-    """Sets attributes of the site space if its path and space are still those read."""
+def update_site_space_op(site_space: SiteSpace, changed: SiteSpace) -> table.Op:
+    """Writes the fields of `changed` that differ from `site_space` (as read; its GSI2 keys too when it
+    shows another space), if its path and space are still those read."""
+    sets, removes = SiteSpace._FIELDS.changes(site_space, changed)
+    if changed.space_id != site_space.space_id:
+        sets.update(site_keys.space_sites_gsi(changed.space_id, changed.site_id, changed.id))
     op = named_update_op(site_keys.site_space(site_space.site_id, site_space.id), sets,
                          "#p0 = :path AND spaceId = :space",
                          {":path": site_space.path, ":space": site_space.space_id}, removes)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from boto3.dynamodb.conditions import Attr
+
 from bindery.keys import sites as site_keys
 from bindery.store import table
 from bindery.store.item_fields import ItemFields
@@ -103,15 +105,40 @@ def hostname_ops(site: Site, hostname: str | None) -> list[table.Op]:
     return ops
 
 
-def org_sites_page(org_id: str, limit: int, start_key: dict[str, Any] | None, narrow: Any = None
-                   ) -> table.QueryPage:
+@dataclass(frozen=True)
+class SiteFilter:
+    """What narrows a listing of the organization's sites (None, empty: not narrowed): a title that
+    contains `title` (case-insensitive), published or not, of one of `types`."""
+
+    title: str | None = None
+    published: bool | None = None
+    types: tuple[str, ...] = ()
+
+    def condition(self) -> Any:
+        """The FilterExpression, None when nothing narrows."""
+        conditions: list[Any] = []
+        if self.title:
+            conditions.append(Attr("titleSearch").contains(self.title.lower()))
+        if self.published is not None:
+            conditions.append(Attr("published").eq(self.published))
+        if self.types:
+            conditions.append(Attr("siteType").is_in(list(dict.fromkeys(self.types))))
+        combined: Any = None
+        for condition in conditions:
+            combined = condition if combined is None else combined & condition
+        return combined
+
+
+def org_sites_page(org_id: str, limit: int, start_key: dict[str, Any] | None,
+                   narrow: SiteFilter | None = None) -> table.QueryPage:
     """GSI1: one page of the organization's sites, in creation order; `narrow` filters it."""
     return table.Query(partition=site_keys.org_sites_partition(org_id), index="GSI1", limit=limit,
-                       start_key=start_key, filter=narrow).run()
+                       start_key=start_key, filter=narrow.condition() if narrow else None).run()
 
 
-def org_sites_count(org_id: str, narrow: Any = None) -> int:
-    return table.Query(partition=site_keys.org_sites_partition(org_id), index="GSI1", filter=narrow).count()
+def org_sites_count(org_id: str, narrow: SiteFilter | None = None) -> int:
+    return table.Query(partition=site_keys.org_sites_partition(org_id), index="GSI1",
+                       filter=narrow.condition() if narrow else None).count()
 
 # --- writes -------------------------------------------------------------------------------------------
 def put_site_op(site: Site) -> table.Op:
@@ -128,8 +155,13 @@ def release_basename_op(org_id: str, basename: str) -> table.Op:
     return table.delete_op(site_keys.basename_guard(org_id, basename), name="release-basename")
 
 
-def update_site_op(site: Site, sets: dict[str, Any], removes: tuple[str, ...] = ()) -> table.Op:
-    """Sets attributes of the site if nobody changed it since it was read (`updatedAt`)."""
+def update_site_op(site: Site, changed: Site) -> table.Op:
+    """Writes the fields of `changed` that differ from `site` (as read), and always its `updatedAt`, if
+    nobody changed the site since it was read (`updatedAt`)."""
+    sets, removes = Site._FIELDS.changes(site, changed)
+    sets["updatedAt"] = changed.updated_at
+    if changed.title != site.title:
+        sets["titleSearch"] = changed.title.lower()
     op = named_update_op(site_keys.site(site.id), sets, "updatedAt = :seen", {":seen": site.updated_at},
                          removes)
     return table.named("site", op)

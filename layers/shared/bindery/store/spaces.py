@@ -143,16 +143,18 @@ def next_sibling_position(space: Space) -> str | None:
 
 
 # --- writes (every attribute is named through a placeholder: `position` is a reserved word) -------
-def update_space_op(space_id: str, assign: dict[str, Any], remove: list[str],
-                    expected_updated_at: str) -> table.Op:
-    """Change some attributes of a live space if nobody changed it since it was read. Only the named
-    attributes are written, so counters kept on the item by other requests are never overwritten.
-    Callers put a new `updatedAt` in `assign` (store.grants.next_updated_at) so that the next writer's
-    condition notices this write."""
-    return named_update_op(keys.space(space_id), assign,
+def update_space_op(space: Space, changed: Space) -> table.Op:
+    """Writes the settings of `changed` that differ from `space` (as read: so counters kept on the item
+    by other requests are never overwritten) and its `updatedAt`, if the space is live and nobody changed
+    it since it was read. Callers give `changed` a new `updated_at` (store.grants.next_updated_at) so
+    that the next writer's condition notices this write."""
+    sets, removes = Space._FIELDS.changes(space, changed)
+    if changed.default_level != space.default_level:
+        sets["defaultLevel"] = changed.default_level
+    sets["updatedAt"] = changed.updated_at
+    return named_update_op(keys.space(space.id), sets,
                            "attribute_exists(PK) AND attribute_not_exists(deletedAt) AND updatedAt = :seen",
-                           {":seen": expected_updated_at},
-                           tuple(name for name in remove if name not in assign))
+                           {":seen": space.updated_at}, removes)
 
 
 def exists_op(space_id: str) -> table.Op:

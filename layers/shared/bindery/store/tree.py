@@ -78,6 +78,13 @@ def get_node_item(kind: str, content_id: str) -> Item | None:
     return table.get(keys.content(kind, content_id))
 
 
+def live_node_item(kind: str, content_id: str, org_id: str) -> Item | None:
+    """A live space or collection of the organization as stored; None when it is missing, deleted or
+    another organization's."""
+    item = get_node_item(kind, content_id)
+    return item if item is not None and not item.get("deletedAt") and item.get("orgId") == org_id else None
+
+
 def sibling_before(org_id: str, parent_id: str | None, key: str, skip_id: str) -> Item | None:
     """The sibling just before sort key `key`, the node `skip_id` (the one moving) aside."""
     partition = keys.children_partition(org_id, parent_id)
@@ -159,13 +166,14 @@ class Placement:
         return keys.content_gsi(node.kind, org_id, node.id, self.parent, self.position)
 
 
-def place_op(node: Node, placement: Placement, now: str,
-             extra: dict[str, Any] | None = None) -> table.Op:
-    """Move `node` within its organization, if it is unchanged since it was read (and still live)."""
+def place_op(node: Node, placement: Placement, now: str, visibility: str | None = None) -> table.Op:
+    """Move `node` within its organization (a space given `visibility` too, when not None), if it is
+    unchanged since it was read (and still live)."""
     gsi = placement.gsi(node, node.org_id)
     sets: dict[str, Any] = {"position": placement.position, "ancestors": placement.ancestors,
-                            "GSI2PK": gsi["GSI2PK"], "GSI2SK": gsi["GSI2SK"], "updatedAt": now,
-                            **(extra or {})}
+                            "GSI2PK": gsi["GSI2PK"], "GSI2SK": gsi["GSI2SK"], "updatedAt": now}
+    if visibility is not None:
+        sets["visibility"] = visibility
     if placement.parent:
         sets["parent"] = placement.parent
     condition = "updatedAt = :seen AND attribute_not_exists(deletedAt)"
@@ -204,14 +212,17 @@ class TransferredNode:
     ancestors: list[str]
     position: str
     grants: dict[str, str]
+    visibility: str | None = None  # a space's new visibility; None: it keeps its own
 
 
-def transfer_op(moved: TransferredNode, now: str, extra: dict[str, Any] | None = None) -> table.Op:
+def transfer_op(moved: TransferredNode, now: str) -> table.Op:
     """Rewrite a node for its new organization, if nobody changed it (or its grants) since it was read."""
     item = moved.item
     gsi = keys.content_gsi(item["type"], moved.org_id, item["id"], moved.parent, moved.position)
     sets: dict[str, Any] = {"orgId": moved.org_id, "ancestors": moved.ancestors, "position": moved.position,
-                            "grants": moved.grants, "updatedAt": now, **gsi, **(extra or {})}
+                            "grants": moved.grants, "updatedAt": now, **gsi}
+    if moved.visibility is not None:
+        sets["visibility"] = moved.visibility
     removes: tuple[str, ...] = ()
     if moved.parent:
         sets["parent"] = moved.parent

@@ -17,7 +17,7 @@ The result is typed (`ContentUpdate`); bindery.api.wire.content shapes it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bindery.auth import Caller
@@ -68,15 +68,15 @@ def load_tree(space_id: str, revision_id: str) -> Tree:
     return revision_store.load_tree(revision)
 
 
-def advance(change_request: ChangeRequest, new_revision: str, caller: Caller,
-            assign: dict[str, Any] | None = None) -> bool:
+def advance(change_request: ChangeRequest, new_revision: str, caller: Caller) -> bool:
     """Move the change request from the revision it was read at to `new_revision`, counting the caller's
     contribution; False when it moved (or stopped being editable) meanwhile."""
     now = next_updated_at(change_request.updated_at)
     try:
         Transaction([
-            cr_store.advance_op(change_request, change_request.revision, new_revision,
-                                {"updatedAt": now, **(assign or {})}, contributor=caller.user_id),
+            cr_store.advance_op(change_request,
+                                replace(change_request, revision=new_revision, updated_at=now),
+                                contributor=caller.user_id),
             review_store.contribution_op(change_request.space_id, change_request.id, caller.user_id,
                                          now_iso()),
         ]).commit()

@@ -16,10 +16,7 @@ see, counted by its first page with a pass over the rest (pagination.carried_cou
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
-
-from boto3.dynamodb.conditions import Attr
 
 from bindery.auth import Caller
 from bindery.domain.access.content import member_roles, roles_on, space_access
@@ -36,40 +33,19 @@ from bindery.pagination import (
 )
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
+
+# Re-exported: the routes build the listing's filters under this name.
+from bindery.store.change_request_filters import Filters as Filters  # noqa: PLC0414
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.members import Member
 from bindery.store.spaces import Space
 
 
-@dataclass(frozen=True)
-class Filters:
-    status: str = "open"
-    creator: str | None = None
-    contributor: str | None = None
-    requested_reviewer: str | None = None
-    conversations_issues_cluster: str | None = None
-
-    def scope(self) -> str:
-        return "|".join(str(value or "") for value in (
-            self.status, self.creator, self.contributor, self.requested_reviewer,
-            self.conversations_issues_cluster))
-
-    def expression(self) -> Any:
-        conditions: list[Any] = []
-        if self.creator:
-            conditions.append(Attr("createdBy").eq(self.creator))
-        if self.contributor:
-            conditions.append(Attr("contributors").contains(self.contributor))
-        if self.requested_reviewer:
-            conditions.append(Attr("requestedReviewers").contains(self.requested_reviewer))
-        if self.conversations_issues_cluster:
-            conditions.append(Attr("conversationsIssuesCluster").eq(self.conversations_issues_cluster))
-        if not conditions:
-            return None
-        combined: Any = conditions[0]
-        for condition in conditions[1:]:
-            combined = combined & condition
-        return combined
+def _scope(filters: Filters) -> str:
+    """What a cursor is bound to: a page of one filtered listing never continues another."""
+    return "|".join(str(value or "") for value in (
+        filters.status, filters.creator, filters.contributor, filters.requested_reviewer,
+        filters.conversations_issues_cluster))
 
 
 def _views(change_requests: list[ChangeRequest], spaces: dict[str, Space],
@@ -84,7 +60,7 @@ def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: in
     access = space_access(caller, space_id)
     space = access.node
     assert isinstance(space, Space)
-    scope = f"change-requests:{space_id}:{filters.scope()}"
+    scope = f"change-requests:{space_id}:{_scope(filters)}"
     result = cr_store.space_page(space_id, filters.status, limit, decode_cursor(scope, page),
                                  filters.expression())
     change_requests = [ChangeRequest.from_item(item) for item in result.items]
@@ -101,7 +77,7 @@ def list_for_space(caller: Caller, space_id: str, filters: Filters, *, limit: in
 def list_for_organization(caller: Caller, org_id: str, filters: Filters, *, limit: int,
                           page: str | None) -> Listing[ChangeRequestView]:
     # The caller is in the scope: the count a cursor carries is what they may see.
-    scope = f"org-change-requests:{org_id}:{filters.scope()}:{caller.user_id}"
+    scope = f"org-change-requests:{org_id}:{_scope(filters)}:{caller.user_id}"
     start = open_page(scope, page)
 
     def read(start_key: dict[str, Any] | None, size: int

@@ -20,7 +20,7 @@ If the space or the change request moved meanwhile the merge is computed again f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from bindery.auth import Caller
@@ -90,11 +90,10 @@ def update_change_request(caller: Caller, space_id: str, ref: str) -> Result:
         except MergeConflict:
             return Result(change_request.revision, "conflicts")  # nothing changed
         new_revision = _commit(space_id, [change_request.revision, space.revision], merged, "update")
-        assign = {"updatedAt": next_updated_at(change_request.updated_at),
-                  "revisionMergedAncestor": space.revision}
+        changed = replace(change_request, revision=new_revision, revision_merged_ancestor=space.revision,
+                          updated_at=next_updated_at(change_request.updated_at))
         try:
-            Transaction(cr_store.advance_op(change_request, change_request.revision, new_revision,
-                                            assign)).commit()
+            Transaction(cr_store.advance_op(change_request, changed)).commit()
         except TransactionConflict:
             change_request, space = reread(change_request), _fresh_space(space_id)
             continue

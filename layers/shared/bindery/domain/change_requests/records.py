@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bindery.auth import Caller
@@ -170,20 +170,16 @@ def update_change_request(caller: Caller, space_id: str, ref: str,
     change_request = opened.change_request
     if change_request.status == "merged":
         raise Conflict("This change request is merged: it can no longer be changed")
-    assign: dict[str, Any] = {"updatedAt": next_updated_at(change_request.updated_at)}
+    changed = replace(change_request, updated_at=next_updated_at(change_request.updated_at))
     if body.subject is not None:
-        assign["subject"] = body.subject
+        changed.subject = body.subject
     if body.description is not None:
-        assign["description"] = description_value(body.description)
+        changed.description = description_value(body.description)
     if body.status is not None and body.status != change_request.status:
         status_flow.check_transition(change_request.status, body.status)
-        ops = cr_store.status_ops(change_request, body.status, assign)
-    else:
-        ops = [cr_store.update_op(change_request, assign, "attribute_exists(PK) AND #st <> :merged",
-                                  {":merged": "merged"})]
-        ops[0]["Update"]["ExpressionAttributeNames"]["#st"] = "status"
+        changed.status = body.status
     try:
-        Transaction(ops).commit()
+        Transaction(cr_store.update_ops(change_request, changed)).commit()
     except TransactionConflict:
         raise Conflict("The change request changed meanwhile (its status moved): nothing was changed; "
                        "read it again and retry") from None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from bindery.auth import Caller
 from bindery.clock import now_iso
@@ -52,13 +51,10 @@ def _require_open(opened: Opened) -> None:
 
 def _request_op(opened: Opened, user_ids: list[str], body: RequestReviewers) -> Op:
     change_request = opened.change_request
-    assign: dict[str, Any] = {}
-    if body.subject is not None:
-        assign["subject"] = body.subject
-    if body.description is not None:
-        assign["description"] = description_value(body.description)
+    description = description_value(body.description) if body.description is not None else None
     return review_store.request_reviews_op(change_request.space_id, change_request.id, user_ids,
-                                           next_updated_at(change_request.updated_at), assign)
+                                           next_updated_at(change_request.updated_at),
+                                           subject=body.subject, description=description)
 
 
 def request_reviewers(caller: Caller, space_id: str, ref: str, body: RequestReviewers) -> list[RequestView]:

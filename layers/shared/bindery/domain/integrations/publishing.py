@@ -78,8 +78,8 @@ def _publisher(caller: Caller, organization: str) -> OrgAccess:
     wanted = organization.lower()
     start = None
     while True:
-        page = member_store.user_org_ids_page(caller.user_id, 100, start)
-        orgs = org_store.get_orgs([item["GSI1SK"].removeprefix("ORG#") for item in page.items])
+        page = member_store.user_memberships_page(caller.user_id, 100, start)
+        orgs = org_store.get_orgs([member.org_id for member in page.members])
         for org in orgs.values():
             host = (org.hostname or "").lower()
             if host and wanted in (host, host.split(".", 1)[0]):

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 from bindery.auth import Caller
 from bindery.clock import now_iso
@@ -61,63 +62,66 @@ def update_site(caller: Caller, org_id: str, site_id: str, body: UpdateSite) -> 
     site, with the basename guards when the basename changes."""
     access, structure = open_structure(caller, org_id, site_id)
     access.require("admin", "change sites")
-    sets, removes, ops = _changes(body, structure)
-    if sets or removes or ops:
-        sets["updatedAt"] = now_iso()
-        ops.append(site_store.update_site_op(structure.site, sets, tuple(removes)))
+    values, ops = _changes(body, structure)
+    if values or ops:
+        changed = replace(structure.site, **values, updated_at=now_iso())
+        ops.append(site_store.update_site_op(structure.site, changed))
         taken = f"basename: {body.basename!r} is taken by another site of the organization"
         commit_change(ops, taken=("basename", taken))
     return get_site(caller, org_id, site_id)
 
 
-def _changes(body: UpdateSite, structure: Structure) -> tuple[dict[str, object], list[str], list[Op]]:
+def _changes(body: UpdateSite, structure: Structure) -> tuple[dict[str, Any], list[Op]]:
+    """The site's fields that change (`Site` attribute: new value, None removing it) and the other
+    writes that go with them."""
     site, sent = structure.site, body.model_fields_set
-    simple = ("title", "visibility", "agentsContext")
-    sets: dict[str, object] = {field: getattr(body, field) for field in simple if field in sent}
-    if body.title is not None:
-        sets["titleSearch"] = body.title.lower()
+    simple = (("title", "title"), ("visibility", "visibility"), ("agentsContext", "agents_context"))
+    values: dict[str, Any] = {attr: getattr(body, field) for field, attr in simple if field in sent}
     if body.adaptiveContent is not None:
-        sets["adaptiveContent"] = body.adaptiveContent.enabled
-    removes = ["proxy"] if "proxy" in sent and body.proxy is None else []
-    if body.proxy is not None:
-        sets["proxy"] = body.proxy
+        values["adaptive_content"] = body.adaptiveContent.enabled
+    if "proxy" in sent:
+        values["proxy"] = body.proxy
     ops: list[Op] = []
     if body.basename is not None and body.basename != site.basename:
-        sets["basename"] = body.basename
+        values["basename"] = body.basename
         ops.append(site_store.basename_guard_op(site.org_id, body.basename, site.id))
         if site.basename:
             ops.append(site_store.release_basename_op(site.org_id, site.basename))
     if body.defaultSiteSection is not None:
         if structure.section(body.defaultSiteSection) is None:
             raise BadRequest(f"defaultSiteSection: no section {body.defaultSiteSection!r} in this site")
-        sets["defaultSiteSection"] = body.defaultSiteSection
+        values["default_section"] = body.defaultSiteSection
     if body.defaultSiteSpace is not None:
-        ops += _default_site_space(structure, body.defaultSiteSpace, sets)
-    return sets, removes, ops
+        ops += _default_site_space(structure, body.defaultSiteSpace, values)
+    return values, ops
 
 
-def _default_site_space(structure: Structure, site_space_id: str, sets: dict[str, object]) -> list[Op]:
+def _default_site_space(structure: Structure, site_space_id: str, values: dict[str, Any]) -> list[Op]:
     """The default site space of the site's root, or (on a site with sections) of its default section:
     one more update of that section."""
     default_section = structure.default_section()
-    if "defaultSiteSection" in sets:
-        default_section = structure.section(str(sets["defaultSiteSection"]))
+    if "default_section" in values:
+        default_section = structure.section(str(values["default_section"]))
     where = default_section.id if default_section else None
     chosen = structure.site_space(site_space_id)
     if chosen is None or chosen.section != where:
         place = "the default section" if where else "the site's root"
         raise BadRequest(f"defaultSiteSpace: {NO_SITE_SPACE} in {place}")
     if default_section is None:
-        sets["defaultSiteSpace"] = chosen.id
+        values["default_site_space"] = chosen.id
         return []
-    return [section_store.update_section_op(default_section, {"defaultSiteSpace": chosen.id})]
+    if default_section.default_site_space == chosen.id:
+        return []
+    return [section_store.update_section_op(default_section,
+                                            replace(default_section, default_site_space=chosen.id))]
 
 
 def set_published(caller: Caller, org_id: str, site_id: str, published: bool) -> SiteResult:
     context = open_site(caller, org_id, site_id)
     context.require_admin("publish or unpublish sites")
     if context.site.published != published:
-        op = site_store.update_site_op(context.site, {"published": published, "updatedAt": now_iso()})
+        op = site_store.update_site_op(context.site, replace(context.site, published=published,
+                                                             updated_at=now_iso()))
         commit_change(op)
     return get_site(caller, org_id, site_id)
 

@@ -12,35 +12,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from boto3.dynamodb.conditions import Attr
-
 from bindery.auth import Caller
 from bindery.domain.access.organization import org_access
 from bindery.pagination import Listing, next_page, open_page
 from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.orgs import Organization
-from bindery.store.sites import Site
+from bindery.store.sites import Site, SiteFilter
 
 
 @dataclass(frozen=True)
 class SitesFound:
     listing: Listing[Site]
     org: Organization
-
-
-def _narrow(title: str | None, published: bool | None, types: list[str] | None) -> Any:
-    conditions: list[Any] = []
-    if title:
-        conditions.append(Attr("titleSearch").contains(title.lower()))
-    if published is not None:
-        conditions.append(Attr("published").eq(published))
-    if types:
-        conditions.append(Attr("siteType").is_in(list(dict.fromkeys(types))))
-    combined: Any = None
-    for condition in conditions:
-        combined = condition if combined is None else combined & condition
-    return combined
 
 
 def _keeps(site: Site, title: str | None, published: bool | None, types: list[str] | None) -> bool:
@@ -58,7 +42,7 @@ def list_sites(caller: Caller, org_id: str, *, space: str | None, title: str | N
         found = _sites_of_space(org_id, space, scope, start.start, limit=limit,
                                 keeps=lambda site: _keeps(site, title, published, types))
         return SitesFound(found, access.org)
-    narrow = _narrow(title, published, types)
+    narrow = SiteFilter(title, published, tuple(types or ()))
     result = site_store.org_sites_page(org_id, limit, start.start, narrow)
     sites = [Site.from_item(item) for item in result.items]
     count = start.count if start.count is not None else site_store.org_sites_count(org_id, narrow)

@@ -7,6 +7,8 @@ level; nothing else goes.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bindery.auth import Caller
 from bindery.clock import now_iso
 from bindery.domain.access.organization import OrgAccess, org_access
@@ -82,18 +84,11 @@ def update_group(caller: Caller, org_id: str, site_id: str, group_id: str, body:
     access, structure = open_structure(caller, org_id, site_id)
     access.require("admin", "change sites")
     group = _group(structure, group_id)
-    sets: dict[str, object] = {}
-    removes: tuple[str, ...] = ()
-    if body.title is not None:
-        sets["title"] = group.title = body.title
-    if "icon" in body.model_fields_set:
-        if body.icon is None:
-            removes = ("icon",)
-        else:
-            sets["icon"] = body.icon
-        group.icon = body.icon
-    if sets or removes:
-        commit_change([section_store.update_group_op(group, sets, removes)])
+    changed = replace(group, title=body.title if body.title is not None else group.title,
+                      icon=body.icon if "icon" in body.model_fields_set else group.icon)
+    if changed != group:
+        commit_change([section_store.update_group_op(group, changed)])
+    group.title, group.icon = changed.title, changed.icon
     return group_view(access, structure, group_id)
 
 

@@ -100,7 +100,7 @@ def add_section(caller: Caller, org_id: str, site_id: str, body: AddSection) -> 
         raise BadRequest(f"spaceId: a site with more than {MAX_ROOT_SITE_SPACES} site spaces at its root "
                          "cannot be given its first section; remove some first")
     for site_space in root:  # the first section takes the root's site spaces, and its default
-        ops += [site_space_store.update_site_space_op(site_space, {"section": section.id}),
+        ops += [site_space_store.update_site_space_op(site_space, replace(site_space, section=section.id)),
                 site_space_store.release_path_op(site_space),
                 site_space_store.path_guard_op(replace(site_space, section=section.id))]
     if root and site.default_site_space:
@@ -127,42 +127,36 @@ def update_section(caller: Caller, org_id: str, site_id: str, section_id: str, b
     access, structure = open_structure(caller, org_id, site_id)
     access.require("admin", "change sites")
     current = _section(structure, section_id)
-    sets, removes, ops = _changes(structure, current, body)
-    if sets or removes:
-        ops.append(section_store.update_section_op(current, sets, tuple(removes)))
+    changed, ops = _changes(structure, current, body)
+    if changed != current:
+        ops.append(section_store.update_section_op(current, changed))
         commit_change(ops, taken=("path", f"path: {body.path!r} is taken by another section of this site"))
     _, after = open_structure(caller, org_id, site_id)
     return section_view(access, after, section_id)
 
 
 def _changes(structure: Structure, current: Section, body: UpdateSection
-             ) -> tuple[dict[str, Any], list[str], list[Op]]:
+             ) -> tuple[Section, list[Op]]:
+    """The section as the body changes it, and the other writes that go with it."""
     sent = body.model_fields_set
-    sets: dict[str, Any] = {}
-    removes: list[str] = []
+    values: dict[str, Any] = {}
     ops: list[Op] = []
     if body.title is not None:
-        sets["title"] = body.title
+        values["title"] = body.title
     if body.path is not None and body.path != current.path:
-        sets["path"] = checked_path(body.path)
+        values["path"] = checked_path(body.path)
         ops += [section_store.release_section_path_op(current),
                 section_store.section_path_guard_op(replace(current, path=body.path))]
     if body.defaultSiteSpace is not None:
         if body.defaultSiteSpace not in {ss.id for ss in structure.in_section(current.id)}:
             raise BadRequest(f"defaultSiteSpace: no site space {body.defaultSiteSpace!r} in this section")
-        sets["defaultSiteSpace"] = body.defaultSiteSpace
+        values["default_site_space"] = body.defaultSiteSpace
     for name, value in (("icon", body.icon), ("description", body.description)):
         if name in sent:
-            if value is None:
-                removes.append(name)
-            else:
-                sets[name] = value
+            values[name] = value
     if "condition" in sent:
-        if body.condition is None or body.condition == "":
-            removes.append("condition")
-        else:
-            sets["condition"] = checked_condition(body.condition)
-    return sets, removes, ops
+        values["condition"] = checked_condition(body.condition) if body.condition else None
+    return replace(current, **values), ops
 
 
 def move_section(caller: Caller, org_id: str, site_id: str, section_id: str, body: MoveSection
@@ -182,11 +176,9 @@ def move_section(caller: Caller, org_id: str, site_id: str, section_id: str, bod
     position = position_among(level_siblings(structure, level), current.id, what="section",
                               before=where.before.siteSection if where and where.before else None,
                               after=where.after.siteSection if where and where.after else None)
-    sets: dict[str, Any] = {"position": position}
-    if level is not None:
-        sets["sectionGroup"] = level
-    removes = ("sectionGroup",) if level is None and current.group is not None else ()
-    commit_change(section_store.update_section_op(current, sets, removes))
+    moved = replace(current, position=position, group=level)
+    if moved != current:
+        commit_change(section_store.update_section_op(current, moved))
     current.position, current.group = position, level
     return section_view(access, structure, section_id)
 

@@ -5,7 +5,7 @@ a link revokes its key at once (every read checks the links it reads with the st
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bindery.auth import Caller
 from bindery.clock import now_iso
@@ -69,16 +69,14 @@ def _link(caller: Caller, org_id: str, site_id: str, share_link_id: str) -> Shar
 def update_share_link(caller: Caller, org_id: str, site_id: str, share_link_id: str, body: UpdateShareLink
                       ) -> ShareLinkView:
     view = _link(caller, org_id, site_id, share_link_id)
-    sets: dict[str, object] = {}
-    if body.name is not None:
-        sets["name"] = view.link.name = body.name
-    if body.active is not None:
-        sets["active"] = view.link.active = body.active
-    if sets:
+    changed = replace(view.link, name=view.link.name if body.name is None else body.name,
+                      active=view.link.active if body.active is None else body.active)
+    if changed != view.link:
         try:
-            Transaction(settings_store.update_share_link_op(view.link, sets)).commit()
+            Transaction(settings_store.update_share_link_op(view.link, changed)).commit()
         except TransactionConflict:
             raise Conflict("The share link was deleted while this request ran") from None
+    view.link.name, view.link.active = changed.name, changed.active
     return view
 
 

@@ -9,6 +9,7 @@ but hidden (it shows again if the space is restored); docs/sites.md says why.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from bindery.auth import Caller
@@ -146,25 +147,20 @@ def update_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: 
     access.require("admin", "change sites")
     current = _site_space(structure, site_space_id)
     sent = body.model_fields_set
-    sets: dict[str, Any] = {}
-    removes: list[str] = []
+    values: dict[str, Any] = {}
     ops = []
     if "path" in sent and body.path is not None and body.path != current.path:
-        sets["path"] = checked_path(body.path)
-        moved = SiteSpace(**{**current.__dict__, "path": body.path})
-        ops += [site_space_store.release_path_op(current), site_space_store.path_guard_op(moved)]
+        values["path"] = checked_path(body.path)
+        ops += [site_space_store.release_path_op(current),
+                site_space_store.path_guard_op(replace(current, path=body.path))]
     if "condition" in sent:
-        if body.condition is None or body.condition == "":
-            removes.append("condition")
-        else:
-            sets["condition"] = checked_condition(body.condition)
+        values["condition"] = checked_condition(body.condition) if body.condition else None
     if "spaceId" in sent and body.spaceId is not None and body.spaceId != current.space_id:
         (space,) = readable_spaces(access.member, org_id, [body.spaceId], "spaceId")
-        moved_space = SiteSpace(**{**current.__dict__, "space_id": space.id})
-        sets.update({"spaceId": space.id, **{k: v for k, v in moved_space.to_item().items()
-                                            if k.startswith("GSI2")}})
-    if sets or removes:
-        ops.append(site_space_store.update_site_space_op(current, sets, tuple(removes)))
+        values["space_id"] = space.id
+    changed = replace(current, **values)
+    if changed != current:
+        ops.append(site_space_store.update_site_space_op(current, changed))
         commit_change(ops, taken=("path", f"path: {body.path!r} is taken by another site space here"))
     _, after = open_structure(caller, org_id, site_id)
     return view_of(access, after, site_space_id)
@@ -183,7 +179,9 @@ def move_site_space(caller: Caller, org_id: str, site_id: str, site_space_id: st
         siblings, current.id, what="site space",
         before=where.before.siteSpace if where and where.before else None,
         after=where.after.siteSpace if where and where.after else None)
-    commit_change(site_space_store.update_site_space_op(current, {"position": position}))
+    moved = replace(current, position=position)
+    if moved != current:
+        commit_change(site_space_store.update_site_space_op(current, moved))
     current.position = position
     return view_of(access, structure, site_space_id)
 

@@ -91,8 +91,8 @@ def create_space(access: OrgAccess, body: CreateSpace) -> SpaceView:
     return SpaceView(space, role)
 
 
-def _changes(space: Space, body: UpdateSpace) -> tuple[dict[str, Any], list[str]]:
-    """The attributes to set and to remove, from the fields the body sent."""
+def _changes(space: Space, body: UpdateSpace) -> dict[str, Any]:
+    """The space's fields the body changes (`Space` attribute: new value, None removing it)."""
     sent = body.model_fields_set
     data = body.model_dump(mode="json")
     for name in NOT_NULL:
@@ -100,27 +100,24 @@ def _changes(space: Space, body: UpdateSpace) -> tuple[dict[str, Any], list[str]
             raise BadRequest(f"{name}: may not be null")
     if data.get("emoji") is not None and data.get("icon") is not None:
         raise BadRequest("emoji, icon: set an emoji or an icon, not both")
-    assign: dict[str, Any] = {name: data[name] for name in ("title", "editMode", "language") if name in sent}
-    remove: list[str] = []
-    if "defaultLevel" in sent:
-        assign["defaultLevel"] = data["defaultLevel"]
+    values: dict[str, Any] = {attr: data[name] for name, attr in _SETTINGS if name in sent}
     if "mergeRules" in sent:
         assert body.mergeRules is not None
-        assign["mergeRules"] = checked_merge_rules(
+        values["merge_rules"] = checked_merge_rules(
             space.org_id, body.mergeRules.model_dump(mode="json", exclude_none=True))
     # A space shows an emoji or an icon: setting one replaces the other; null removes it.
     for name, other in (("emoji", "icon"), ("icon", "emoji")):
         if name in sent and data[name] is not None:
-            assign[name] = data[name]
-            remove.append(other)
+            values[name] = data[name]
+            values[other] = None
         elif name in sent:
-            remove.append(name)
-    return assign, remove
+            values.setdefault(name, None)
+    return values
 
 
-_ATTRIBUTES = {"title": "title", "editMode": "edit_mode", "language": "language",
-               "defaultLevel": "default_level", "mergeRules": "merge_rules", "emoji": "emoji",
-               "icon": "icon"}
+# Body field: Space attribute, for the settings the body sets as sent.
+_SETTINGS = (("title", "title"), ("editMode", "edit_mode"), ("language", "language"),
+             ("defaultLevel", "default_level"))
 
 
 def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> SpaceView:
@@ -130,15 +127,12 @@ def update_space(caller: Caller, space_id: str, body: UpdateSpace) -> SpaceView:
     assert isinstance(access.node, Space)
     access.require("admin", "change this space's settings")
     space = access.node
-    assign, remove = _changes(space, body)
-    if not assign and not remove:
+    values = _changes(space, body)
+    if not values:
         return SpaceView(space, access.role)
-    assign["updatedAt"] = next_updated_at(space.updated_at)
-    Transaction([space_store.update_space_op(space.id, assign, remove, space.updated_at)]).commit()
-    values: dict[str, Any] = {_ATTRIBUTES[name]: None for name in remove if name not in assign}
-    values.update({_ATTRIBUTES[name]: value for name, value in assign.items() if name in _ATTRIBUTES})
-    updated = replace(space, updated_at=assign["updatedAt"], **values)
+    updated = replace(space, **values, updated_at=next_updated_at(space.updated_at))
+    Transaction([space_store.update_space_op(space, updated)]).commit()
     # A new defaultLevel can change the caller's own role (an organization admin, or one granted admin,
     # stays admin).
-    role = roles_on(access.member, [updated])[updated.id] if "defaultLevel" in assign else access.role
+    role = roles_on(access.member, [updated])[updated.id] if "default_level" in values else access.role
     return SpaceView(updated, role)
