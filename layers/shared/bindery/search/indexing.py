@@ -18,15 +18,17 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from bindery import queues, stack_urls
 from bindery.config import settings
-from bindery.content.links import all_pages, build_report
+from bindery.content.links import all_pages, build_report, report_of
 from bindery.content.tree import Tree
 from bindery.messages import IndexMessage
-from bindery.search import storage
+from bindery.search import incremental, storage
+from bindery.search.incremental import Built
 from bindery.search.index import IndexedPage, build
 from bindery.search.text import sections
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
 from bindery.store import search as search_store
+from bindery.store.objects import object_store
 from bindery.store.revisions import Revision, RevisionDocuments
 from bindery.store.search import IndexPointer
 
@@ -52,23 +54,63 @@ def indexed_pages(tree: Tree, documents: Mapping[str, Any]) -> Iterator[IndexedP
         if entry["type"] == "document":
             yield IndexedPage(id=entry["id"], title=entry["title"], path=tree.path_of(entry["id"]) or "",
                               description=str(entry.get("description") or ""),
-                              sections=sections(entry["title"], documents.get(entry["id"])))
+                              sections=sections(entry["title"], documents.get(entry["id"])),
+                              document=str(entry.get("documentId") or ""))
 
 
-def _build_index(revision: Revision, tree: Tree, documents: RevisionDocuments) -> IndexPointer:
-    data, pages = build(indexed_pages(tree, documents.pages))
-    digest = storage.put(revision.space_id, data)
-    pointer = IndexPointer(revision.space_id, revision.id, digest, len(data), pages)
+def full_build(space_id: str, tree: Tree, documents: RevisionDocuments) -> Built:
+    """The index and link report from every document of the revision."""
+    links = {page_id: incremental.facts(document) for page_id, document in documents.pages.items()}
+    digests = tree.content_documents()
+    contents = {content_id: (digests[content_id], incremental.facts(document))
+                for content_id, document in documents.contents.items()}
+    data, pages = build(indexed_pages(tree, documents.pages), links, contents)
+    report = report_of(space_id, tree, {page_id: facts.refs for page_id, facts in links.items()},
+                       {page_id: facts.anchors for page_id, facts in links.items()}, _app_base(),
+                       {content_id: facts.refs for content_id, (_, facts) in contents.items()})
+    return Built(data, pages, report)
+
+
+def incremental_build(revision: Revision, tree: Tree) -> Built | None:
+    """The index and link report made from the parent revision's index (search.incremental): the parent's
+    pointer (GetItem), its file (S3 GET), the changed pages' old and new bodies (one BatchGetItem per 100).
+    None when that cannot be done (no parent index, another format, no rowid left): build in full.
+    Worth it only when a full build reads more than one batch of documents (below that it would cost
+    requests, not save them)."""
+    if not revision.parents or len(tree.blob_digests()) <= revision_store.BATCH:
+        return None
+    parent = search_store.get_index_pointer(revision.space_id, revision.parents[0])
+    if parent is None:
+        return None
+    data = object_store().get(storage.object_key(revision.space_id, parent.digest))
+    if data is None:
+        return None
+    return incremental.rebuild(data, revision.space_id, tree, _app_base(),
+                               lambda digests: revision_store.documents(revision.space_id, digests))
+
+
+def _app_base() -> str:
+    return stack_urls.app_base() + "/"
+
+
+def _built(revision: Revision, tree: Tree) -> Built:
+    built = incremental_build(revision, tree)
+    if built is None:
+        documents = revision_store.revision_documents(revision.space_id, tree)
+        built = full_build(revision.space_id, tree, documents)
+    return built
+
+
+def _store_index(revision: Revision, built: Built) -> IndexPointer:
+    digest = storage.put(revision.space_id, built.data)
+    pointer = IndexPointer(revision.space_id, revision.id, digest, len(built.data), built.pages)
     search_store.put_index_pointer(pointer)
     return pointer
 
 
-def _build_report(revision: Revision, tree: Tree, documents: RevisionDocuments) -> dict[str, Any]:
-    report = build_report(revision.space_id, tree, documents.pages, stack_urls.app_base() + "/",
-                          contents=documents.contents)
+def _store_report(revision: Revision, report: dict[str, Any]) -> None:
     [digest] = blobs.put_values(revision.space_id, [report])
     search_store.put_report_digest(revision.space_id, revision.id, digest)
-    return report
 
 
 def ensure_index(revision: Revision) -> IndexPointer:
@@ -79,8 +121,7 @@ def ensure_index(revision: Revision) -> IndexPointer:
 
 def build_index(revision: Revision) -> IndexPointer:
     """The revision's index built and stored now, for a caller that has read its pointer missing."""
-    tree = revision_store.load_tree(revision)
-    return _build_index(revision, tree, revision_store.revision_documents(revision.space_id, tree))
+    return _store_index(revision, _built(revision, revision_store.load_tree(revision)))
 
 
 def ensure_report(revision: Revision) -> dict[str, Any]:
@@ -90,7 +131,10 @@ def ensure_report(revision: Revision) -> dict[str, Any]:
         report: dict[str, Any] = blobs.get_value(revision.space_id, digest)
         return report
     tree = revision_store.load_tree(revision)
-    return _build_report(revision, tree, revision_store.revision_documents(revision.space_id, tree))
+    documents = revision_store.revision_documents(revision.space_id, tree)
+    report = build_report(revision.space_id, tree, documents.pages, _app_base(), contents=documents.contents)
+    _store_report(revision, report)
+    return report
 
 
 def build_revision(space_id: str, revision_id: str) -> bool:
@@ -103,10 +147,9 @@ def build_revision(space_id: str, revision_id: str) -> bool:
     has_report = search_store.get_report_digest(space_id, revision_id) is not None
     if has_index and has_report:
         return True
-    tree = revision_store.load_tree(revision)
-    documents = revision_store.revision_documents(space_id, tree)
+    built = _built(revision, revision_store.load_tree(revision))
     if not has_index:
-        _build_index(revision, tree, documents)
+        _store_index(revision, built)
     if not has_report:
-        _build_report(revision, tree, documents)
+        _store_report(revision, built.report)
     return True
