@@ -117,7 +117,7 @@ class Pipeline:
         leaf = {"object": "leaf", "text": f"Round {self.round} rewrote this page.", "marks": []}
         paragraph = {"object": "block", "type": "paragraph", "nodes": [{"object": "text", "leaves": [leaf]}]}
         edit = {"operation": "update_page", "page": EDITED, "title": f"Edited {self.round}",
-                "document": {"object": "document", "data": {}, "nodes": [paragraph]}}
+                "document": {"document": {"object": "document", "data": {}, "nodes": [paragraph]}}}
         reply = self.api.post(f"{base}/{created['id']}/content", body={"changes": [edit]},
                               token=self.who.token)
         if reply.status >= 300:

@@ -3,9 +3,10 @@
 `request_index` queues `{spaceId, revisionId}` for the search indexer (functions/search/search_indexer)
 whenever a space moves to a new revision (domain.revisions.space_moved). The worker calls
 `build_revision`, which builds the search index and the link report unless they exist (so a repeated
-message is a no-op). Reads never wait for the worker: `ensure_index` and `ensure_report` build what is
-missing in the request itself (queue lag, or no queue at all in tests and local runs) and store it, so
-results are always those of the revision asked for.
+message is a no-op), from the parent revision's index when it can (search.incremental). Reads never
+wait for the worker: `ensure_index` and `ensure_report` build what is missing in the request itself
+(queue lag, or no queue at all in tests and local runs) and store it, so results are always those of the
+revision asked for.
 """
 
 from __future__ import annotations
@@ -71,16 +72,17 @@ def full_build(space_id: str, tree: Tree, documents: RevisionDocuments) -> Built
     return Built(data, pages, report)
 
 
-def incremental_build(revision: Revision, tree: Tree) -> Built | None:
-    """The index and link report made from the parent revision's index (search.incremental): the parent's
-    pointer (GetItem), its file (S3 GET), the changed pages' old and new bodies (one BatchGetItem per 100).
-    None when that cannot be done (no parent index, another format, no rowid left): build in full.
-    Worth it only when a full build reads more than one batch of documents (below that it would cost
-    requests, not save them)."""
-    if not revision.parents or len(tree.blob_digests()) <= revision_store.BATCH:
-        return None
-    parent = search_store.get_index_pointer(revision.space_id, revision.parents[0])
-    if parent is None:
+def worth_building_upon(revision: Revision, tree: Tree) -> bool:
+    """Whether to build from the parent's index: only when a full build reads more than one batch of
+    documents (below that, reading the parent's index would cost requests, not save them)."""
+    return bool(revision.parents) and len(tree.blob_digests()) > revision_store.BATCH
+
+
+def incremental_build(revision: Revision, tree: Tree, parent: IndexPointer | None) -> Built | None:
+    """The index and link report made from `parent`, the index of the revision's first parent
+    (search.incremental): its file (S3 GET), the changed pages' old and new bodies (one BatchGetItem per
+    100). None when that cannot be done (no parent index, another format, no rowid left): build in full."""
+    if parent is None or not worth_building_upon(revision, tree):
         return None
     data = object_store().get(storage.object_key(revision.space_id, parent.digest))
     if data is None:
@@ -93,8 +95,8 @@ def _app_base() -> str:
     return stack_urls.app_base() + "/"
 
 
-def _built(revision: Revision, tree: Tree) -> Built:
-    built = incremental_build(revision, tree)
+def _built(revision: Revision, tree: Tree, parent: IndexPointer | None) -> Built:
+    built = incremental_build(revision, tree, parent)
     if built is None:
         documents = revision_store.revision_documents(revision.space_id, tree)
         built = full_build(revision.space_id, tree, documents)
@@ -121,7 +123,10 @@ def ensure_index(revision: Revision) -> IndexPointer:
 
 def build_index(revision: Revision) -> IndexPointer:
     """The revision's index built and stored now, for a caller that has read its pointer missing."""
-    return _store_index(revision, _built(revision, revision_store.load_tree(revision)))
+    tree = revision_store.load_tree(revision)
+    parent = (search_store.get_index_pointer(revision.space_id, revision.parents[0])
+              if worth_building_upon(revision, tree) else None)
+    return _store_index(revision, _built(revision, tree, parent))
 
 
 def ensure_report(revision: Revision) -> dict[str, Any]:
@@ -143,13 +148,12 @@ def build_revision(space_id: str, revision_id: str) -> bool:
     revision = revision_store.get_revision(space_id, revision_id)
     if revision is None:
         return False
-    has_index = search_store.get_index_pointer(space_id, revision_id) is not None
-    has_report = search_store.get_report_digest(space_id, revision_id) is not None
-    if has_index and has_report:
+    found = search_store.built(space_id, revision_id, revision.parents[0] if revision.parents else None)
+    if found.index is not None and found.report is not None:
         return True
-    built = _built(revision, revision_store.load_tree(revision))
-    if not has_index:
+    built = _built(revision, revision_store.load_tree(revision), found.parent_index)
+    if found.index is None:
         _store_index(revision, built)
-    if not has_report:
+    if found.report is None:
         _store_report(revision, built.report)
     return True
