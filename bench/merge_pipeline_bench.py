@@ -22,6 +22,7 @@ client side), so bench and floor pay alike for the engine.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -102,7 +103,7 @@ class Pipeline:
             for delivery in self.wired:
                 messages = delivery.receive(self.sqs)
                 if messages:
-                    cpu, _ = _cpu_ms(lambda d=delivery, m=messages: d.deliver(self.sqs, m))
+                    cpu, _ = _cpu_ms(functools.partial(delivery.deliver, self.sqs, messages))
                     name = delivery.source.function
                     spent[name] = spent.get(name, 0.0) + cpu
                     delivered = True
@@ -197,12 +198,12 @@ def run(repeat: int, engine: str) -> dict[str, Any]:
         pipeline = Pipeline(api, who)
         phases: dict[str, list[float]] = {}
         floors: dict[str, list[float]] = {}
-        requests: dict[str, dict[str, int]] = {}
+        requests: dict[str, dict[str, dict[str, int]]] = {}
         for number in range(repeat + 1):  # the first round warms the caches and imports, untimed
             change_request = pipeline.change_request()
             with counting_requests() as dynamo, counting_requests("s3") as s3, \
                     counting_requests("sqs") as sqs:
-                merge_ms, _ = _cpu_ms(lambda cr=change_request: pipeline.merge(cr))
+                merge_ms, _ = _cpu_ms(functools.partial(pipeline.merge, change_request))
                 merge_requests = {"dynamodb": dict(dynamo), "s3": dict(s3), "sqs": dict(sqs)}
             with counting_requests() as dynamo, counting_requests("s3") as s3, \
                     counting_requests("sqs") as sqs:

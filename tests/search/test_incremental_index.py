@@ -186,6 +186,22 @@ def test_rowids_keep_tree_order_until_none_is_left_between_two_pages():
     new = [old["p1"][1], incremental.Head("n", "t", "x", "", ""), old["p2"][1]]
     changes = incremental.plan(old, new)
     assert changes is not None
-    assert list(changes.inserted) == [GAP + GAP // 2]
+    assert list(changes.inserted) == [GAP + incremental.STEP]
     crowded = {"p1": (1, old["p1"][1]), "p2": (2, old["p2"][1])}
     assert incremental.plan(crowded, new) is None
+
+
+def test_pages_added_one_by_one_at_a_groups_end_keep_being_built_upon():
+    def head(page_id: str) -> incremental.Head:
+        return incremental.Head(page_id, "t", "x", "", "")
+
+    order = ["a", "z"]
+    rows = {"a": (GAP, head("a")), "z": (2 * GAP, head("z"))}
+    for number in range(255):  # each revision adds one page after the last one added
+        order.insert(len(order) - 1, f"n{number}")
+        changes = incremental.plan(rows, [head(page_id) for page_id in order])
+        assert changes is not None, number
+        assert not changes.deleted
+        [(rowid, added)] = changes.inserted.items()
+        rows[added.id] = (rowid, added)
+    assert [page_id for page_id, _ in sorted(rows.items(), key=lambda item: item[1][0])] == order

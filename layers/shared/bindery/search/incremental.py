@@ -6,9 +6,10 @@ so an equal digest is an equal body); a page only renamed in its path keeps its 
 Rowids must stay in tree order for ties in ranking to break as a full build's do, so the unchanged pages
 kept in place are the longest run of them whose old rowids already increase in the new tree order (a
 moved page is then one delete and one insert, not a renumbering of the pages after it); pages inserted
-between two kept ones share the rowids between theirs. Only when no integer is left between two
-neighbours (after about sixteen insertions at one place, index.GAP) is a full build needed: `plan`
-answers None.
+between two kept ones take rowids just after the one before them (`STEP` apart), or share those left
+between the two. Only when no integer is left between two neighbours (after 255 pages added one after
+another at one place, or some 8 more added again and again right after one page) is a full build
+needed: `plan` answers None.
 
 The contentless tables forget a page only given the very values they indexed: these are computed again
 from the page's old body (read by its digest, which the `pages` row keeps) with the same code, which the
@@ -24,7 +25,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from bindery.content.links import anchors, references, report_of
 from bindery.content.tree import Tree
@@ -32,10 +33,14 @@ from bindery.search import index
 from bindery.search.index import GAP, MAX_ROWID, IndexedPage, LinkFacts
 from bindery.search.text import sections
 
+# An inserted page's distance from the page before it, when there is room: pages added one by one at one
+# place (most often a group's end) then fit 255 times before a full build respaces the rowids.
+STEP = GAP // 256
 
-@dataclass(frozen=True)
-class Head:
-    """What decides whether a page's index rows change: all of an IndexedPage but its sections."""
+
+class Head(NamedTuple):
+    """What decides whether a page's index rows change: all of an IndexedPage but its sections (a tuple:
+    5,000 of them are made and compared on each build)."""
 
     id: str
     title: str
@@ -68,17 +73,21 @@ class Plan:
 
 
 def heads(tree: Tree) -> list[Head]:
-    """The document pages of a tree, in tree order."""
-    from bindery.content.links import all_pages
-
-    return [Head(entry["id"], entry["title"], tree.path_of(entry["id"]) or "",
-                 str(entry.get("description") or ""), str(entry.get("documentId") or ""))
-            for entry in all_pages(tree.pages) if entry["type"] == "document"]
+    """The document pages of a tree, in tree order (parents before their children)."""
+    found: list[Head] = []
+    stack = list(reversed(tree.pages))
+    while stack:
+        entry = stack.pop()
+        if entry["type"] == "document":
+            found.append(Head(entry["id"], entry["title"], tree.path_of(entry["id"]) or "",
+                              str(entry.get("description") or ""), str(entry.get("documentId") or "")))
+        stack.extend(reversed(entry.get("pages") or ()))
+    return found
 
 
 def read_heads(connection: sqlite3.Connection) -> dict[str, tuple[int, Head]]:
-    return {row[1]: (row[0], Head(*row[1:])) for row in connection.execute(
-        "SELECT rowid, id, title, path, description, document FROM pages ORDER BY rowid")}
+    return {row[0]: (rowid, Head._make(row)) for rowid, *row in connection.execute(
+        "SELECT rowid, id, title, path, description, document FROM pages")}
 
 
 def _longest_increasing(rowids: list[int]) -> set[int]:
@@ -121,7 +130,8 @@ def plan(old: Mapping[str, tuple[int, Head]], new: list[Head]) -> Plan | None:
         run = position
         while run < len(new) and new[run].id not in kept:
             run += 1
-        step = GAP if run == len(new) else (kept[new[run].id] - previous) // (run - position + 1)
+        room = None if run == len(new) else (kept[new[run].id] - previous) // (run - position + 1)
+        step = STEP if room is None else min(STEP, room)
         if step < 1 or previous + step * (run - position) > MAX_ROWID:
             return None
         for offset, inserted in enumerate(new[position:run], start=1):

@@ -14,6 +14,9 @@ then the pointer moves conditionally:
   (`revisionMerged`, `mergedBy`, `mergedAt`; it must still be at the revision and status merged).
   Needs `review`, a live (unlocked) space and the merge rules met (domain.change_requests.rules).
 
+A change request based on the space's current revision (the common case) is merged without a merge: the
+result is its own content, so the merge revision names its tree blob (`_up_to_date_merge`).
+
 If the space or the change request moved meanwhile the merge is computed again from what they are now
 (a few times at most): two concurrent merges into one space both land, neither overwrites the other.
 """
@@ -39,8 +42,8 @@ from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
-from bindery.store.revisions import Revision
 from bindery.store.grants import next_updated_at
+from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
 
 ATTEMPTS = 4
