@@ -66,3 +66,36 @@ def test_a_failed_build_is_reported_for_retry(api, monkeypatch):
     message = json.dumps({"spaceId": space_id, "revisionId": revision_id})
     reply = lambda_handler(_event("not json", message), Context())  # the malformed one is dropped
     assert reply == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
+
+
+def test_a_new_revision_is_indexed_from_its_parents_index(api, request_counter, tmp_path):
+    import sqlite3
+
+    from bindery.search import storage
+    from bindery.search.indexing import build_revision, full_build
+    from bindery.search.query import search
+    from bindery.store import revisions as revision_store
+    from tests.api.content.test_content_reads import stored_tree
+
+    ada = api.org_admin()
+    space_id = new_space(api, ada)["id"]
+    count = 120  # more documents than one BatchGetItem reads: the parent's index is worth reading
+    first = publish(space_id, tree(*(page(f"p{i}", f"Step {i}") for i in range(count))),
+                    {f"p{i}": doc(f"Install step {i} of the server.") for i in range(count)})
+    assert build_revision(space_id, first)
+    value = stored_tree(space_id)
+    value["pages"][7]["title"] = "Rotate logs"
+    second = publish(space_id, value, {"p7": doc("Rotate the server's log files.")})
+    request_counter.clear()
+    assert build_revision(space_id, second)
+    # What exists (one batch), then the edited page's old and new bodies (one batch): a full build reads
+    # all 120 documents in two.
+    assert request_counter["BatchGetItem"] == 2
+    revision = revision_store.get_revision(space_id, second)
+    stored = revision_store.load_tree(revision)
+    full = tmp_path / "full.sqlite"
+    full.write_bytes(full_build(space_id, stored, revision_store.revision_documents(space_id, stored)).data)
+    built = storage.connect(space_id, search_store.get_index_pointer(space_id, second).digest)
+    for query in ("rotate", "install server", "step*", "log"):
+        assert search(built, query, limit=200) == search(sqlite3.connect(full), query, limit=200), query
+    assert [hit.id for hit in search(built, "rotate logs", limit=5)[1]][:1] == ["p7"]

@@ -8,6 +8,7 @@ import requests
 
 from bindery.domain.change_requests import merges as change_request_merges
 from bindery.store import change_requests as cr_store
+from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from tests.api.change_requests.test_change_request_content import edit, titles
 from tests.api.change_requests.test_change_requests import counters, new_cr
@@ -67,6 +68,22 @@ def test_merge_brings_the_change_into_the_space(api, setup):
     # Merged is final.
     error(api.post(cr_path(space_id, cr) + "/merge", token=ada.token), 409)
     error(api.patch(cr_path(space_id, cr), token=ada.token, body={"status": "open"}), 409)
+
+
+def test_an_up_to_date_change_request_merges_without_a_merge(api, setup, request_counter):
+    # Based on the space's current revision, its content is the merge's result: the new revision names
+    # the change request's tree blob (nothing rewritten, no tree loaded but the one asked for).
+    ada, space_id = setup
+    cr = new_cr(api, ada, space_id)
+    edit(api, ada, space_id, cr["id"], {"operation": "update_page", "page": "p2", "title": "Bye now"})
+    theirs = revision_store.get_revision(space_id, cr_store.get_change_request(space_id, cr["id"]).revision)
+    request_counter.clear()
+    result = api.post(cr_path(space_id, cr) + "/merge", token=ada.token).json()
+    assert "BatchWriteItem" not in request_counter
+    merged = revision_store.get_revision(space_id, result["revision"])
+    assert (merged.tree, merged.parents[1], merged.type, merged.merged_from) == (
+        theirs.tree, theirs.id, "merge", cr["id"])
+    assert space_titles(api, ada, space_id) == ["Intro", "Bye now"]
 
 
 def test_update_when_outdated_brings_the_space_in(api, setup):
@@ -155,7 +172,7 @@ def test_concurrent_merges_into_one_space_keep_both_changes(api, setup, monkeypa
     second = new_cr(api, ada, space_id)
     edit(api, ada, space_id, first["id"], {"operation": "update_page", "page": "p1", "title": "One"})
     edit(api, ada, space_id, second["id"], {"operation": "update_page", "page": "p2", "title": "Two"})
-    original = change_request_merges._commit
+    original = change_request_merges._merge_revision
     raced = []
 
     def commit_then_race(*args, **kwargs):
@@ -165,7 +182,7 @@ def test_concurrent_merges_into_one_space_keep_both_changes(api, setup, monkeypa
             assert api.post(cr_path(space_id, first) + "/merge", token=ada.token).status == 200
         return revision
 
-    monkeypatch.setattr(change_request_merges, "_commit", commit_then_race)
+    monkeypatch.setattr(change_request_merges, "_merge_revision", commit_then_race)
     reply = api.post(cr_path(space_id, second) + "/merge", token=ada.token)
     assert reply.status == 200, reply.body
     assert space_titles(api, ada, space_id) == ["One", "Two"]

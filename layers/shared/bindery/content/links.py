@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from bindery.content.tree import Tree
 
 Ref = Mapping[str, Any]
+Reference = tuple[Ref, str, str | None]  # (reference, relation, key of the node holding it)
 REF_ID_FIELD = {"url": "url", "page": "page", "anchor": "anchor", "file": "file", "user": "user",
                 "collection": "collection", "space": "space", "reusable-content": "reusableContent",
                 "openapi": "spec"}
@@ -121,7 +122,7 @@ def normalized(ref: Ref, space_id: str, page_id: str | None) -> dict[str, Any]:
     return out
 
 
-def status_of(ref: Mapping[str, Any], tree: Tree, page_anchors: Mapping[str, set[str]],  # noqa: PLR0911
+def status_of(ref: Mapping[str, Any], tree: Tree, page_anchors: Mapping[str, Collection[str]],  # noqa: PLR0911
               app_base: str) -> str:
     """The status of a normalized reference in the revision (see the module's docstring)."""
     kind = ref["kind"]
@@ -137,7 +138,7 @@ def status_of(ref: Mapping[str, Any], tree: Tree, page_anchors: Mapping[str, set
     if kind == "anchor":
         if "page" not in ref:  # in a reusable content: relative to each page including it, not checked
             return "ok"
-        return "ok" if ref["anchor"] in page_anchors.get(ref["page"], set()) else "broken"
+        return "ok" if ref["anchor"] in page_anchors.get(ref["page"], ()) else "broken"
     if kind == "file":
         return "ok" if tree.file(ref["file"]) is not None else "broken"
     if kind == "reusable-content":
@@ -153,7 +154,7 @@ def all_pages(pages: list[Mapping[str, Any]]) -> Iterator[Mapping[str, Any]]:
         yield from all_pages(list(entry.get("pages") or []))
 
 
-def _page_references(entry: Mapping[str, Any], document: Any) -> Iterator[tuple[Ref, str, str | None]]:
+def _page_references(entry: Mapping[str, Any], in_document: Iterable[Reference]) -> Iterator[Reference]:
     if entry["type"] == "link" and _is_ref(entry.get("target")):
         yield entry["target"], "reference", None
     cover = entry.get("cover")
@@ -161,15 +162,26 @@ def _page_references(entry: Mapping[str, Any], document: Any) -> Iterator[tuple[
         for name in ("ref", "refDark"):
             if _is_ref(cover.get(name)):
                 yield cover[name], "dependsOn", None
-    if document is not None:
-        yield from references(document)
+    yield from in_document
 
 
 def build_report(space_id: str, tree: Tree, documents: Mapping[str, Any], app_base: str, *,
                  contents: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The link report of a revision; `documents` holds each document page's body by page id, `contents`
     each reusable content's document by its id (their locations name `reusableContent`, not `page`)."""
-    page_anchors = {page_id: anchors(document) for page_id, document in documents.items()}
+    return report_of(space_id, tree, {page_id: list(references(document)) for page_id, document
+                                      in documents.items()},
+                     {page_id: anchors(document) for page_id, document in documents.items()}, app_base,
+                     {content_id: list(references(document)) for content_id, document
+                      in (contents or {}).items()})
+
+
+def report_of(space_id: str, tree: Tree, page_refs: Mapping[str, Sequence[Reference]],  # noqa: PLR0917
+              page_anchors: Mapping[str, Collection[str]], app_base: str,
+              content_refs: Mapping[str, Sequence[Reference]]) -> dict[str, Any]:
+    """The link report from what each document holds (`references` and `anchors` of every page's body by
+    page id, `references` of every reusable content's document by content id), without the documents:
+    an index keeps these (search.index), so a revision's report needs no document read again."""
     targets: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()
 
@@ -186,10 +198,10 @@ def build_report(space_id: str, tree: Tree, documents: Mapping[str, Any], app_ba
             usage["locations"].append(where)
 
     for entry in all_pages(tree.pages):
-        for ref, relation, key in _page_references(entry, documents.get(entry["id"])):
+        for ref, relation, key in _page_references(entry, page_refs.get(entry["id"], ())):
             use(ref, relation, {"page": entry["id"], **({"node": key} if key else {})}, entry["id"])
     for content in tree.reusable_contents:
-        for ref, relation, key in references((contents or {}).get(content["id"])):
+        for ref, relation, key in content_refs.get(content["id"], ()):
             use(ref, relation, {"reusableContent": content["id"], **({"node": key} if key else {})}, None)
     return {"targets": list(targets.values())}
 

@@ -3,9 +3,10 @@
 `request_index` queues `{spaceId, revisionId}` for the search indexer (functions/search/search_indexer)
 whenever a space moves to a new revision (domain.revisions.space_moved). The worker calls
 `build_revision`, which builds the search index and the link report unless they exist (so a repeated
-message is a no-op). Reads never wait for the worker: `ensure_index` and `ensure_report` build what is
-missing in the request itself (queue lag, or no queue at all in tests and local runs) and store it, so
-results are always those of the revision asked for.
+message is a no-op), from the parent revision's index when it can (search.incremental). Reads never
+wait for the worker: `ensure_index` and `ensure_report` build what is missing in the request itself
+(queue lag, or no queue at all in tests and local runs) and store it, so results are always those of the
+revision asked for.
 """
 
 from __future__ import annotations
@@ -18,15 +19,17 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from bindery import queues, stack_urls
 from bindery.config import settings
-from bindery.content.links import all_pages, build_report
+from bindery.content.links import all_pages, build_report, report_of
 from bindery.content.tree import Tree
 from bindery.messages import IndexMessage
-from bindery.search import storage
+from bindery.search import incremental, storage
+from bindery.search.incremental import Built
 from bindery.search.index import IndexedPage, build
 from bindery.search.text import sections
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
 from bindery.store import search as search_store
+from bindery.store.objects import object_store
 from bindery.store.revisions import Revision, RevisionDocuments
 from bindery.store.search import IndexPointer
 
@@ -52,23 +55,64 @@ def indexed_pages(tree: Tree, documents: Mapping[str, Any]) -> Iterator[IndexedP
         if entry["type"] == "document":
             yield IndexedPage(id=entry["id"], title=entry["title"], path=tree.path_of(entry["id"]) or "",
                               description=str(entry.get("description") or ""),
-                              sections=sections(entry["title"], documents.get(entry["id"])))
+                              sections=sections(entry["title"], documents.get(entry["id"])),
+                              document=str(entry.get("documentId") or ""))
 
 
-def _build_index(revision: Revision, tree: Tree, documents: RevisionDocuments) -> IndexPointer:
-    data, pages = build(indexed_pages(tree, documents.pages))
-    digest = storage.put(revision.space_id, data)
-    pointer = IndexPointer(revision.space_id, revision.id, digest, len(data), pages)
+def full_build(space_id: str, tree: Tree, documents: RevisionDocuments) -> Built:
+    """The index and link report from every document of the revision."""
+    links = {page_id: incremental.facts(document) for page_id, document in documents.pages.items()}
+    digests = tree.content_documents()
+    contents = {content_id: (digests[content_id], incremental.facts(document))
+                for content_id, document in documents.contents.items()}
+    data, pages = build(indexed_pages(tree, documents.pages), links, contents)
+    report = report_of(space_id, tree, {page_id: facts.refs for page_id, facts in links.items()},
+                       {page_id: facts.anchors for page_id, facts in links.items()}, _app_base(),
+                       {content_id: facts.refs for content_id, (_, facts) in contents.items()})
+    return Built(data, pages, report)
+
+
+def worth_building_upon(revision: Revision, tree: Tree) -> bool:
+    """Whether to build from the parent's index: only when a full build reads more than one batch of
+    documents (below that, reading the parent's index would cost requests, not save them)."""
+    return bool(revision.parents) and len(tree.blob_digests()) > revision_store.BATCH
+
+
+def incremental_build(revision: Revision, tree: Tree, parent: IndexPointer | None) -> Built | None:
+    """The index and link report made from `parent`, the index of the revision's first parent
+    (search.incremental): its file (S3 GET), the changed pages' old and new bodies (one BatchGetItem per
+    100). None when that cannot be done (no parent index, another format, no rowid left): build in full."""
+    if parent is None or not worth_building_upon(revision, tree):
+        return None
+    data = object_store().get(storage.object_key(revision.space_id, parent.digest))
+    if data is None:
+        return None
+    return incremental.rebuild(data, revision.space_id, tree, _app_base(),
+                               lambda digests: revision_store.documents(revision.space_id, digests))
+
+
+def _app_base() -> str:
+    return stack_urls.app_base() + "/"
+
+
+def _built(revision: Revision, tree: Tree, parent: IndexPointer | None) -> Built:
+    built = incremental_build(revision, tree, parent)
+    if built is None:
+        documents = revision_store.revision_documents(revision.space_id, tree)
+        built = full_build(revision.space_id, tree, documents)
+    return built
+
+
+def _store_index(revision: Revision, built: Built) -> IndexPointer:
+    digest = storage.put(revision.space_id, built.data)
+    pointer = IndexPointer(revision.space_id, revision.id, digest, len(built.data), built.pages)
     search_store.put_index_pointer(pointer)
     return pointer
 
 
-def _build_report(revision: Revision, tree: Tree, documents: RevisionDocuments) -> dict[str, Any]:
-    report = build_report(revision.space_id, tree, documents.pages, stack_urls.app_base() + "/",
-                          contents=documents.contents)
+def _store_report(revision: Revision, report: dict[str, Any]) -> None:
     [digest] = blobs.put_values(revision.space_id, [report])
     search_store.put_report_digest(revision.space_id, revision.id, digest)
-    return report
 
 
 def ensure_index(revision: Revision) -> IndexPointer:
@@ -80,7 +124,9 @@ def ensure_index(revision: Revision) -> IndexPointer:
 def build_index(revision: Revision) -> IndexPointer:
     """The revision's index built and stored now, for a caller that has read its pointer missing."""
     tree = revision_store.load_tree(revision)
-    return _build_index(revision, tree, revision_store.revision_documents(revision.space_id, tree))
+    parent = (search_store.get_index_pointer(revision.space_id, revision.parents[0])
+              if worth_building_upon(revision, tree) else None)
+    return _store_index(revision, _built(revision, tree, parent))
 
 
 def ensure_report(revision: Revision) -> dict[str, Any]:
@@ -90,7 +136,10 @@ def ensure_report(revision: Revision) -> dict[str, Any]:
         report: dict[str, Any] = blobs.get_value(revision.space_id, digest)
         return report
     tree = revision_store.load_tree(revision)
-    return _build_report(revision, tree, revision_store.revision_documents(revision.space_id, tree))
+    documents = revision_store.revision_documents(revision.space_id, tree)
+    report = build_report(revision.space_id, tree, documents.pages, _app_base(), contents=documents.contents)
+    _store_report(revision, report)
+    return report
 
 
 def build_revision(space_id: str, revision_id: str) -> bool:
@@ -99,14 +148,12 @@ def build_revision(space_id: str, revision_id: str) -> bool:
     revision = revision_store.get_revision(space_id, revision_id)
     if revision is None:
         return False
-    has_index = search_store.get_index_pointer(space_id, revision_id) is not None
-    has_report = search_store.get_report_digest(space_id, revision_id) is not None
-    if has_index and has_report:
+    found = search_store.built(space_id, revision_id, revision.parents[0] if revision.parents else None)
+    if found.index is not None and found.report is not None:
         return True
-    tree = revision_store.load_tree(revision)
-    documents = revision_store.revision_documents(space_id, tree)
-    if not has_index:
-        _build_index(revision, tree, documents)
-    if not has_report:
-        _build_report(revision, tree, documents)
+    built = _built(revision, revision_store.load_tree(revision), found.parent_index)
+    if found.index is None:
+        _store_index(revision, built)
+    if found.report is None:
+        _store_report(revision, built.report)
     return True

@@ -63,6 +63,31 @@ def index_pointers(wanted: Iterable[tuple[str, str]]) -> dict[tuple[str, str], I
     return found
 
 
+@dataclass(frozen=True)
+class Built:
+    """What exists of a revision's derived data, and the index of the revision it may be built from."""
+
+    index: IndexPointer | None
+    report: str | None  # the link report's digest
+    parent_index: IndexPointer | None
+
+
+def built(space_id: str, revision_id: str, parent_id: str | None) -> Built:
+    """The revision's index pointer and link report, and its parent's index pointer: one (strongly
+    consistent) BatchGetItem, where reading them one by one costs up to five GetItems."""
+    wanted = [search_keys.search_index(space_id, revision_id), search_keys.link_report(space_id, revision_id)]
+    if parent_id is not None:
+        wanted.append(search_keys.search_index(space_id, parent_id))
+    items = {(item["SK"]): item for item in table.batch_get(wanted)}
+
+    def pointer(revision: str | None) -> IndexPointer | None:
+        item = items.get(search_keys.search_index(space_id, revision)["SK"]) if revision else None
+        return IndexPointer.from_item(item) if item else None
+
+    report = items.get(search_keys.link_report(space_id, revision_id)["SK"])
+    return Built(pointer(revision_id), str(report["report"]) if report else None, pointer(parent_id))
+
+
 def put_index_pointer(pointer: IndexPointer) -> None:
     _put_once(pointer.to_item())
 

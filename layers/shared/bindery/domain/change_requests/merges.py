@@ -14,6 +14,9 @@ then the pointer moves conditionally:
   (`revisionMerged`, `mergedBy`, `mergedAt`; it must still be at the revision and status merged).
   Needs `review`, a live (unlocked) space and the merge rules met (domain.change_requests.rules).
 
+A change request based on the space's current revision (the common case) is merged without a merge: the
+result is its own content, so the merge revision names its tree blob (`_up_to_date_merge`).
+
 If the space or the change request moved meanwhile the merge is computed again from what they are now
 (a few times at most): two concurrent merges into one space both land, neither overwrites the other.
 """
@@ -33,12 +36,14 @@ from bindery.domain.change_requests.rules import check_merge_rules
 from bindery.domain.revisions import commit_revision, space_moved
 from bindery.domain.spaces.records import require_editable
 from bindery.errors import Conflict, NotFound
+from bindery.ids import new_id
 from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
+from bindery.store.revisions import Revision
 from bindery.store.spaces import Space
 
 ATTEMPTS = 4
@@ -67,6 +72,32 @@ def _commit(space_id: str, parents: list[str], merged: Merged, revision_type: st
     return commit_revision(space_id, parents, merged.tree, merged.documents,
                            reusable_documents=merged.reusable_documents, revision_type=revision_type,
                            merged_from=merged_from)
+
+
+def _up_to_date_merge(space: Space, change_request: ChangeRequest) -> str | None:
+    """The merge revision of a change request based on the space's current revision: its content is the
+    change request's (a three-way merge with an unchanged side is the other side), so the new revision
+    names the change request's tree blob, content-addressed and already stored: one PutItem, where the
+    merge would load three trees, merge 5,000 pages and write the same blob again. None when the change
+    request's tree is inline (an empty first revision): then the merge runs."""
+    theirs = revision_store.get_revision(space.id, change_request.revision)
+    if theirs is None or theirs.tree is None:
+        return None
+    revision = Revision(id=new_id(), space_id=space.id, created_at=now_iso(),
+                        parents=[space.revision, change_request.revision], type="merge", tree=theirs.tree,
+                        merged_from=change_request.id)
+    revision_store.put_revision(revision)
+    return revision.id
+
+
+def _merge_revision(space: Space, change_request: ChangeRequest) -> str:
+    """The merge's new revision, committed (nothing points at it yet); MergeConflict when the change
+    request and the space changed the same things."""
+    reused = _up_to_date_merge(space, change_request) if space.revision == change_request.base else None
+    if reused is not None:
+        return reused
+    merged = _merge(space.id, change_request.base, space.revision, change_request.revision)
+    return _commit(space.id, [space.revision, change_request.revision], merged, "merge", change_request.id)
 
 
 def _fresh_space(space_id: str) -> Space:
@@ -136,11 +167,9 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> Result:
                       outdated=space.revision != change_request.base)
     for _ in range(ATTEMPTS):
         try:
-            merged = _merge(space_id, change_request.base, space.revision, change_request.revision)
+            new_revision = _merge_revision(space, change_request)
         except MergeConflict:
             return Result(change_request.revision, "conflicts")  # nothing merged
-        new_revision = _commit(space_id, [space.revision, change_request.revision], merged, "merge",
-                               change_request.id)
         try:
             _merge_transaction(space, change_request, new_revision, caller).commit()
         except TransactionConflict as error:
