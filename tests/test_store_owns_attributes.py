@@ -7,7 +7,8 @@ What it refuses, module by module (parsed with `ast`; docstrings are prose and a
 1. Expression syntax in a string literal: an update clause (`SET name =`, `REMOVE name`), a condition
    function (`attribute_exists(`, `attribute_not_exists(`, `attribute_type(`, `begins_with(`), a
    `#name` placeholder beside a comparison (`#st <>`), a `:value` placeholder after one (`= :seen`), and a
-   literal `#name`/`:value` used as a dict key (an ExpressionAttributeNames/Values entry).
+   literal `#name`/`:value` used as a dict key (an ExpressionAttributeNames/Values entry). An SQL
+   statement (the search index is SQLite: `UPDATE pages SET path = ?`) is not an expression.
 2. A request parameter that carries an expression (`UpdateExpression`, `ConditionExpression`,
    `KeyConditionExpression`, `FilterExpression`, `ProjectionExpression`, `ExpressionAttributeNames`,
    `ExpressionAttributeValues`), as a string literal or a keyword argument.
@@ -53,6 +54,8 @@ _CLAUSE = re.compile(r"(?:^|\s)(?:SET\s+#?[A-Za-z_][\w.]*\s*=|REMOVE\s+#?[A-Za-z
 _FUNCTION = re.compile(r"\b(?:attribute_exists|attribute_not_exists|attribute_type|begins_with)\(")
 _NAME_PLACEHOLDER = re.compile(r"#[A-Za-z_]\w*\s*(?:=|<>|<=|>=|<|>|\bIN\b|\bBETWEEN\b)")
 _VALUE_PLACEHOLDER = re.compile(r"(?:=|<>|<=|>=|<|>|\(|,|\bAND|\bIN)\s*:[A-Za-z_]\w*")
+# A statement of SQLite (the search index), not a DynamoDB expression: `UPDATE pages SET path = ?`.
+_SQL = re.compile(r"\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|WITH|DROP|ALTER|PRAGMA)\s", re.IGNORECASE)
 _PLACEHOLDER_KEY = re.compile(r"^[#:][A-Za-z_]\w*$")
 _PARAMETERS = frozenset({"UpdateExpression", "ConditionExpression", "KeyConditionExpression",
                          "FilterExpression", "ProjectionExpression", "ExpressionAttributeNames",
@@ -171,6 +174,8 @@ def store_only_names() -> frozenset[str]:
 
 def _expression(node: ast.Constant, dict_keys: set[int]) -> bool:
     text = node.value
+    if _SQL.match(text):
+        return False
     if id(node) in dict_keys and _PLACEHOLDER_KEY.match(text):
         return True
     return bool(_CLAUSE.search(text) or _FUNCTION.search(text) or _NAME_PLACEHOLDER.search(text)
@@ -220,3 +225,11 @@ def test_the_check_knows_the_store_only_attributes() -> None:
     only = store_only_names()
     assert {"PK", "SK", "GSI1PK", "GSI1SK", "expiresAt", "titleSearch", "orgId"} <= only
     assert not {"updatedAt", "title", "id"} & only
+
+
+def test_the_check_tells_a_dynamodb_expression_from_an_sql_statement() -> None:
+    """DynamoDB's update and condition syntax is refused; SQLite's statements (the search index) are not."""
+    refused = ["SET #title = :title", "SET updatedAt = :now", "attribute_not_exists(PK)", "#st <> :closed"]
+    allowed = ["UPDATE pages SET path = ? WHERE rowid = ?", "DELETE FROM pages WHERE rowid = ?", "title"]
+    assert [text for text in refused if not _expression(ast.Constant(text), set())] == []
+    assert [text for text in allowed if _expression(ast.Constant(text), set())] == []
