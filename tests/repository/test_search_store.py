@@ -26,3 +26,12 @@ def test_what_exists_of_a_revision_and_its_parents_index_is_one_request() -> Non
     both = search_store.built("s1", "r1", None)
     assert (both.index, both.report, both.parent_index) == (mine, "f" * 64, None)
     assert search_store.built("s2", "r1", "r0") == search_store.Built(None, None, None)  # other space
+
+
+def test_a_builder_that_loses_the_race_takes_the_stored_pointer() -> None:
+    """Two builders of one revision may store different files (an incremental and a full build answer
+    alike, in other bytes): the one whose pointer write is refused serves the winner's file too."""
+    first = IndexPointer("s1", "r5", "a" * 64, 10, 3)
+    assert search_store.put_index_pointer(first) == first
+    assert search_store.put_index_pointer(IndexPointer("s1", "r5", "b" * 64, 12, 3)) == first
+    assert search_store.get_index_pointer("s1", "r5") == first

@@ -99,3 +99,35 @@ def test_a_new_revision_is_indexed_from_its_parents_index(api, request_counter, 
     for query in ("rotate", "install server", "step*", "log"):
         assert search(built, query, limit=200) == search(sqlite3.connect(full), query, limit=200), query
     assert [hit.id for hit in search(built, "rotate logs", limit=5)[1]][:1] == ["p7"]
+
+
+def test_a_damaged_parent_index_costs_a_full_build_not_a_failure(api, tmp_path):
+    """The parent's file is checked against its digest: a damaged one (or one SQLite cannot read) is built
+    around in full, where it once failed every delivery and every search of the new revision."""
+    import sqlite3
+
+    from bindery.search import storage
+    from bindery.search.indexing import build_revision
+    from bindery.search.query import search
+    from bindery.store.objects import object_store
+    from tests.api.content.test_content_reads import stored_tree
+
+    ada = api.org_admin()
+    space_id = new_space(api, ada)["id"]
+    count = 120
+    first = publish(space_id, tree(*(page(f"p{i}", f"Step {i}") for i in range(count))),
+                    {f"p{i}": doc(f"Install step {i} of the server.") for i in range(count)})
+    assert build_revision(space_id, first)
+    parent = search_store.get_index_pointer(space_id, first)
+    key = storage.object_key(space_id, parent.digest)
+    data = bytearray(object_store().get(key))
+    data[len(data) // 2:] = bytes(len(data) - len(data) // 2)  # its meta page reads, the rest is gone
+    object_store().put(key, bytes(data))
+    value = stored_tree(space_id)
+    value["pages"][7]["title"] = "Rotate logs"
+    second = publish(space_id, value, {"p7": doc("Rotate the server's log files.")})
+    assert build_revision(space_id, second)
+    built = storage.connect(space_id, search_store.get_index_pointer(space_id, second).digest)
+    assert isinstance(built, sqlite3.Connection)
+    assert [hit.id for hit in search(built, "rotate logs", limit=5)[1]][:1] == ["p7"]
+    assert search(built, "install", limit=200)[0] == count - 1

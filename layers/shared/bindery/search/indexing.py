@@ -11,6 +11,8 @@ revision asked for.
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -87,8 +89,18 @@ def incremental_build(revision: Revision, tree: Tree, parent: IndexPointer | Non
     data = object_store().get(storage.object_key(revision.space_id, parent.digest))
     if data is None:
         return None
-    return incremental.rebuild(data, revision.space_id, tree, _app_base(),
-                               lambda digests: revision_store.documents(revision.space_id, digests))
+    # A damaged parent file must cost a full build, never every delivery and search of this revision.
+    if hashlib.sha256(data).hexdigest() != parent.digest:
+        logger.warning("parent index does not match its digest: full build",
+                       extra={"spaceId": revision.space_id, "digest": parent.digest})
+        return None
+    try:
+        return incremental.rebuild(data, revision.space_id, tree, _app_base(),
+                                   lambda digests: revision_store.documents(revision.space_id, digests))
+    except sqlite3.DatabaseError:
+        logger.warning("parent index unreadable: full build", exc_info=True,
+                       extra={"spaceId": revision.space_id, "digest": parent.digest})
+        return None
 
 
 def _app_base() -> str:
@@ -106,8 +118,7 @@ def _built(revision: Revision, tree: Tree, parent: IndexPointer | None) -> Built
 def _store_index(revision: Revision, built: Built) -> IndexPointer:
     digest = storage.put(revision.space_id, built.data)
     pointer = IndexPointer(revision.space_id, revision.id, digest, len(built.data), built.pages)
-    search_store.put_index_pointer(pointer)
-    return pointer
+    return search_store.put_index_pointer(pointer)
 
 
 def _store_report(revision: Revision, report: dict[str, Any]) -> None:

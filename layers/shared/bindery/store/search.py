@@ -1,8 +1,10 @@
 """Data access for search and link checks: the per-revision pointer items (keys.search) and the bulk
 read of a revision's documents an index build needs.
 
-Pointer items are written once (`attribute_not_exists(PK)`): two builders racing on one revision build
-the same content, so the loser's write is dropped, not an error.
+Pointer items are written once (`attribute_not_exists(PK)`): when two builders race on one revision, the
+loser's write is dropped, not an error, and the loser takes the winner's pointer. Their files answer alike
+(an incremental build equals a full one) but need not be the same bytes, so every function must serve
+the one file the pointer names.
 """
 
 from __future__ import annotations
@@ -39,12 +41,15 @@ class IndexPointer:
                    size=int(item["size"]), pages=int(item["pages"]))
 
 
-def _put_once(item: table.Item) -> None:
+def _put_once(item: table.Item) -> bool:
+    """Whether the item was written (False: one was already there)."""
     try:
         dynamodb_table().put_item(Item=item, ConditionExpression="attribute_not_exists(PK)")
     except ClientError as error:
         if error.response["Error"]["Code"] != "ConditionalCheckFailedException":
             raise
+        return False
+    return True
 
 
 def get_index_pointer(space_id: str, revision_id: str) -> IndexPointer | None:
@@ -88,8 +93,12 @@ def built(space_id: str, revision_id: str, parent_id: str | None) -> Built:
     return Built(pointer(revision_id), str(report["report"]) if report else None, pointer(parent_id))
 
 
-def put_index_pointer(pointer: IndexPointer) -> None:
-    _put_once(pointer.to_item())
+def put_index_pointer(pointer: IndexPointer) -> IndexPointer:
+    """The revision's pointer: `pointer`, or the one another builder stored first (one more GetItem)."""
+    if _put_once(pointer.to_item()):
+        return pointer
+    stored = get_index_pointer(pointer.space_id, pointer.revision_id)
+    return stored if stored is not None else pointer
 
 
 def get_report_digest(space_id: str, revision_id: str) -> str | None:
