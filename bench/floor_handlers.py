@@ -20,8 +20,8 @@ per environment, so neither side pays the token's GetItem under load):
 - merge a change request: the same two, the change request (GetItem), its revision and that revision's
   tree (GetItem each; the base's and the space's trees are cached), the merged tree (one BatchWriteItem),
   the merge revision (PutItem), the space and the change request moved together (TransactWriteItems), and
-  the space's integrations (Query of GSI1) for the content-updated events. Bindery makes one request
-  more, a second GetItem of the organization its access check already read; the floor does not. The
+  the space's integrations (Query of GSI1) for the content-updated events: Bindery's requests too (the
+  merge rules a space inherits are read from the organization its access check read). The
   search-index request Bindery queues (one SQS SendMessage) and the indexing that follows are not part
   of the floor: they run in the runner's process, not in an environment.
 

@@ -40,3 +40,20 @@ def test_reset_forgets_every_thread_s_handles():
     assert {"dynamodb", "s3"} <= aws.made()
     aws.reset()
     assert aws.made() == set()
+
+
+def test_nested_counts_each_see_every_request_until_they_close():
+    # The per-invocation metric counts inside the tests' and benchmarks' own counts: two open counts,
+    # equal (empty) when they open, each get every request, and closing the inner one stops only it.
+    from bindery import keys
+
+    table = aws.dynamodb_table()
+    with aws.counting_requests() as outer:
+        with aws.counting_requests() as inner:
+            table.get_item(Key=keys.space("nope"))
+        table.get_item(Key=keys.space("nope"))
+        with aws.counting_requests() as again:
+            table.get_item(Key=keys.space("nope"))
+    table.get_item(Key=keys.space("nope"))
+    assert (outer, inner, again) == ({"GetItem": 3}, {"GetItem": 1}, {"GetItem": 1})
+

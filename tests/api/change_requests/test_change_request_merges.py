@@ -166,6 +166,20 @@ def test_merge_rules_need_the_named_reviewers_approval(api, setup):
     assert api.post(cr_path(space_id, cr) + "/merge", token=ada.token).status == 200
 
 
+def test_a_space_that_inherits_merge_rules_meets_its_organizations(api, setup):
+    # The organization's rules come from the access check's read of the organization (not a read of
+    # their own): a change to them holds at the next merge.
+    ada, space_id = setup
+    rae = join(api, ada.org_id, "Rae", "review")
+    rules = {"type": "rules", "rules": [{"rule": "require_at_least_one_review"}]}
+    assert api.patch(f"/orgs/{ada.org_id}", token=ada.token, body={"mergeRules": rules}).status == 200
+    cr = new_cr(api, ada, space_id)
+    assert "require_at_least_one_review" in error(api.post(cr_path(space_id, cr) + "/merge", token=ada.token),
+                                                  403)
+    api.post(cr_path(space_id, cr) + "/reviews", token=rae.token, body={"status": "approved"})
+    assert api.post(cr_path(space_id, cr) + "/merge", token=ada.token).status == 200
+
+
 def test_concurrent_merges_into_one_space_keep_both_changes(api, setup, monkeypatch):
     ada, space_id = setup
     first = new_cr(api, ada, space_id)
@@ -215,3 +229,19 @@ def test_pdf_of_the_change_request(api, setup):
     assert one.status == 200, one.body
     assert one.json()["url"] != reply.json()["url"]
     error(api.get(cr_path(space_id, cr) + "/pdf", token=ada.token, query={"only": "true", "page": "x"}), 404)
+
+
+def test_a_merge_makes_its_requests_once(api, setup, request_counter):
+    # The merge's DynamoDB requests, pinned: the caller's token (the authorizer), the space, the caller's
+    # membership and the organization (one BatchGetItem: the merge rules the space inherits are the
+    # organization's read there, not read again), the change request, its revision, the merge revision
+    # (PutItem: up to date, it names the change request's tree), the space and the change request moved
+    # together, the space's integrations (one Query, for the content-updated events).
+    ada, space_id = setup
+    cr = new_cr(api, ada, space_id)
+    edit(api, ada, space_id, cr["id"], {"operation": "update_page", "page": "p2", "title": "Bye now"})
+    request_counter.clear()
+    reply = api.post(cr_path(space_id, cr) + "/merge", token=ada.token)
+    assert reply.json()["result"] == "merge"
+    assert dict(request_counter) == {"GetItem": 4, "BatchGetItem": 1, "PutItem": 1, "TransactWriteItems": 1,
+                                     "Query": 1}

@@ -67,6 +67,9 @@ class Tree:
         self._pages: dict[str, Located] = {}
         self._paths: dict[str, Located] = {}
         self._index(self.pages, "", None)
+        # Every page `type` the tree holds: reads that look for one kind of page (computed pages, on
+        # every read of content) ask here instead of walking thousands of pages per request.
+        self.page_types = frozenset(str(located.entry["type"]) for located in self._pages.values())
         self._files = {entry["id"]: entry for entry in self.files}
         self._contents = {entry["id"]: entry for entry in self.reusable_contents}
 

@@ -70,6 +70,9 @@ class ContentAccess:
     member: Member
     collections: list[Collection]  # the node's ancestors, nearest first
     role: str | None
+    # The node's organization as the check read it (same BatchGetItem, consistent): None when the check
+    # did not read it (an installation's token) or it is gone. Callers needing it read it only then.
+    org: Organization | None = None
 
     def require(self, role: Role, action: str) -> None:
         if not at_least(self.role, role):
@@ -152,7 +155,8 @@ def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
         raise NotFound(missing)
     if resolved.org is not None:
         require_sso_login(resolved.org, resolved.member, caller)
-    return ContentAccess(node=node, member=resolved.member, collections=resolved.above[node.id], role=role)
+    return ContentAccess(node=node, member=resolved.member, collections=resolved.above[node.id], role=role,
+                         org=resolved.org)
 
 
 def roles_on(member: Member, nodes: Sequence[Node]) -> dict[str, str | None]:

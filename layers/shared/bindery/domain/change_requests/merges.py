@@ -163,8 +163,8 @@ def merge_change_request(caller: Caller, space_id: str, ref: str) -> Result:
     change_request, space = opened.change_request, opened.space
     status_flow.require_editable(change_request.status)
     require_editable(space)
-    check_merge_rules(space, change_request, caller.user_id,
-                      outdated=space.revision != change_request.base)
+    check_merge_rules(space, change_request, caller.user_id, outdated=space.revision != change_request.base,
+                      org=opened.access.org)
     for _ in range(ATTEMPTS):
         try:
             new_revision = _merge_revision(space, change_request)

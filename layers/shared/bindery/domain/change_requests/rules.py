@@ -25,6 +25,7 @@ from bindery.errors import BadRequest, Forbidden
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store.change_requests import ChangeRequest
+from bindery.store.orgs import Organization
 from bindery.store.spaces import Space
 
 # The rules that name users.
@@ -49,10 +50,13 @@ def checked_merge_rules(org_id: str, rules: dict[str, Any]) -> dict[str, Any]:
     return rules
 
 
-def effective_rules(space: Space) -> list[Mapping[str, Any]]:
+def effective_rules(space: Space, org: Organization | None = None) -> list[Mapping[str, Any]]:
+    """`org`: the space's organization when the caller already read it (consistently: the access check's
+    BatchGetItem); otherwise, and only when the space inherits, one GetItem reads it."""
     rules: Mapping[str, Any] = space.merge_rules or {"type": "inherit"}
     if rules.get("type") == "inherit":
-        org = org_store.get_org(space.org_id)
+        if org is None or org.id != space.org_id:
+            org = org_store.get_org(space.org_id)
         rules = (org.merge_rules if org else None) or {"type": "none"}
     return list(rules.get("rules") or []) if rules.get("type") == "rules" else []
 
@@ -81,8 +85,9 @@ def _unmet(rule: Mapping[str, Any], change_request: ChangeRequest, outdated: boo
     return reason if failed else None
 
 
-def check_merge_rules(space: Space, change_request: ChangeRequest, caller_id: str, *, outdated: bool) -> None:
-    rules = effective_rules(space)
+def check_merge_rules(space: Space, change_request: ChangeRequest, caller_id: str, *, outdated: bool,
+                      org: Organization | None = None) -> None:
+    rules = effective_rules(space, org)
     if any(rule.get("rule") == "allow_bypass" and caller_id in (rule.get("users") or []) for rule in rules):
         return
     unmet = [f"{rule.get('rule')}: {reason}" for rule in rules

@@ -125,7 +125,7 @@ def _expand_level(pages: list[Mapping[str, Any]], org_id: str) -> list[Mapping[s
 
 def expand(tree: Tree, org_id: str) -> Tree:
     """The tree as read with `computed` true: the same object when it has no `builtin:openapi` page."""
-    if not _any(tree.pages):
+    if "computed" not in tree.page_types or not _any(tree.pages):
         return tree
     return Tree({**tree.value, "pages": _expand_level(tree.pages, org_id)})
 

@@ -1,0 +1,191 @@
+"""GET space and GET page through the whole request path, in CPU per call, against their floor measured
+in the same run: what Bindery's code adds above its own DynamoDB requests.
+
+    python -m bench.route_overhead_bench [--engine dynamodb-local] [--calls 300] [--groups 50] [--profile]
+
+The space is the one `bench.load` reads (bench/content.py: 50 groups of 100 pages), committed with
+`commit_revision`. Then, in interleaved rounds, each measured with `time.process_time()`:
+
+- **GET space**, **GET page**: `GET /spaces/{spaceId}` and `GET /spaces/{spaceId}/content/page/{pageId}`,
+  the function's Lambda handler (template.yaml's) called with the REST proxy event API Gateway sends
+  (built once by local.gateway, with the authorizer's answer for the caller, as API Gateway caches it):
+  Powertools' resolver and validation, the domain, the wire models, logs and metrics, the JSON answer;
+- **floor**: the requests both need on this stack and nothing else, as bench/floor_handlers.py makes
+  them (a consistent `GetItem` of the space, one consistent `BatchGetItem` of the caller's membership
+  and the organization), through the same boto3 handles. (A warm GET page reads nothing else: the
+  revision, its tree and the document are immutable and cached per process.)
+
+On DynamoDB Local (the default) the engine runs in its own process, so the process's CPU is what an
+execution environment spends. `--profile` prints cProfile's top entries for each route
+instead of measuring (to stderr; the profiles are saved beside the results). Results go to
+bench/results/route_overhead.json (git-ignored).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import cProfile
+import json
+import os
+import pstats
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+for _entry in (ROOT, ROOT / "layers" / "shared"):
+    if str(_entry) not in sys.path:
+        sys.path.insert(0, str(_entry))
+
+from bench.content import GROUPS, ContentFixture, commit_handbook  # noqa: E402
+from bench.environment import ENGINES, in_process_aws, set_environment  # noqa: E402
+from bindery import aws, keys  # noqa: E402
+from bindery.aws import counting_requests  # noqa: E402
+from bindery.config import settings  # noqa: E402
+from local.gateway import build_event, match  # noqa: E402
+from local.lambda_runtime import LambdaContext, load_handler  # noqa: E402
+from local.template import V1_API  # noqa: E402
+from tests.client import ApiClient, Identity  # noqa: E402
+
+RESULTS = ROOT / "bench" / "results" / "route_overhead.json"
+
+
+def _floor(space_id: str, org_id: str, user_id: str) -> Callable[[], None]:
+    table, client, name = aws.dynamodb_table(), aws.dynamodb_client(), settings().table_name
+    batch: dict[str, Any] = {name: {"Keys": [keys.member(org_id, user_id), keys.org(org_id)],
+                                    "ConsistentRead": True}}
+
+    def requests() -> None:
+        table.get_item(Key=keys.space(space_id), ConsistentRead=True)
+        client.batch_get_item(RequestItems=batch)
+
+    return requests
+
+
+def _authorizer_answer(api: ApiClient, who: Identity) -> dict[str, Any]:
+    """What API Gateway puts in the event's `requestContext.authorizer` for the caller's token: the
+    template's authorizer run once, as the gateway runs it (its answer is cached per token under load)."""
+    template = api.gateway.template
+    assert template.authorizer is not None
+    handler = load_handler(template.functions[template.authorizer])
+    policy = handler({"type": "TOKEN", "authorizationToken": f"Bearer {who.token}",
+                      "methodArn": "arn:aws:execute-api:us-east-1:000000000000:local/v1/GET/"},
+                     LambdaContext(template.authorizer))
+    return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}
+
+
+def _route(api: ApiClient, authorizer: dict[str, Any], path: str) -> Callable[[], None]:
+    """The function's Lambda handler called with the REST proxy event API Gateway sends for `GET /v1{path}`
+    (built once: the gateway's own work is not the execution environment's)."""
+    template = api.gateway.template
+    found = match(template.routes_of(V1_API), "GET", path)
+    if found is None:
+        raise RuntimeError(f"no route for GET {path}")
+    route, params = found
+    headers = {"Authorization": "Bearer (cached)", "Host": "127.0.0.1"}
+    event = build_event("GET", path, route, params, headers=headers, query="", body=None,
+                        authorizer=authorizer)
+    function = template.functions[route.function]
+    handler, context = load_handler(function), LambdaContext(function.name)
+
+    def call() -> None:
+        reply = handler(event, context)
+        if reply.get("statusCode") != 200:
+            raise RuntimeError(f"GET {path} answered {reply.get('statusCode')}: {reply.get('body')!r:.200}")
+
+    return call
+
+
+def operations(api: ApiClient, who: Identity, fixture: ContentFixture) -> dict[str, Callable[[], None]]:
+    """GET space, GET page (the fixture's page) and their floor, each a call to measure."""
+    assert who.org_id is not None
+    authorizer = _authorizer_answer(api, who)
+    return {"GET space": _route(api, authorizer, f"/spaces/{fixture.space_id}"),
+            "GET page": _route(api, authorizer, f"/spaces/{fixture.space_id}/content/page/{fixture.page_id}"),
+            "floor": _floor(fixture.space_id, who.org_id, who.user_id)}
+
+
+def _cpu(call: Callable[[], object]) -> float:
+    started = time.process_time()
+    call()
+    return time.process_time() - started
+
+
+def measure(calls: dict[str, Callable[[], None]], rounds: int, warmup: int) -> dict[str, Any]:
+    for _ in range(warmup):
+        for call in calls.values():
+            call()
+    requests = {}
+    for name, call in calls.items():
+        with counting_requests() as counted:
+            call()
+        requests[name] = dict(counted)
+    spent = dict.fromkeys(calls, 0.0)
+    for _ in range(rounds):
+        for name, call in calls.items():
+            spent[name] += _cpu(call)
+    cpu = {name: total / max(rounds, 1) * 1000 for name, total in spent.items()}
+    floor = cpu["floor"]
+    return {"rounds": rounds, "cpu ms": cpu,
+            "÷ floor": {name: value / floor for name, value in cpu.items() if name != "floor" and floor},
+            "requests": requests}
+
+
+def profile(calls: dict[str, Callable[[], None]], rounds: int, top: int) -> None:
+    for name, call in calls.items():
+        if name == "floor":
+            continue
+        for _ in range(20):
+            call()
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(rounds):
+            call()
+        profiler.disable()
+        RESULTS.parent.mkdir(exist_ok=True)
+        profiler.dump_stats(str(RESULTS.with_name(f"route_overhead_{name.split()[-1]}.prof")))
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("cumulative").print_stats(top)
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--engine", choices=ENGINES, default="dynamodb-local")
+    parser.add_argument("--calls", type=int, default=300, help="timed rounds")
+    parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--groups", type=int, default=GROUPS, help="groups of 100 pages (50: 5,000)")
+    parser.add_argument("--profile", action="store_true", help="print cProfile's top entries instead")
+    parser.add_argument("--top", type=int, default=60)
+    args = parser.parse_args(argv)
+    set_environment()
+    with in_process_aws(args.engine):
+        api = ApiClient()
+        who = api.org_admin()
+        assert who.org_id is not None
+        created = api.post(f"/orgs/{who.org_id}/spaces", body={"title": "Bench handbook"}, token=who.token)
+        fixture = commit_handbook(created.json()["id"], groups=args.groups)
+        calls = operations(api, who, fixture)
+        # The functions' log lines and metrics (one EMF line per call) are written, as on Lambda, but not
+        # to the terminal.
+        with Path(os.devnull).open("w") as sink, contextlib.redirect_stdout(sink):
+            if args.profile:
+                profile(calls, args.calls, args.top)
+            else:
+                results = {"engine": args.engine, "pages": fixture.pages,
+                           **measure(calls, args.calls, args.warmup)}
+    if args.profile:
+        return {}
+    print(f"{fixture.pages} pages, {args.engine}, {args.calls} rounds; CPU ms per call")
+    for name, value in results["cpu ms"].items():
+        ratio = results["÷ floor"].get(name)
+        print(f"  {name:12} {value:7.2f}" + (f"   {ratio:.2f} x floor" if ratio else ""))
+    print(f"DynamoDB requests: {results['requests']}")
+    RESULTS.parent.mkdir(exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
+    return results
+
+
+if __name__ == "__main__":
+    main()
