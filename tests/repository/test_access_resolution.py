@@ -23,6 +23,7 @@ from bindery.domain.access.content import (
     space_access,
 )
 from bindery.domain.access.organization import NO_ORG
+from bindery.domain.change_requests.rules import effective_rules
 from bindery.errors import Forbidden, NotFound
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
@@ -330,3 +331,16 @@ def test_an_sso_token_of_another_organization_reaches_nothing_here_and_reads_not
     assert batch_keys == []
     assert space_access(Caller("bob", sso_org=ORG), "s1").role == "admin"
     assert member_roles(ORG, Caller("bob", sso_org=ORG), [])[0].role == "admin"
+
+
+def test_the_check_hands_back_the_organization_it_read(request_counter):
+    """A space's access check reads its organization (SSO enforcement); the caller gets it back, so that
+    what else the organization decides (the merge rules a space inherits) costs no second read."""
+    _org(("bob", "edit"))
+    _space("s1")
+    access = space_access(Caller("bob"), "s1")
+    assert access.org is not None
+    assert (access.org.id, access.org.title) == (ORG, "Acme")
+    request_counter.clear()
+    assert effective_rules(access.node, access.org) == []  # inherits the organization's: none set
+    assert sum(request_counter.values()) == 0
