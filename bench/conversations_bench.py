@@ -32,11 +32,11 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
         sys.path.insert(0, str(_entry))
 
 from bench.environment import ENGINES, in_process_aws, queue_url, set_environment  # noqa: E402
-from bindery import aws  # noqa: E402
-from bindery.aws import counting_requests  # noqa: E402
-from bindery.config import settings  # noqa: E402
 from bindery.domain.conversations.processing import process  # noqa: E402
-from bindery.messages import ConversationMessage  # noqa: E402
+from bindery.platform import aws  # noqa: E402
+from bindery.platform.aws import counting_requests  # noqa: E402
+from bindery.platform.config import settings  # noqa: E402
+from bindery.platform.messages import ConversationMessage  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 
 # Support problems, each said three ways (what users write differs; the problem is the same).

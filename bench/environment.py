@@ -3,7 +3,7 @@ bench's own table and bucket names (never a real account, never a real table), m
 Local for the table with moto's S3 and SQS beside it, and the table created from template.yaml as the
 runner and the tests create theirs (local.engine.create_table).
 
-    set_environment()                # before anything reads bindery.config.settings
+    set_environment()                # before anything reads bindery.platform.config.settings
     with in_process_aws():           # or in_process_aws("dynamodb-local")
         queue_url("BINDERY_CONVERSATIONS_QUEUE_URL", "bench-conversations")  # when the bench sends
         ...
@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from bindery import aws
-from bindery.config import settings
+from bindery.platform import aws
+from bindery.platform.config import settings
 from local import engine as engines
 
 ENGINES = ("moto", "dynamodb-local")

@@ -27,11 +27,11 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
 
 from bench.environment import in_process_aws, queue_url, set_environment  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
-from bindery import aws, clock  # noqa: E402
-from bindery.aws import counting_requests, dynamodb_table  # noqa: E402
-from bindery.config import settings  # noqa: E402
 from bindery.domain.revisions import advance_space, commit_revision  # noqa: E402
-from bindery.ids import new_id  # noqa: E402
+from bindery.platform import aws, clock  # noqa: E402
+from bindery.platform.aws import counting_requests, dynamodb_table  # noqa: E402
+from bindery.platform.config import settings  # noqa: E402
+from bindery.platform.ids import new_id  # noqa: E402
 from bindery.store import spaces as space_store  # noqa: E402
 from bindery.store.integration_installations import ContentInstallation  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402

@@ -107,14 +107,14 @@ def first_difference(left: list[Any], right: list[Any], where: str = "") -> str:
 def run_project(api: Any, who: Any, name: str, git_dir: Path, project: str) -> Row:  # noqa: PLR0915 - one linear script
     from dulwich.repo import Repo
 
-    from bindery.content.tree import Tree, empty_tree
     from bindery.domain.git_sync.import_changes import changes
     from bindery.domain.revisions import advance_space, commit_revision
-    from bindery.gitsync.exporter import export_repository
-    from bindery.gitsync.importer import import_repository
-    from bindery.gitsync.repository_files import StoredFiles
-    from bindery.gitsync.transport import tree_blobs
-    from bindery.site_pages.document_html import render_document
+    from bindery.engines.content.tree import Tree, empty_tree
+    from bindery.engines.gitsync.exporter import export_repository
+    from bindery.engines.gitsync.importer import import_repository
+    from bindery.engines.gitsync.repository_files import StoredFiles
+    from bindery.engines.gitsync.transport import tree_blobs
+    from bindery.engines.site_pages.document_html import render_document
     from bindery.store import revisions as revision_store
     from bindery.store import spaces as space_store
 
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     set_environment()
     from dulwich.repo import Repo
 
-    from bindery.gitsync.transport import tree_blobs
+    from bindery.engines.gitsync.transport import tree_blobs
     from tests.client import ApiClient
 
     rows: list[Row] = []

@@ -1,5 +1,5 @@
 """The floor of bench.load: for each operation it measures, a bare Lambda handler that makes the DynamoDB
-requests the operation's access pattern needs, through the same boto3 handles (`bindery.aws`), and
+requests the operation's access pattern needs, through the same boto3 handles (`bindery.platform.aws`), and
 nothing else — no Powertools, no route models, no domain — answering a small JSON body.
 
 bench.load's runner serves them beside template.yaml's functions (`BINDERY_BENCH_FUNCTIONS=` this
@@ -25,7 +25,7 @@ per environment, so neither side pays the token's GetItem under load):
   search-index request Bindery queues (one SQS SendMessage) and the indexing that follows are not part
   of the floor: they run in the runner's process, not in an environment.
 
-`bindery.config` (a pydantic model, read once per environment) names the table; nothing per request.
+`bindery.platform.config` (a pydantic model, read once per environment) names the table; nothing per request.
 """
 
 from __future__ import annotations
@@ -38,11 +38,12 @@ from typing import Any, TypeVar
 
 from boto3.dynamodb.conditions import Key as KeyCondition
 
-from bindery import aws, ids, keys
-from bindery.config import settings
+from bindery import keys
 from bindery.keys import change_requests as cr_keys
 from bindery.keys import integrations as integration_keys
 from bindery.keys import search as search_keys
+from bindery.platform import aws, ids
+from bindery.platform.config import settings
 from local.template import Function, Route
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -46,12 +46,12 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 - one linear sc
 
     set_environment()
 
-    from bindery.aws import counting_requests
-    from bindery.content.markdown import markdown_to_document
-    from bindery.content.tree import Tree, empty_tree
     from bindery.domain.git_sync.import_changes import changes
     from bindery.domain.revisions import advance_space, commit_revision
-    from bindery.gitsync.importer import import_repository
+    from bindery.engines.content.markdown import markdown_to_document
+    from bindery.engines.content.tree import Tree, empty_tree
+    from bindery.engines.gitsync.importer import import_repository
+    from bindery.platform.aws import counting_requests
     from bindery.store import revisions as revision_store
     from bindery.store import spaces as space_store
     from tests.client import ApiClient

@@ -71,11 +71,11 @@ def main(argv: list[str] | None = None) -> int:
 
     set_environment(BINDERY_GIT_ALLOW_FILE_URLS="1")
 
-    from bindery.content.tree import Tree, empty_tree
     from bindery.domain.git_sync import import_changes
     from bindery.domain.revisions import advance_space, commit_revision
-    from bindery.gitsync import transport
-    from bindery.gitsync.importer import import_repository
+    from bindery.engines.content.tree import Tree, empty_tree
+    from bindery.engines.gitsync import transport
+    from bindery.engines.gitsync.importer import import_repository
     from bindery.store import spaces as space_store
     from tests.client import ApiClient
     from tests.git_repos import large_repo

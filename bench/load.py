@@ -94,8 +94,8 @@ def _seed_content(runner: Runner, space_id: str, groups: int, pages_per_group: i
     else:
         os.environ["BINDERY_S3_ENDPOINT"] = str(runner.s3_endpoint)
     from bench.content import commit_handbook
-    from bindery import aws
-    from bindery.config import settings
+    from bindery.platform import aws
+    from bindery.platform.config import settings
 
     settings.cache_clear()
     aws.reset()

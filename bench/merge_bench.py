@@ -24,8 +24,8 @@ for path in (ROOT, ROOT / "layers" / "shared"):
         sys.path.insert(0, str(path))
 
 from bench.timing import median_ms  # noqa: E402
-from bindery.content.merge.trees import merge_trees  # noqa: E402
-from bindery.content.tree import Tree  # noqa: E402
+from bindery.engines.content.merge.trees import merge_trees  # noqa: E402
+from bindery.engines.content.tree import Tree  # noqa: E402
 
 GROUPS, PAGES_PER_GROUP = 50, 100
 Value = dict[str, Any]

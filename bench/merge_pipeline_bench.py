@@ -39,11 +39,12 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
 
 from bench.content import commit_handbook  # noqa: E402
 from bench.environment import ENGINES, in_process_aws, set_environment  # noqa: E402
-from bindery import aws, keys  # noqa: E402
-from bindery.aws import counting_requests, dynamodb_table  # noqa: E402
-from bindery.config import settings  # noqa: E402
+from bindery import keys  # noqa: E402
 from bindery.keys import change_requests as cr_keys  # noqa: E402
 from bindery.keys import search as search_keys  # noqa: E402
+from bindery.platform import aws  # noqa: E402
+from bindery.platform.aws import counting_requests, dynamodb_table  # noqa: E402
+from bindery.platform.config import settings  # noqa: E402
 from bindery.store import search as search_store  # noqa: E402
 from bindery.store import spaces as space_store  # noqa: E402
 from bindery.store.objects import object_store  # noqa: E402

@@ -6,7 +6,8 @@ plain openapi-spec-validator on the same file in the same run.
 The spec is the official @gitbook/api 0.146.0 document (1.2 MB of JSON) when the conformance suite's
 node_modules has it, else the pruned copy the tests read (tests/reference, 0.7 MB). Measured:
 - baseline: `openapi_spec_validator.validate` on the parsed document (what any validation costs);
-- Bindery: `bindery.openapi.filesystem.from_text` + `bindery.openapi.validation.validate` + the digest,
+- Bindery: `bindery.engines.openapi.filesystem.from_text` + `bindery.engines.openapi.validation.validate` +
+the digest,
   i.e. the worker's processing of a text source without the storage requests (parsing, the `$ref` walk,
   validation with in-memory resolution, canonical JSON).
 Each is run `--rounds` times; the best time counts, and the peak of tracemalloc over one round.
@@ -48,7 +49,7 @@ def _measure(work: Callable[[], object], rounds: int) -> tuple[float, float]:
 def run(spec_path: Path, rounds: int) -> dict[str, float]:
     from openapi_spec_validator import validate as plain_validate
 
-    from bindery.openapi import filesystem, validation
+    from bindery.engines.openapi import filesystem, validation
 
     data = spec_path.read_bytes()
 

@@ -42,9 +42,10 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
 
 from bench.content import GROUPS, ContentFixture, commit_handbook  # noqa: E402
 from bench.environment import ENGINES, in_process_aws, set_environment  # noqa: E402
-from bindery import aws, keys  # noqa: E402
-from bindery.aws import counting_requests  # noqa: E402
-from bindery.config import settings  # noqa: E402
+from bindery import keys  # noqa: E402
+from bindery.platform import aws  # noqa: E402
+from bindery.platform.aws import counting_requests  # noqa: E402
+from bindery.platform.config import settings  # noqa: E402
 from local.gateway import build_event, match  # noqa: E402
 from local.lambda_runtime import LambdaContext, load_handler  # noqa: E402
 from local.template import V1_API  # noqa: E402

@@ -31,9 +31,10 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):  # `python bench/run.py` as we
 from bench.content import ContentFixture, content_operations, seed_content  # noqa: E402
 from bench.environment import in_process_aws, set_environment  # noqa: E402
 from bench.sites import SiteFixture, seed_site, site_operations  # noqa: E402
-from bindery import aws, keys  # noqa: E402
-from bindery.aws import counting_requests  # noqa: E402
-from bindery.config import settings  # noqa: E402
+from bindery import keys  # noqa: E402
+from bindery.platform import aws  # noqa: E402
+from bindery.platform.aws import counting_requests  # noqa: E402
+from bindery.platform.config import settings  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "latest.json"
@@ -70,7 +71,7 @@ class Measurement:
 def seed(api: ApiClient, orgs: int = 3) -> Fixture:
     """A user who administers `orgs` organizations (GET /orgs lists them all), a space of 5,000 pages and
     a published site of 50 sections x 5 site spaces in the first one."""
-    from bindery import admin
+    from bindery.platform import admin
 
     who = api.org_admin("Bench", "Bench Org 1")
     assert who.org_id is not None

@@ -4,7 +4,7 @@ in the same run (a primary-key lookup on the same SQLite file), so the figures c
     python -m bench.search_bench [--pages 5000] [--repeat 50]
 
 Pages are generated (titles, a few sections of sentences drawn from a fixed vocabulary, seeded), built
-into one index with the code the indexer runs (bindery.search.index), and opened read-only as the
+into one index with the code the indexer runs (bindery.engines.search.index), and opened read-only as the
 search function opens its cached copy. Each query's median over `--repeat` runs is reported in
 milliseconds and as a ratio to the baseline. No AWS: only the index and the query code are measured.
 """
@@ -26,9 +26,9 @@ for path in (ROOT, ROOT / "layers" / "shared"):
         sys.path.insert(0, str(path))
 
 from bench.timing import median_ms  # noqa: E402
-from bindery.search.index import IndexedPage, build  # noqa: E402
-from bindery.search.query import search  # noqa: E402
-from bindery.search.text import Section  # noqa: E402
+from bindery.engines.search.index import IndexedPage, build  # noqa: E402
+from bindery.engines.search.query import search  # noqa: E402
+from bindery.engines.search.text import Section  # noqa: E402
 
 WORDS = """buffer chunk flush output input plugin parser filter record tag match route label worker retry
 timeout queue memory file tail syslog forward secure certificate server client socket metrics monitor log

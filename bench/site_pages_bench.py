@@ -28,7 +28,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
 
 from bench.environment import in_process_aws, set_environment  # noqa: E402
 from bench.timing import median_ms  # noqa: E402
-from bindery.aws import counting_requests  # noqa: E402
+from bindery.platform.aws import counting_requests  # noqa: E402
 from bindery.store import revisions as revision_store  # noqa: E402
 from tests.client import ApiClient  # noqa: E402
 
@@ -110,7 +110,7 @@ def _space(api: ApiClient, org_id: str | None, token: str, *, title: str, groups
 def seed(api: ApiClient, pages: int, spaces: int = 1) -> Seeded:
     """A site of one space of `pages` pages and `spaces` - 1 of one page, published; the page under
     test is `p1`."""
-    from bindery.content.markdown import markdown_to_document
+    from bindery.engines.content.markdown import markdown_to_document
 
     who = api.org_admin("Bench", "Bench")
     api.patch(f"/orgs/{who.org_id}", token=who.token, body={"hostname": "bench"})

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.positions import between
+from bindery.engines.content.positions import between
 from bindery.store import Transaction
 from bindery.store import site_sections as section_store
 from bindery.store import site_spaces as site_space_store

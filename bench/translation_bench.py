@@ -24,11 +24,11 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
         sys.path.insert(0, str(_entry))
 
 from bench.environment import in_process_aws, set_environment  # noqa: E402
-from bindery import clock  # noqa: E402
-from bindery.aws import counting_requests  # noqa: E402
 from bindery.domain.revisions import advance_space, commit_revision  # noqa: E402
 from bindery.domain.translations.result import run  # noqa: E402
-from bindery.positions import between  # noqa: E402
+from bindery.engines.content.positions import between  # noqa: E402
+from bindery.platform import clock  # noqa: E402
+from bindery.platform.aws import counting_requests  # noqa: E402
 from bindery.store import Transaction  # noqa: E402
 from bindery.store import revisions as revision_store  # noqa: E402
 from bindery.store import spaces as space_store  # noqa: E402

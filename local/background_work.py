@@ -17,7 +17,7 @@ def start(engine: engines.Engine, dispatch_lock: threading.Lock) -> Callable[[],
     environment, and a delivery thread per SQS event source, then the TTL sweeper; the function that
     stops them. Deliveries and the sweeper take `dispatch_lock` around each invocation (they run in this
     process, beside requests that may run there too)."""
-    from bindery import aws
+    from bindery.platform import aws
     from local import queue_delivery, ttl_stream
 
     stop_server: Callable[[], None] = lambda: None  # noqa: E731

@@ -136,7 +136,7 @@ def _is_aws(endpoint: str) -> bool:
 
 
 def configure(engine: Engine, blobs: BlobStore) -> None:
-    """Point bindery at the engine and the blob store. Call `bindery.aws.reset()` afterwards."""
+    """Point bindery at the engine and the blob store. Call `bindery.platform.aws.reset()` afterwards."""
     os.environ["BINDERY_DYNAMODB_ENDPOINT"] = engine.endpoint
     # Exactly one of the two, so `bindery.store.objects.object_store()` and local/blob_files.py agree with us.
     if blobs.directory is not None:
@@ -158,7 +158,7 @@ def configure(engine: Engine, blobs: BlobStore) -> None:
 
 def ensure_table(name: str) -> bool:
     """Create the table as template.yaml declares it (GSIs, TTL) unless it exists. True if created."""
-    from bindery import aws
+    from bindery.platform import aws
 
     client = aws.dynamodb_client()
     try:
@@ -177,7 +177,7 @@ def ensure_table(name: str) -> bool:
 def create_table(name: str, *, poll_seconds: float = 1.0) -> None:
     """The table as template.yaml declares it (GSIs, TTL), once it is ACTIVE; the runner, the tests and
     the benchmarks all make theirs here. In-process engines are ready at once: they poll faster."""
-    from bindery import aws
+    from bindery.platform import aws
 
     client = aws.dynamodb_client()
     client.create_table(**create_table_kwargs(name))
@@ -197,7 +197,7 @@ def ensure_blob_store(blobs: BlobStore, bucket: str) -> str:
         return blobs.description
     from botocore.exceptions import BotoCoreError, ClientError
 
-    from bindery import aws
+    from bindery.platform import aws
 
     client = aws.s3_client()
     try:

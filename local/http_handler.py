@@ -42,7 +42,7 @@ class Handler(BaseHTTPRequestHandler):
     quiet: ClassVar[bool] = False
     # Without execution environments (BINDERY_ENVIRONMENTS=0), one event at a time in this process:
     # Powertools' resolver keeps the current event on the shared app object (boto3's DynamoDB resource,
-    # not thread-safe either, is made per thread by bindery.aws). Queue deliveries and the TTL stream
+    # not thread-safe either, is made per thread by bindery.platform.aws). Queue deliveries and the TTL stream
     # always take it (they run in this process).
     dispatch_lock: ClassVar[threading.Lock] = threading.Lock()
 

@@ -7,7 +7,7 @@ testing").
     python -m local.mutation --changed --max-children 2   # CI: the modules changed since their last run
 
 mutmut names a mutant after its file's path (`layers.shared.bindery.pagination…`) but records the tests
-that reach a function under the module's import name (`bindery.pagination…`), and only understands a
+that reach a function under the module's import name (`bindery.platform.pagination…`), and only understands a
 package at the top level or under `src/`. So each module runs in its own work directory under
 `.bindery/mutation/<module>/`, where `bindery` sits at the top level (a link to layers/shared/bindery)
 with the tests, `local`, `functions` and template.yaml beside it, and a pyproject.toml made from ours
@@ -59,13 +59,14 @@ class Module:
 
 
 MODULES: dict[str, Module] = {
-    "pagination": Module(("bindery/pagination.py",), ("tests/test_pagination.py",)),
-    "positions": Module(("bindery/positions.py",), ("tests/test_positions.py",)),
-    "merge-fields": Module(("bindery/content/merge/fields.py",), ("tests/content/test_merge_presence.py",)),
-    "permissions": Module(("bindery/role_order.py", "bindery/domain/access/content.py"),
+    "pagination": Module(("bindery/platform/pagination.py",), ("tests/test_pagination.py",)),
+    "positions": Module(("bindery/engines/content/positions.py",), ("tests/test_positions.py",)),
+    "merge-fields": Module(("bindery/engines/content/merge/fields.py",),
+                           ("tests/content/test_merge_presence.py",)),
+    "permissions": Module(("bindery/domain/access/role_order.py", "bindery/domain/access/content.py"),
                           ("tests/test_effective_role.py", "tests/repository/test_access_resolution.py")),
     "sso-binding": Module(("bindery/domain/sso/account_binding.py",), ("tests/test_sso_account_binding.py",)),
-    "site-urls": Module(("bindery/site_pages/rendering/urls.py",),
+    "site-urls": Module(("bindery/engines/site_pages/rendering/urls.py",),
                         ("tests/site_pages/rendering/test_document_html_urls.py",)),
 }
 

@@ -86,7 +86,7 @@ def resolver(function: Function) -> Any:
 
 
 def _aws_handles() -> set[str]:
-    from bindery import aws
+    from bindery.platform import aws
 
     return aws.made()
 
@@ -118,7 +118,7 @@ def function_schemas(template: Template | None = None) -> dict[str, dict[str, An
     created = _aws_handles() - before
     if created:
         raise RuntimeError(f"importing the handlers created AWS handles ({', '.join(sorted(created))}); "
-                           "keep boto3 clients lazy (bindery.aws)")
+                           "keep boto3 clients lazy (bindery.platform.aws)")
     return schemas
 
 

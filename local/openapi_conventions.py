@@ -11,7 +11,7 @@ HTTP_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "tra
 
 ERROR_SCHEMA: dict[str, Any] = {
     "title": "Error",
-    "description": "The body of every error answer (bindery.errors.error_body).",
+    "description": "The body of every error answer (bindery.platform.errors.error_body).",
     "type": "object",
     "required": ["error"],
     "properties": {"error": {

@@ -5,7 +5,7 @@ template.yaml is the source of truth: each `AWS::SQS::Queue` is created (its Vis
 RedrivePolicy — dead-letter queue, maxReceiveCount — included), every global environment variable that
 `!Ref`s a queue is set to that queue's URL, and each function's `Type: SQS` event (queue, BatchSize,
 ReportBatchItemFailures) becomes an `EventSource`. Functions send with the real SQS API
-(`bindery.queues` through `bindery.aws.sqs_client()`), against moto's SQS here.
+(`bindery.platform.queues` through `bindery.platform.aws.sqs_client()`), against moto's SQS here.
 
 Delivery, as Lambda does it: receive up to BatchSize messages, hand them to the handler as one SQS event,
 delete those that succeeded; with ReportBatchItemFailures the ids in `batchItemFailures` stay (without

@@ -257,11 +257,12 @@ def main() -> None:
         token = f"gb_api_sam_{secrets.token_hex(16)}"
         # What the local runner's first start makes: an admin, their organization and a token.
         admin = json.loads(subprocess.run(
-            [sys.executable, "-m", "bindery.admin", "create-user", "--name", "SAM admin", "--email",
+            [sys.executable, "-m", "bindery.platform.admin", "create-user", "--name", "SAM admin", "--email",
              "sam-admin@example.com", "--token", token],
             cwd=ROOT, env=admin_env, check=True, capture_output=True, text=True).stdout)
-        subprocess.run([sys.executable, "-m", "bindery.admin", "create-org", "--owner", admin["userId"],
-                        "--title", "SAM local"], cwd=ROOT, env=admin_env, check=True, capture_output=True)
+        subprocess.run([sys.executable, "-m", "bindery.platform.admin", "create-org",
+                        "--owner", admin["userId"], "--title", "SAM local"],
+                       cwd=ROOT, env=admin_env, check=True, capture_output=True)
         print(f"test-sam: engines and sam local up ({time.monotonic() - started:.0f} s)", flush=True)
 
         git = serve_git_fixtures(stack, gateway)

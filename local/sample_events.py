@@ -27,7 +27,7 @@ import json
 import re
 from typing import Any
 
-from bindery.messages import (
+from bindery.platform.messages import (
     ConversationMessage,
     GitRunMessage,
     IndexMessage,
@@ -54,7 +54,7 @@ CHOSEN = {
     "UsersFunction": ("GET", "/user", "get-user"),
 }
 SAMPLE_VALUES = {"emailDomain": "example.com", "proxy": "sample-id"}
-# The message each worker's queue carries (bindery.messages).
+# The message each worker's queue carries (bindery.platform.messages).
 SQS_BODIES: dict[str, Message] = {
     "GitSyncWorker": GitRunMessage(spaceId="sample-space-id", runId="sample-run-id",
                                    url="https://github.com/example/docs.git"),

@@ -49,7 +49,7 @@ def _cursor_secret(data_dir: Path) -> str:
 
 
 def _bootstrap(url: str) -> None:
-    from bindery import admin
+    from bindery.platform import admin
 
     issued = admin.bootstrap(os.environ.get("BINDERY_BOOTSTRAP_TOKEN") or None)
     if issued is None:
@@ -93,8 +93,8 @@ def url_policy_banner(file_urls: bool, private_hosts: bool) -> str:
 def _prepare(engine: engines.Engine, blobs: engines.BlobStore, url: str) -> None:
     """Table and blob store as template.yaml declares them, then the first-start bootstrap."""
     engines.configure(engine, blobs)
-    from bindery import aws
-    from bindery.config import settings
+    from bindery.platform import aws
+    from bindery.platform.config import settings
 
     aws.reset()
     conf = settings()

@@ -1,5 +1,5 @@
 """Copies the parts of the official GitBook spec that Bindery validates request bodies against into the
-layer, as plain JSON Schema (bindery/schemas/*.json, loaded by bindery.schemas).
+layer, as plain JSON Schema (bindery/domain/sites/schemas/*.json, loaded by bindery.domain.sites.schemas).
 
     python -m local.spec_schemas --spec conformance/node_modules/@gitbook/api/spec/openapi.json
 
@@ -16,7 +16,7 @@ from typing import Any
 
 from local.template import ROOT
 
-OUT = ROOT / "layers" / "shared" / "bindery" / "schemas"
+OUT = ROOT / "layers" / "shared" / "bindery" / "domain" / "sites" / "schemas"
 SITE_SPACE_CUSTOMIZATION = "/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/customization"
 # file name -> where its schema is in the spec
 WANTED = {

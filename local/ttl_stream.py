@@ -10,7 +10,7 @@ function template.yaml subscribes to the stream, with the subscription's filter,
     python -m local.ttl_stream        # one sweep against the configured table (BINDERY_TABLE, endpoint)
 
 The local runner sweeps every SWEEP_SECONDS on a background thread; tests call `sweep()` after moving
-`bindery.clock` past an expiry.
+`bindery.platform.clock` past an expiry.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ from typing import Any
 
 from boto3.dynamodb.conditions import Attr
 
-from bindery import clock
-from bindery.aws import dynamodb_table
+from bindery.platform import clock
+from bindery.platform.aws import dynamodb_table
 from local.lambda_runtime import Handler, WorkerContext, load_handler
 from local.stream_records import matches, removal_record, stream_subscriptions
 from local.template import Template, load, ttl_attribute

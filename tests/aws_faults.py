@@ -1,4 +1,4 @@
-"""Faults of AWS, injected through botocore's event system into the clients `bindery.aws` hands out.
+"""Faults of AWS, injected through botocore's event system into the clients `bindery.platform.aws` hands out.
 
 `before-call` numbers every API call of the watched clients (whatever the retries, one number per call);
 `before-send` answers an attempt with a made-up error response instead of letting it reach moto (or
@@ -18,7 +18,7 @@ from typing import Any
 from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ConnectionClosedError
 
-from bindery import aws
+from bindery.platform import aws
 
 NOWHERE = "https://fault-injected.invalid/"
 
@@ -123,7 +123,7 @@ class Injector:
 
 @contextmanager
 def injecting(injector: Injector) -> Iterator[Injector]:
-    """Watch every client of bindery.aws while the block runs."""
+    """Watch every client of bindery.platform.aws while the block runs."""
     clients = {"dynamodb": aws.dynamodb_client(), "s3": aws.s3_client(), "sqs": aws.sqs_client()}
     for service, client in clients.items():
         client.meta.events.register(f"before-call.{service}", injector.on_call)

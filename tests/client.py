@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from bindery import admin
+from bindery.platform import admin
 from local.gateway import Gateway, Reply
 
 
@@ -53,7 +53,7 @@ class ApiClient:
     def delete(self, path: str, **kw: Any) -> Reply:
         return self.call("DELETE", path, **kw)
 
-    # --- set-up helpers: what an operator does with `python -m bindery.admin` ---------------------
+    # --- set-up helpers: what an operator does with `python -m bindery.platform.admin` ---------------------
     def user(self, name: str = "Ada", email: str | None = None, *, verified: bool = True) -> Identity:
         issued = admin.create_user(name, email or f"{name.lower().replace(' ', '.')}@example.com",
                                    email_verified=verified)

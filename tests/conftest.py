@@ -38,8 +38,8 @@ os.environ.pop("BINDERY_CLOCK_OFFSET_SECONDS", None)
 os.environ.pop("BINDERY_S3_ENDPOINT", None)
 os.environ.pop("BINDERY_BLOB_DIR", None)  # bytes go to (mock) S3 unless a test sets it
 
-from bindery import aws
-from bindery.aws import counting_requests
+from bindery.platform import aws
+from bindery.platform.aws import counting_requests
 from bindery.store import revisions
 from local.engine import create_table
 from tests.client import ApiClient

@@ -14,7 +14,7 @@ from dulwich.pack import UnpackedObject, full_unpacked_object
 from dulwich.refs import Ref
 from dulwich.repo import Repo
 
-from bindery.gitsync.transport import tree_blobs
+from bindery.engines.gitsync.transport import tree_blobs
 
 
 def bare_repo(path: Path, files: Mapping[str, bytes] | None = None, *, branch: str = "main") -> str:

@@ -12,7 +12,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from bindery import aws
+from bindery.platform import aws
 
 PARTITION_LIMIT, SORT_LIMIT = 2048, 1024
 PARTITIONS = ("PK", "GSI1PK", "GSI2PK", "GSI3PK")

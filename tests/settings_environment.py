@@ -1,4 +1,5 @@
-"""Environment variables that bindery.config.settings reads, changed for a test: the settings are re-read
+"""Environment variables that bindery.platform.config.settings reads, changed for a test: the settings are
+re-read
 after every change and after the restore (not monkeypatch: its undo runs in whatever order the fixtures'
 teardowns take, after which nothing would re-read them)."""
 
@@ -8,7 +9,7 @@ import os
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 
-from bindery.config import settings
+from bindery.platform.config import settings
 
 
 def set_env(name: str, value: str | None) -> None:

@@ -1,11 +1,11 @@
-"""bindery.aws: the DynamoDB resource is made once per thread (boto3 resources are not thread-safe), the
-clients once per process; `reset` forgets them all."""
+"""bindery.platform.aws: the DynamoDB resource is made once per thread (boto3 resources are not thread-safe),
+the clients once per process; `reset` forgets them all."""
 
 from __future__ import annotations
 
 import threading
 
-from bindery import aws
+from bindery.platform import aws
 
 
 def _in_a_thread(call):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.aws import counting_requests
+from bindery.platform.aws import counting_requests
 from local.gateway import Gateway
 from tests.api.content.test_content_reads import doc, page, publish, tree
 from tests.api.spaces.test_spaces import new_space

@@ -6,7 +6,7 @@ from typing import get_args
 
 import pytest
 
-from bindery.config import RequiredQueue, settings
+from bindery.platform.config import RequiredQueue, settings
 
 
 @pytest.mark.parametrize("name", get_args(RequiredQueue))

@@ -90,7 +90,7 @@ def test_grants_to_someone_else_do_not_count():
 def test_a_role_this_version_does_not_know_grants_nothing():
     # An item written by a newer version (or by hand) may hold a role string this code has never seen:
     # it must rank as no role at all, never as the lowest real one or above it.
-    from bindery.role_order import at_least, rank, strongest
+    from bindery.domain.access.role_order import at_least, rank, strongest
 
     assert rank("owner") == rank(None) == rank("") == 0
     assert not at_least("owner", "read")

@@ -1,5 +1,5 @@
-"""Every handler logs with a correlation id and publishes its metrics (bindery.observability): what an
-operator searching CloudWatch Logs for a request, or graphing a route's latency, relies on."""
+"""Every handler logs with a correlation id and publishes its metrics (bindery.platform.observability): what
+an operator searching CloudWatch Logs for a request, or graphing a route's latency, relies on."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bindery import observability
-from bindery.aws import counting_requests
+from bindery.platform import observability
+from bindery.platform.aws import counting_requests
 from local.gateway import build_event
 from local.lambda_runtime import WorkerContext, load_handler
 from local.queue_delivery import sqs_record

@@ -15,9 +15,16 @@ from decimal import Decimal
 import boto3
 import pytest
 
-from bindery.config import settings
-from bindery.errors import BadRequest
-from bindery.pagination import Listing, carried_count, decode_cursor, encode_cursor, next_page, open_page
+from bindery.platform.config import settings
+from bindery.platform.errors import BadRequest
+from bindery.platform.pagination import (
+    Listing,
+    carried_count,
+    decode_cursor,
+    encode_cursor,
+    next_page,
+    open_page,
+)
 from tests.settings_environment import changed_environment
 
 SCOPE = "spaces:org-1"
@@ -180,7 +187,7 @@ def test_the_last_page_has_no_cursor_and_a_carried_count_is_refused_in_another_l
 
 # --- the format, as docs and clients rely on it ----------------------------------------------------------
 def _sealed(scope: str, body: bytes) -> str:
-    """A cursor made the documented way, independently of bindery.pagination: AES-256-GCM under a key
+    """A cursor made the documented way, independently of bindery.platform.pagination: AES-256-GCM under a key
     HKDF-SHA256 derives from the secret, version byte as associated data, SHA-256(scope)[:16] first."""
     import hashlib
     import os

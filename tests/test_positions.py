@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bindery.positions import DIGITS, between
+from bindery.engines.content.positions import DIGITS, between
 
 position = st.text(alphabet=DIGITS, min_size=1, max_size=6).filter(lambda p: p[-1] != "0")
 

@@ -1,4 +1,4 @@
-"""The layer's AWS clients, and so `python -m bindery.admin`, find the region as boto3 always does:
+"""The layer's AWS clients, and so `python -m bindery.platform.admin`, find the region as boto3 always does:
 AWS_REGION, else AWS_DEFAULT_REGION, else the profile's config. An admin with a profile for eu-west-1
 must not write to a table of the same name in us-east-1."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from bindery import aws
+from bindery.platform import aws
 from tests.settings_environment import changed_environment
 
 

@@ -1,14 +1,14 @@
-"""Integration secrets at rest (bindery.secret_box): sealed under a fresh data key, wrapped by KMS where a
-key is configured and by the local key otherwise; bound to the integration they belong to."""
+"""Integration secrets at rest (bindery.platform.secret_box): sealed under a fresh data key, wrapped by KMS
+where a key is configured and by the local key otherwise; bound to the integration they belong to."""
 
 from __future__ import annotations
 
 import pytest
 from cryptography.exceptions import InvalidTag
 
-from bindery import aws
-from bindery.config import settings
-from bindery.secret_box import EnvelopeBox, KmsKeys, LocalKeys, secret_box
+from bindery.platform import aws
+from bindery.platform.config import settings
+from bindery.platform.secret_box import EnvelopeBox, KmsKeys, LocalKeys, secret_box
 
 SECRET = b'{"API_KEY": "sk-live-123"}'
 

@@ -1,5 +1,5 @@
 """Which AWS errors are passing faults (503, worth sending again) and which are bugs (500):
-`bindery.errors.unavailable` and `transient_cancellation`, the one place that decides
+`bindery.platform.errors.unavailable` and `transient_cancellation`, the one place that decides
 (docs/reliability.md)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from botocore.exceptions import ClientError, EndpointConnectionError, ParamValidationError, ReadTimeoutError
 
-from bindery.errors import ServiceUnavailable, transient_cancellation, unavailable
+from bindery.platform.errors import ServiceUnavailable, transient_cancellation, unavailable
 
 
 def _client_error(code: str, status: int) -> ClientError:

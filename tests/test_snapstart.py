@@ -1,4 +1,4 @@
-"""SnapStart hooks (bindery.snapstart): registered with the runtime once per process when it offers
+"""SnapStart hooks (bindery.platform.snapstart): registered with the runtime once per process when it offers
 them; clients exist before the snapshot and every restored environment makes its own."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bindery import aws, snapstart
+from bindery.platform import aws, snapstart
 from local.lambda_runtime import load_handler
 from local.template import load
 
@@ -50,7 +50,7 @@ def test_hooks_are_registered_once_and_restored_environments_make_new_clients(ru
 
 
 def test_every_function_handler_registers_the_hooks(runtime):
-    from bindery import observability
+    from bindery.platform import observability
 
     observability.observed("test", lambda event, context, invocation: None)
     assert runtime["after"] == [snapstart.after_restore]
@@ -59,8 +59,8 @@ def test_every_function_handler_registers_the_hooks(runtime):
 def test_before_the_snapshot_a_handler_builds_its_tracer_and_includes_its_deferred_routes(runtime):
     """What a handler leaves to its first invocations where there is no snapshot is done before the
     snapshot where there is one, so that restored environments do not pay for it after restore."""
-    from bindery import observability
     from bindery.api.http import api_handler, create_app
+    from bindery.platform import observability
 
     load_handler(load().functions["ContentFunction"])  # content_api on sys.path
     app = create_app("snapstart-test")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bindery.domain.sso.account_binding import NOT_LINKED, NOT_YOURS, TAKEN, Decision, Facts, decide
-from bindery.errors import Forbidden
+from bindery.platform.errors import Forbidden
 
 
 @pytest.mark.parametrize(("facts", "expected"), [

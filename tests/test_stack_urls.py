@@ -9,9 +9,9 @@ import json
 import boto3
 import pytest
 
-from bindery import stack_urls
-from bindery.config import settings
 from bindery.domain.sso import login
+from bindery.platform import stack_urls
+from bindery.platform.config import settings
 from tests.settings_environment import changed_environment
 
 STACK = {"api": "https://abc123.execute-api.eu-west-1.amazonaws.com/v1",

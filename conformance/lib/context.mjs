@@ -143,7 +143,7 @@ export function unique(prefix = 'x') {
 }
 
 /**
- * A new user with a token, made with `python -m bindery.admin create-user` against the server's
+ * A new user with a token, made with `python -m bindery.platform.admin create-user` against the server's
  * engine. Returns { userId, token, email, api }.
  */
 async function createUser(info, { name = unique('User '), email = `${unique('u')}@example.com`, verified = true } = {}) {

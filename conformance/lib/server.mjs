@@ -131,7 +131,7 @@ async function stopGroup(child, exit, exited) {
 }
 
 /**
- * The environment for `python -m bindery.admin` against the running server's storage. The runner
+ * The environment for `python -m bindery.platform.admin` against the running server's storage. The runner
  * prints "Storage: <engine> at <endpoint>…" before its readiness line; the admin CLI reaches the
  * same table through BINDERY_DYNAMODB_ENDPOINT (the runner's own engine lives in its process
  * tree, so this is the only way in). Null when the line is missing.
@@ -156,18 +156,18 @@ export function killGroupSync(pid) {
     try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
 }
 
-/** Runs `python -m bindery.admin ARGS` from the repository root with `env`; resolves its JSON output. */
+/** Runs `python -m bindery.platform.admin ARGS` from the repository root with `env`; resolves its JSON output. */
 export function runAdmin(args, env, python = pythonPath()) {
     return new Promise((resolve, reject) => {
-        execFile(python, ['-m', 'bindery.admin', ...args], { cwd: REPO_ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+        execFile(python, ['-m', 'bindery.platform.admin', ...args], { cwd: REPO_ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
             if (error) {
-                reject(new Error(`python -m bindery.admin ${args.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
+                reject(new Error(`python -m bindery.platform.admin ${args.join(' ')} failed: ${error.message}\n${stdout}${stderr}`));
                 return;
             }
             try {
                 resolve(JSON.parse(stdout.trim().split('\n').pop()));
             } catch {
-                reject(new Error(`python -m bindery.admin ${args.join(' ')}: output is not JSON:\n${stdout}${stderr}`));
+                reject(new Error(`python -m bindery.platform.admin ${args.join(' ')}: output is not JSON:\n${stdout}${stderr}`));
             }
         });
     });

@@ -11,7 +11,7 @@ and they have none on the collection and none in the organization.
 
 from __future__ import annotations
 
-from bindery.role_order import ROLES, rank, strongest
+from bindery.domain.access.role_order import ROLES, rank, strongest
 from tests.api.authorization_world import Operation
 
 MEMBER, ANYONE = "member", "anyone"  # any member of A, guests included; any signed-in user

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bindery import admin
+from bindery.platform import admin
 from tests.api.authorization_integration import add_integration, integration_paths
 from tests.api.content.test_content_reads import doc, page, publish, tree
 from tests.api.git_sync_support import SIMPLE

@@ -1,6 +1,6 @@
 """A real HTTP receiver on loopback that does what an integration's endpoint must: verify each
-delivery's signature and timestamp (bindery.event_signatures.verify) and refuse what fails (401),
-answer with the statuses a test queues (500s to force retries), and keep what it accepted."""
+delivery's signature and timestamp (bindery.domain.integrations.event_signatures.verify) and refuse what fails
+(401), answer with the statuses a test queues (500s to force retries), and keep what it accepted."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from bindery.event_signatures import verify
+from bindery.domain.integrations.event_signatures import verify
 from tests.loopback_server import serving
 
 

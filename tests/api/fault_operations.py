@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.config import settings
+from bindery.platform.config import settings
 from local.gateway import Reply
 from tests.api.content.test_content_reads import doc, page, publish, tree
 from tests.client import ApiClient, Identity
@@ -190,7 +190,7 @@ PUBLISH_SITE = Operation(
 # --- operations that queue work (SQS) ---------------------------------------------------------------------
 def _waiting(queue_url: str) -> int:
     """Messages on the queue (no worker runs here): what says the work will happen."""
-    from bindery import aws
+    from bindery.platform import aws
 
     attributes = aws.sqs_client().get_queue_attributes(QueueUrl=queue_url,
                                                        AttributeNames=["ApproximateNumberOfMessages"])

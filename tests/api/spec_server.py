@@ -1,5 +1,5 @@
 """A real HTTP server on loopback that serves OpenAPI files the way a web server does, for the
-processing worker's fetches (bindery.remote_files over urllib): files with their content type, 404s,
+processing worker's fetches (bindery.platform.remote_files over urllib): files with their content type, 404s,
 redirects, and a route that never answers (a timeout the worker must give up on). No mocks between
 the worker and the socket."""
 

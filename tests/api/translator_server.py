@@ -1,5 +1,5 @@
 """A real HTTP server on loopback speaking the three translator protocols Bindery's backends use, as each
-service documents them (bindery.translation.backends; docs/translations.md):
+service documents them (bindery.engines.translation.backends; docs/translations.md):
 
 - OpenAI chat completions: `POST /v1/chat/completions`, `Authorization: Bearer <key>`, `{model, messages}`
   → `{choices: [{message: {role, content}}]}`; a wrong key is 401 `{"error": {...}}`.
@@ -9,12 +9,12 @@ service documents them (bindery.translation.backends; docs/translations.md):
 - LibreTranslate: `POST /translate`, `{q: [...], source, target, format, api_key}` →
   `{translatedText: [...]}`; a wrong key is 403 `{"error": ...}`.
 
-The chat endpoint also answers the insights extractor (bindery.insights.llm): when the user's content is
-a conversation `{"subject", "messages"}`, it answers `{"issues": [...]}` with one issue per user message,
+The chat endpoint also answers the insights extractor (bindery.engines.insights.llm): when the user's content
+is a conversation `{"subject", "messages"}`, it answers `{"issues": [...]}` with one issue per user message,
 its words reversed (`bad_issues` scripts an answer that is not the protocol's). `POST /v1/embeddings`
 (`{model, input: str | [str]}` → `{object: "list", data: [{object: "embedding", index, embedding}], model,
-usage}`) answers the insights' embeddings (bindery.insights.embedding): each text's vector is its counts
-of the letters a to z (`letter_counts`), so tests can tell which text it came from.
+usage}`) answers the insights' embeddings (bindery.engines.insights.embedding): each text's vector is its
+counts of the letters a to z (`letter_counts`), so tests can tell which text it came from.
 
 Its "translation" is deterministic and visible: every word of the text between tags is reversed
 (`hello <g1>world</g1>` → `olleh <g1>dlrow</g1>`), tags and XML escapes kept, so tests can tell which

@@ -1,8 +1,8 @@
 """Real threads started together: each one a caller in its own execution environment.
 
 A Lambda environment runs one request at a time, so in production concurrency is across environments,
-each with its own boto3 handles; `bindery.aws` gives each thread its own DynamoDB resource, so a thread
-here is one such environment. The threads meet at a `threading.Barrier` (synchronisation, not a sleep)
+each with its own boto3 handles; `bindery.platform.aws` gives each thread its own DynamoDB resource, so a
+thread here is one such environment. The threads meet at a `threading.Barrier` (synchronisation, not a sleep)
 after making their handles, then all call at once; DynamoDB Local decides who wins.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bindery import aws
-from bindery.errors import BinderyError
+from bindery.platform import aws
+from bindery.platform.errors import BinderyError
 
 JOIN_SECONDS = 300  # a bound for a hung thread to fail the test, never a wait for an outcome
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.change_requests import edits, merges, records, reviews
 from bindery.requests.change_requests import CreateChangeRequest, SubmitReview, UpdateContent
 from bindery.store import change_requests as cr_store

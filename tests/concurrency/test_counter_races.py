@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.auth import Caller
 from bindery.domain import members, organizations, team_members
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import org_access
 from bindery.domain.comments import replies, threads
 from bindery.domain.comments.targets import TargetRef

@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from bindery import aws
 from bindery.domain.git_sync import runs as git_runs
 from bindery.domain.openapi import processing
 from bindery.domain.translations import runs as translation_runs
-from bindery.messages import GitRunMessage, OpenAPIProcessMessage, TranslationRunMessage
+from bindery.platform import aws
+from bindery.platform.messages import GitRunMessage, OpenAPIProcessMessage, TranslationRunMessage
 from bindery.store import openapi_specs as spec_store
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store

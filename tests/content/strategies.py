@@ -1,6 +1,6 @@
 """Hypothesis strategies for GitBook documents in canonical form, covering every block and inline type.
 
-Nesting follows `bindery.content.markdown.rules.ALLOWED`. The documents use the references that
+Nesting follows `bindery.engines.content.markdown.rules.ALLOWED`. The documents use the references that
 `support.py` maps both ways (pages `<id>.md`, files in .gitbook/assets…), so that a round trip through
 Markdown must give back exactly the same document.
 """
@@ -11,11 +11,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from bindery.content.markdown import model
-from bindery.content.markdown.block_keys import assign_keys
-from bindery.content.markdown.model import Node
-from bindery.content.markdown.rules import ALLOWED
-from bindery.content.markdown.tables import ids, order_indexes
+from bindery.engines.content.markdown import model
+from bindery.engines.content.markdown.block_keys import assign_keys
+from bindery.engines.content.markdown.model import Node
+from bindery.engines.content.markdown.rules import ALLOWED
+from bindery.engines.content.markdown.tables import ids, order_indexes
 
 Draw = Any
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import jsonschema
 
-from bindery.content.markdown import document_to_markdown, markdown_to_document
-from bindery.content.markdown.parse import ParsedPage
+from bindery.engines.content.markdown import document_to_markdown, markdown_to_document
+from bindery.engines.content.markdown.parse import ParsedPage
 
 SCHEMA_FILE = Path(__file__).with_name("document-schema.json")
 GOLDEN_DIR = Path(__file__).with_name("golden")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bindery.content.markdown import (
+from bindery.engines.content.markdown import (
     canonicalize,
     document_to_markdown,
     markdown_to_document,

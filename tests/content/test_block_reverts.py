@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bindery.content.block_reverts import UnknownBlock, revert_blocks
+from bindery.engines.content.block_reverts import UnknownBlock, revert_blocks
 
 
 def block(key: str, text: str = "") -> dict[str, object]:

@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 from hypothesis import given, settings
 
-from bindery.content.changes import diff_trees
+from bindery.engines.content.changes import diff_trees
 from tests.content.test_merge import find, page, tree
 from tests.content.test_merge_properties import cases
 from tests.data_paths import REFERENCE_SPEC

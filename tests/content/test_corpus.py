@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from bindery.content.markdown import document_to_markdown, markdown_to_document
+from bindery.engines.content.markdown import document_to_markdown, markdown_to_document
 from tests.content import support
 from tests.data_paths import FLUENTD_CORPUS
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
 from bindery.domain.content_evaluation import evaluate
+from bindery.engines.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
 
 GOLDEN_IF = json.loads((Path(__file__).with_name("golden") / "if.json").read_text())["document"]
 SPACE = {"version": 3, "beta": True, "edition": "cloud", "limit": 0}

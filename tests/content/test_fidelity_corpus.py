@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.content.tree import Tree
-from bindery.gitsync.exporter import export_repository
-from bindery.gitsync.importer import ImportedContent, import_repository
+from bindery.engines.content.tree import Tree
+from bindery.engines.gitsync.exporter import export_repository
+from bindery.engines.gitsync.importer import ImportedContent, import_repository
 from tests.data_paths import FIDELITY_CORPUS
 
 EXCERPTS = sorted(path.name for path in FIDELITY_CORPUS.iterdir() if path.is_dir())

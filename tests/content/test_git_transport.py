@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bindery.gitsync import transport
-from bindery.gitsync.transport import GitTransportError
+from bindery.engines.gitsync import transport
+from bindery.engines.gitsync.transport import GitTransportError
 from tests.git_repos import bare_repo, branch_files, branch_head, commit_files
 
 FILES = {"README.md": b"# Home\n", "SUMMARY.md": b"* [Home](README.md)\n", "docs/a.md": b"# A\n",

@@ -7,10 +7,10 @@ import re
 
 import pytest
 
-from bindery.content.markdown import document_to_markdown
-from bindery.content.tree import Tree, validate
-from bindery.gitsync.exporter import export_repository
-from bindery.gitsync.importer import import_repository
+from bindery.engines.content.markdown import document_to_markdown
+from bindery.engines.content.tree import Tree, validate
+from bindery.engines.gitsync.exporter import export_repository
+from bindery.engines.gitsync.importer import import_repository
 from tests.content import support
 from tests.data_paths import FLUENTD_CORPUS
 

@@ -1,15 +1,15 @@
-"""Reading a Git Sync repository (bindery.gitsync.importer): the table of contents, .gitbook.yaml, page
-files, links, assets, includes, front matter, and ids kept across re-imports."""
+"""Reading a Git Sync repository (bindery.engines.gitsync.importer): the table of contents, .gitbook.yaml,
+page files, links, assets, includes, front matter, and ids kept across re-imports."""
 
 from __future__ import annotations
 
 import pytest
 
-from bindery.content.markdown import document_to_markdown
-from bindery.content.tree import Tree, validate
-from bindery.gitsync.exporter import export_repository
-from bindery.gitsync.importer import InvalidRepository, import_repository
-from bindery.gitsync.layout import git_blob
+from bindery.engines.content.markdown import document_to_markdown
+from bindery.engines.content.tree import Tree, validate
+from bindery.engines.gitsync.exporter import export_repository
+from bindery.engines.gitsync.importer import InvalidRepository, import_repository
+from bindery.engines.gitsync.layout import git_blob
 from tests.content import support
 
 PNG = b"\x89PNG\r\n\x1a\n fake"

@@ -1,4 +1,5 @@
-"""Export then import gives the same content back (bindery.gitsync): ids (with the tree as `previous`),
+"""Export then import gives the same content back (bindery.engines.gitsync): ids (with the tree as
+`previous`),
 titles, slugs, nesting, groups, link pages, page fields, files, reusable contents and documents; and a
 second export is identical to the first."""
 
@@ -9,10 +10,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bindery.content.markdown import markdown_to_document
-from bindery.content.tree import Tree, validate
-from bindery.gitsync.exporter import export_repository
-from bindery.gitsync.importer import import_repository
+from bindery.engines.content.markdown import markdown_to_document
+from bindery.engines.content.tree import Tree, validate
+from bindery.engines.gitsync.exporter import export_repository
+from bindery.engines.gitsync.importer import import_repository
 
 WORD = st.text(st.sampled_from(list("abcxyz-_09")), min_size=1, max_size=6).filter(lambda w: w.strip("-_"))
 TITLE = st.text(st.sampled_from([*"abcXY 019", *"()[]*_`#&<!-.é"]), min_size=1, max_size=14).map(

@@ -1,4 +1,5 @@
-"""SUMMARY.md and .gitbook.yaml, read and written (bindery.gitsync.summary, bindery.gitsync.layout)."""
+"""SUMMARY.md and .gitbook.yaml, read and written (bindery.engines.gitsync.summary,
+bindery.engines.gitsync.layout)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bindery.gitsync import layout
-from bindery.gitsync.importer import InvalidRepository
-from bindery.gitsync.summary import Entry, Part, parse_summary, render_summary
+from bindery.engines.gitsync import layout
+from bindery.engines.gitsync.importer import InvalidRepository
+from bindery.engines.gitsync.summary import Entry, Part, parse_summary, render_summary
 
 SUMMARY = """# Table of contents
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bindery.content.markdown import strip_keys
+from bindery.engines.content.markdown import strip_keys
 from tests.content import support
 
 GOLDEN = Path(__file__).with_name("golden")

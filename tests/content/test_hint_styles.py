@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.content.markdown import document_to_markdown, markdown_to_document
+from bindery.engines.content.markdown import document_to_markdown, markdown_to_document
 
 SPEC_STYLES = {"info", "warning", "danger", "success"}
 PAGE = """# Hints

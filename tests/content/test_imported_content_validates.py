@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from bindery.api.wire.content import View, page_fields, page_to_wire, pages_to_wire
 from bindery.api.wire.models.content import JSONDocument
-from bindery.content.markdown import document_to_markdown
-from bindery.content.tree import Tree
-from bindery.gitsync.importer import import_repository
+from bindery.engines.content.markdown import document_to_markdown
+from bindery.engines.content.tree import Tree
+from bindery.engines.gitsync.importer import import_repository
 from tests.content import strategies, support
 from tests.data_paths import REFERENCE_SPEC
 

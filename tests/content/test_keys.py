@@ -7,7 +7,7 @@ import copy
 
 from hypothesis import given, settings
 
-from bindery.content.markdown import assign_keys, canonicalize, strip_keys
+from bindery.engines.content.markdown import assign_keys, canonicalize, strip_keys
 from tests.content import strategies, support
 
 PAGE = """# Keys

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bindery.content.merge.trees import MergeConflict, Merged, merge_trees
-from bindery.errors import Conflict
+from bindery.engines.content.merge.trees import MergeConflict, Merged, merge_trees
+from bindery.platform.errors import Conflict
 
 
 # --- builders ---------------------------------------------------------------------------------------------

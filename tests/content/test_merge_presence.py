@@ -9,7 +9,7 @@ import copy
 
 import pytest
 
-from bindery.content.merge.fields import ADDED_TWICE, EDITED_DELETED, merge_fields, merge_presence
+from bindery.engines.content.merge.fields import ADDED_TWICE, EDITED_DELETED, merge_fields, merge_presence
 from tests.content.test_merge import Documents, conflicts_of, doc, find, page, para, tree
 
 FILE = {"id": "f1", "name": "logo.png", "contentType": "image/png", "size": 3, "digest": "a" * 64}

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from bindery.content.merge.trees import MergeConflict
+from bindery.engines.content.merge.trees import MergeConflict
 from tests.content.test_merge import Documents, doc, find, hint, para
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

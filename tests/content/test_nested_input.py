@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.content.markdown.tags import read_tag
-from bindery.openapi.documents import parse
-from bindery.openapi.errors import ProcessingFailed
+from bindery.engines.content.markdown.tags import read_tag
+from bindery.engines.openapi.documents import parse
+from bindery.engines.openapi.errors import ProcessingFailed
 
 DEEP = "[" * 100_000
 

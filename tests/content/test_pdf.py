@@ -1,5 +1,5 @@
-"""PDF export (bindery.content.pdf.export.render_pdf), read back with a real PDF parser (pypdf): the text of
-every construct in order, one outline entry and at least one sheet per page, images embedded."""
+"""PDF export (bindery.engines.content.pdf.export.render_pdf), read back with a real PDF parser (pypdf): the
+text of every construct in order, one outline entry and at least one sheet per page, images embedded."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 from pypdf import PdfReader
 
-from bindery.content.pdf.export import render_pdf
+from bindery.engines.content.pdf.export import render_pdf
 
 GOLDEN = Path(__file__).with_name("golden")
 
@@ -183,7 +183,7 @@ def test_typographic_and_latin1_text_survives():
 
 
 def test_characters_beyond_the_core_fonts_become_question_marks():
-    """A documented limit (bindery/content/pdf/text.py): no Unicode font is embedded."""
+    """A documented limit (bindery/engines/content/pdf/text.py): no Unicode font is embedded."""
     document = {"object": "document", "data": {}, "nodes": [para("日本 and 😀 stay readable around")]}
     _, content = read(render_pdf("CJK", [("CJK", document)], files))
     assert "?? and ? stay readable around" in content
@@ -205,7 +205,8 @@ def test_an_empty_space_is_a_title_page():
 
 def test_importing_the_module_does_not_load_fpdf():
     """Functions that never render a PDF do not pay for fpdf2 and Pillow at cold start."""
-    probe = "import sys, bindery.content.pdf.export; print('fpdf' in sys.modules, 'PIL' in sys.modules)"
+    probe = ("import sys, bindery.engines.content.pdf.export; "
+             "print('fpdf' in sys.modules, 'PIL' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
                             env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
     assert result.stdout.split() == ["False", "False"]

@@ -7,7 +7,7 @@ import json
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from bindery.content.markdown import canonicalize, model, strip_keys
+from bindery.engines.content.markdown import canonicalize, model, strip_keys
 from tests.content import strategies, support
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,9 +4,9 @@ an export writes the include back as the repository had it."""
 
 from __future__ import annotations
 
-from bindery.content.tree import Tree
-from bindery.gitsync.exporter import export_repository
-from bindery.gitsync.importer import import_repository
+from bindery.engines.content.tree import Tree
+from bindery.engines.gitsync.exporter import export_repository
+from bindery.engines.gitsync.importer import import_repository
 
 INCLUDE = '---\ntitle: Tips\n---\n\n{% hint style="tip" %}\nA tip.\n{% endhint %}\n'
 REPO = {

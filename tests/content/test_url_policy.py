@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from bindery.config import settings
-from bindery.url_policy import RefusedUrl, check_url, redact, redact_text
+from bindery.platform.config import settings
+from bindery.platform.url_policy import RefusedUrl, check_url, redact, redact_text
 
 
 @pytest.fixture(autouse=True)
@@ -105,7 +105,7 @@ def test_a_redirect_to_a_private_address_is_not_followed() -> None:
     import urllib.request
     from http.client import HTTPMessage
 
-    from bindery.remote_files import _CheckedRedirects
+    from bindery.platform.remote_files import _CheckedRedirects
 
     handler = _CheckedRedirects("files[0].url")
     request = urllib.request.Request("https://93.184.216.34/logo.png")
@@ -131,7 +131,7 @@ class _Redirect:
 def test_git_follows_redirects_only_where_the_policy_allows(monkeypatch: pytest.MonkeyPatch) -> None:
     import urllib3
 
-    from bindery.gitsync.transport import MAX_REDIRECTS, CheckedRedirects
+    from bindery.engines.gitsync.transport import MAX_REDIRECTS, CheckedRedirects
 
     answers = {"https://93.184.216.34/docs.git/info/refs": _Redirect(301, "https://93.184.216.35/docs.git/info/refs"),
                "https://93.184.216.35/docs.git/info/refs": _Redirect(200, None),

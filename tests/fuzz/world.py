@@ -84,17 +84,18 @@ class Seeded:
 
 
 def admin_user(storage_endpoint: str, name: str, email: str) -> dict[str, str]:
-    """A user and their API token, made by `python -m bindery.admin` against the runner's table."""
+    """A user and their API token, made by `python -m bindery.platform.admin` against the runner's table."""
     env = {**os.environ, "BINDERY_DYNAMODB_ENDPOINT": storage_endpoint, "AWS_REGION": "us-east-1",
            "PYTHONPATH": str(ROOT / "layers" / "shared")}
     # The runner's engine accepts any credentials (as its own dummy ones); none of the shell's apply.
     env.update({"AWS_ACCESS_KEY_ID": "local", "AWS_SECRET_ACCESS_KEY": "local"})
     for variable in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "BINDERY_ENGINE"):
         env.pop(variable, None)
-    command = [sys.executable, "-m", "bindery.admin", "create-user", "--name", name, "--email", email]
+    command = [sys.executable, "-m", "bindery.platform.admin", "create-user", "--name", name,
+               "--email", email]
     done = subprocess.run(command, env=env, cwd=ROOT, capture_output=True, text=True, check=False)
     if done.returncode:
-        raise SeedError(f"bindery.admin create-user failed: {done.stderr}")
+        raise SeedError(f"bindery.platform.admin create-user failed: {done.stderr}")
     issued: dict[str, str] = json.loads(done.stdout)
     return issued
 

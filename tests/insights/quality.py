@@ -20,9 +20,9 @@ from dataclasses import dataclass
 from itertools import combinations
 from pathlib import Path
 
-from bindery.insights.clustering import THRESHOLD, ClusterProfile, absorb, nearest, signatures
-from bindery.insights.extraction import extract_issues
-from bindery.insights.model import Message
+from bindery.engines.insights.clustering import THRESHOLD, ClusterProfile, absorb, nearest, signatures
+from bindery.engines.insights.extraction import extract_issues
+from bindery.engines.insights.model import Message
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "conversations"
 CORPORA = ("seamonkey", "hadoop")

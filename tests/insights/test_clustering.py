@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from bindery.insights.clustering import (
+from bindery.engines.insights.clustering import (
     SIGNATURE_TERMS,
     THRESHOLD,
     TOP_TERMS,
@@ -19,8 +19,8 @@ from bindery.insights.clustering import (
     signatures,
     similarities,
 )
-from bindery.insights.description import describe
-from bindery.insights.model import ExtractedIssue
+from bindery.engines.insights.description import describe
+from bindery.engines.insights.model import ExtractedIssue
 
 RESET_1 = ExtractedIssue("Password reset email never arrives", "I asked for a password reset twice and the "
                          "email never arrived, not even in spam.")

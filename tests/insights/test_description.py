@@ -4,9 +4,9 @@ after issue 37), each problem's tickets described as one cluster."""
 
 import pytest
 
-from bindery.insights.description import SUMMARY_SENTENCES, describe
-from bindery.insights.extraction import extract_issues
-from bindery.insights.model import SUMMARY_MAX, ExtractedIssue, Message
+from bindery.engines.insights.description import SUMMARY_SENTENCES, describe
+from bindery.engines.insights.extraction import extract_issues
+from bindery.engines.insights.model import SUMMARY_MAX, ExtractedIssue, Message
 from tests.insights.quality import TICKETS, threads
 
 PROBLEMS = {"reset": ("lock", ("password", "recovery", "reset")),
@@ -51,6 +51,6 @@ def test_a_cluster_of_one_issue_keeps_its_whole_summary():
 
 
 def _sentences(text: str) -> list[str]:
-    from bindery.insights.sentences import split
+    from bindery.engines.insights.sentences import split
 
     return [sentence.text for sentence in split([text])]

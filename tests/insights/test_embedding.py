@@ -8,11 +8,11 @@ import math
 
 import pytest
 
-from bindery.config import Settings
-from bindery.insights.clustering import absorb, nearest, signatures
-from bindery.insights.embedding import BUILTIN_MODEL, DIMENSIONS, embed, model_name
-from bindery.insights.llm import ExtractionFailed
-from bindery.insights.model import ExtractedIssue
+from bindery.engines.insights.clustering import absorb, nearest, signatures
+from bindery.engines.insights.embedding import BUILTIN_MODEL, DIMENSIONS, embed, model_name
+from bindery.engines.insights.llm import ExtractionFailed
+from bindery.engines.insights.model import ExtractedIssue
+from bindery.platform.config import Settings
 from tests.api.translator_server import KEY, letter_counts, translator_server
 
 

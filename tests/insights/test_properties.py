@@ -6,10 +6,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bindery.insights.clustering import ClusterProfile, Signature, absorb, nearest, signature
-from bindery.insights.description import describe
-from bindery.insights.extraction import builtin_issues
-from bindery.insights.model import SUMMARY_MAX, TITLE_MAX, Message
+from bindery.engines.insights.clustering import ClusterProfile, Signature, absorb, nearest, signature
+from bindery.engines.insights.description import describe
+from bindery.engines.insights.extraction import builtin_issues
+from bindery.engines.insights.model import SUMMARY_MAX, TITLE_MAX, Message
 
 roles = st.sampled_from(["user", "assistant", "team-member", "bot", ""])
 texts = st.text(max_size=400) | st.sampled_from(["Why does the export fail?", "Thanks!", "", "```\nx\n```"])

@@ -6,7 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from bindery.config import settings
+from bindery.platform.config import settings
 from bindery.store import blobs, objects
 from local import blob_files
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bindery.gitsync.transport import GitTransportError, fetch_snapshot, push_files, workspace
+from bindery.engines.gitsync.transport import GitTransportError, fetch_snapshot, push_files, workspace
 from local import git_http
 from tests.git_repos import bare_repo, branch_files, branch_head
 

@@ -38,8 +38,8 @@ def test_mutmut_reads_the_work_directory_it_is_given(tmp_path, monkeypatch):
     monkeypatch.setattr(mutmut_configuration, "_config", None)
     read = mutmut_configuration.config()
     assert read.source_paths == [Path("bindery")]
-    assert read.should_mutate("bindery/pagination.py")
-    assert not read.should_mutate("bindery/positions.py")
+    assert read.should_mutate("bindery/platform/pagination.py")
+    assert not read.should_mutate("bindery/engines/content/positions.py")
     assert read.pytest_add_cli_args_test_selection == ["tests/test_pagination.py"]
     assert read.use_git_change_detection is False
     assert os.fspath(root) in os.fspath(read.resolved_mutated_source_paths[0])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bindery import aws
+from bindery.platform import aws
 from local import queue_delivery
 from local.queue_delivery import Delivery, EventSource
 from local.template import load

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from bindery import aws
-from bindery.config import settings
+from bindery.platform import aws
+from bindery.platform.config import settings
 from local.template import load
 
 OVERRIDES = {"DynamoDbEndpoint": "BINDERY_DYNAMODB_ENDPOINT", "S3Endpoint": "BINDERY_S3_ENDPOINT",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bindery.config import Settings
+from bindery.platform.config import Settings
 from local.template import TEMPLATE, load
 
 # The longest work one message may take in each SQS-triggered worker, as the code bounds it (seconds).

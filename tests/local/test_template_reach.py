@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from bindery.config import _ENV, Settings
+from bindery.platform.config import _ENV, Settings
 from local.template import ROOT, Function, load
 
 LAYER = ROOT / "layers" / "shared"
@@ -90,7 +90,7 @@ def variables_read(name: str) -> set[str]:
     """Environment variables the function's code reads: Settings fields it uses, and os.environ reads."""
     read: set[str] = set()
     for module, path in reached(name).items():
-        if module == "bindery.config":
+        if module == "bindery.platform.config":
             continue
         text = path.read_text()
         for field in Settings.model_fields:
@@ -154,15 +154,15 @@ def test_every_variable_the_code_reads_is_set_for_the_function(name):
 def test_the_check_sees_what_it_should():
     # Guards the import graph itself: a worker that sends to queues and a function that does not.
     assert "BINDERY_INTEGRATION_EVENTS_QUEUE_URL" in variables_read("SpacePurgeWorker")
-    assert "bindery.queues" not in reached("AuthorizerFunction")
-    assert "bindery.translation.backends" in reached("TranslationRunWorker")
+    assert "bindery.platform.queues" not in reached("AuthorizerFunction")
+    assert "bindery.engines.translation.backends" in reached("TranslationRunWorker")
 
 
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_every_queue_the_code_sends_to_is_permitted(name):
     function = load().functions[name]
     reads = variables_read(name)
-    if "bindery.queues" not in reached(name):
+    if "bindery.platform.queues" not in reached(name):
         return
     for variable, value in function.environment.items():
         if not variable.endswith("_QUEUE_URL") or variable not in reads:
@@ -187,14 +187,14 @@ def test_s3_writers_may_abort_their_multipart_uploads_and_readers_may_read(name)
 def test_secrets_and_parameters_read_are_permitted_on_exactly_those(name):
     function = load().functions[name]
     modules = reached(name)
-    if "bindery.cursor_secret" in modules:
+    if "bindery.platform.cursor_secret" in modules:
         assert function.environment.get("BINDERY_CURSOR_SECRET_ARN") == {"Ref": "CursorSecret"}
         assert {"SecretArn": {"Ref": "CursorSecret"}} in _templates(
             function, "AWSSecretsManagerGetSecretValuePolicy"), name
-    if "bindery.stack_urls" in modules:
+    if "bindery.platform.stack_urls" in modules:
         assert {"ParameterName": {"Fn::Sub": "${AWS::StackName}/urls"}} in _templates(
             function, "SSMParameterReadPolicy"), name
-    if "bindery.translation.backends" in modules:
+    if "bindery.engines.translation.backends" in modules:
         secret = function.environment.get("BINDERY_TRANSLATION_API_KEY_SECRET")
         assert secret == {"Ref": "TranslationApiKeySecret"}, name
         assert _allows(function, "secretsmanager:GetSecretValue", TRANSLATION_SECRET), name
@@ -209,7 +209,7 @@ TRANSLATION_SECRET = {"Fn::Sub": "arn:${AWS::Partition}:secretsmanager:${AWS::Re
 @pytest.mark.parametrize("name", FUNCTIONS)
 def test_integration_secrets_are_sealed_with_the_stacks_key(name):
     function = load().functions[name]
-    if "bindery.secret_box" not in reached(name):
+    if "bindery.platform.secret_box" not in reached(name):
         return
     assert function.environment.get("BINDERY_SECRETS_KMS_KEY") == {"Ref": "IntegrationSecretsKey"}, name
     assert _allows(function, "kms:Decrypt", {"Fn::GetAtt": "IntegrationSecretsKey.Arn"}), name

@@ -9,8 +9,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from bindery import aws
-from bindery.auth import INSTALLATION_PREFIX, Caller, InstallationGrant
+from bindery.domain.access.auth import INSTALLATION_PREFIX, Caller, InstallationGrant
 from bindery.domain.access.content import (
     NO_COLLECTION,
     NO_SPACE,
@@ -24,7 +23,8 @@ from bindery.domain.access.content import (
 )
 from bindery.domain.access.organization import NO_ORG
 from bindery.domain.change_requests.rules import effective_rules
-from bindery.errors import Forbidden, NotFound
+from bindery.platform import aws
+from bindery.platform.errors import Forbidden, NotFound
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store import table

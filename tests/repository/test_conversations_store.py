@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.errors import TransactionConflict
+from bindery.platform.errors import TransactionConflict
 from bindery.store import Transaction
 from bindery.store import conversation_issues as issue_store
 from bindery.store import conversations as conversation_store

@@ -7,9 +7,9 @@ import time
 import pytest
 
 from bindery import keys
-from bindery.auth import hash_token
-from bindery.errors import BadRequest, Conflict
-from bindery.pagination import decode_cursor, encode_cursor
+from bindery.domain.access.auth import hash_token
+from bindery.platform.errors import BadRequest, Conflict
+from bindery.platform.pagination import decode_cursor, encode_cursor
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store import table

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bindery import keys
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import roles_on, space_access
-from bindery.errors import NotFound
+from bindery.platform.errors import NotFound
 from bindery.store import grants as grant_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.errors import TransactionConflict
+from bindery.platform.errors import TransactionConflict
 from bindery.store import Transaction
 from bindery.store import integration_events as event_store
 from bindery.store import integration_installations as install_store

@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bindery import keys
-from bindery.errors import Conflict
+from bindery.platform.errors import Conflict
 from bindery.store import grants as grant_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bindery import keys
-from bindery.errors import BadRequest, Conflict
+from bindery.platform.errors import BadRequest, Conflict
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store import table

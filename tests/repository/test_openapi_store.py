@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from bindery import keys
-from bindery.errors import TransactionConflict
+from bindery.platform.errors import TransactionConflict
 from bindery.store import Transaction, table
 from bindery.store import openapi_specs as spec_store
 from bindery.store.openapi_specs import Outcome, Spec, Version

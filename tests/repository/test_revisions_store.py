@@ -9,12 +9,13 @@ import secrets
 import pytest
 from botocore.exceptions import ClientError
 
-from bindery import aws, keys
-from bindery.aws import counting_requests
-from bindery.config import settings
-from bindery.content.tree import InvalidTree
+from bindery import keys
 from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision, copy_content
-from bindery.errors import Forbidden, NotFound
+from bindery.engines.content.tree import InvalidTree
+from bindery.platform import aws
+from bindery.platform.aws import counting_requests
+from bindery.platform.config import settings
+from bindery.platform.errors import Forbidden, NotFound
 from bindery.store import blobs, table
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.aws import counting_requests
+from bindery.platform.aws import counting_requests
 from bindery.store import search as search_store
 from bindery.store.search import IndexPointer
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from bindery.errors import TransactionConflict
+from bindery.platform.errors import TransactionConflict
 from bindery.store import Transaction, site_structure
 from bindery.store import site_sections as section_store
 from bindery.store import site_settings as settings_store

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from bindery.errors import TransactionConflict
 from bindery.keys import sites as site_keys
+from bindery.platform.errors import TransactionConflict
 from bindery.store import Transaction, site_structure, table
 from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store

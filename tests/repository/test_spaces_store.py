@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from bindery import clock, keys
+from bindery import keys
+from bindery.platform import clock
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store import spaces as space_store

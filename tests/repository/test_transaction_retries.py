@@ -1,6 +1,6 @@
 """Writes under contention: DynamoDB cancels a transaction that meets another in progress on one of its
 items (reason "TransactionConflict", retried by store.table.transact, then a 503), and refuses a
-single-item write to such an item (TransactionConflictException, retried by the client bindery.aws
+single-item write to such an item (TransactionConflictException, retried by the client bindery.platform.aws
 makes). DynamoDB Local serialises transactions and never does either, so both are injected here, ahead
 of the real request."""
 
@@ -15,8 +15,8 @@ import pytest
 from botocore.awsrequest import AWSResponse
 from botocore.exceptions import ClientError
 
-from bindery import aws
-from bindery.errors import ServiceUnavailable
+from bindery.platform import aws
+from bindery.platform.errors import ServiceUnavailable
 from bindery.store import change_requests as cr_store
 from bindery.store import table
 from tests.api.change_requests.test_change_requests import new_cr

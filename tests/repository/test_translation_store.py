@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bindery import keys
-from bindery.errors import TransactionConflict
+from bindery.platform.errors import TransactionConflict
 from bindery.store import Transaction, table
 from bindery.store import glossary as glossary_store
 from bindery.store import translations as translation_store

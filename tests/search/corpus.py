@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-from bindery.content.markdown import markdown_to_document
+from bindery.engines.content.markdown import markdown_to_document
 from tests.data_paths import FLUENTD_CORPUS
 
 CORPUS = FLUENTD_CORPUS

@@ -8,9 +8,9 @@ import re
 import pytest
 
 from bindery.domain.revisions import advance_space, commit_revision
-from bindery.search import storage
-from bindery.search.indexing import ensure_index, ensure_report
-from bindery.search.query import search
+from bindery.engines.search import storage
+from bindery.engines.search.indexing import ensure_index, ensure_report
+from bindery.engines.search.query import search
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
 from tests.api.spaces.test_spaces import new_space

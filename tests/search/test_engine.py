@@ -7,10 +7,10 @@ from pathlib import Path
 
 import yaml
 
-from bindery.search import index as search_index
-from bindery.search.index import IndexedPage, build, engine_support
-from bindery.search.query import search, terms
-from bindery.search.text import Section, sections
+from bindery.engines.search import index as search_index
+from bindery.engines.search.index import IndexedPage, build, engine_support
+from bindery.engines.search.query import search, terms
+from bindery.engines.search.text import Section, sections
 
 ROOT = Path(__file__).resolve().parents[2]
 

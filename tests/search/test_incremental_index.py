@@ -15,14 +15,14 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bindery import stack_urls
-from bindery.content.links import build_report
-from bindery.content.tree import Tree
-from bindery.search import incremental
-from bindery.search.incremental import Built
-from bindery.search.index import GAP
-from bindery.search.indexing import full_build
-from bindery.search.query import search
+from bindery.engines.content.links import build_report
+from bindery.engines.content.tree import Tree
+from bindery.engines.search import incremental
+from bindery.engines.search.incremental import Built
+from bindery.engines.search.index import GAP
+from bindery.engines.search.indexing import full_build
+from bindery.engines.search.query import search
+from bindery.platform import stack_urls
 from bindery.store.revisions import RevisionDocuments
 
 SPACE = "space1"

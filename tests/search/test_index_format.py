@@ -14,9 +14,9 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
-from bindery.search import index
-from bindery.search.incremental import facts
-from bindery.search.text import sections
+from bindery.engines.search import index
+from bindery.engines.search.incremental import facts
+from bindery.engines.search.text import sections
 
 GOLDEN = Path(__file__).resolve().parents[1] / "content" / "golden"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bindery import aws
+from bindery.platform import aws
 from bindery.store import search as search_store
 from search_indexer.app import lambda_handler
 from tests.api.content.test_content_reads import doc, page, publish, tree
@@ -54,7 +54,7 @@ def test_building_twice_is_a_no_op_and_bad_messages_are_dropped(api, request_cou
 
 
 def test_a_failed_build_is_reported_for_retry(api, monkeypatch):
-    from bindery.search import indexing
+    from bindery.engines.search import indexing
 
     def broken(*_):
         raise RuntimeError("throttled")
@@ -71,9 +71,9 @@ def test_a_failed_build_is_reported_for_retry(api, monkeypatch):
 def test_a_new_revision_is_indexed_from_its_parents_index(api, request_counter, tmp_path):
     import sqlite3
 
-    from bindery.search import storage
-    from bindery.search.indexing import build_revision, full_build
-    from bindery.search.query import search
+    from bindery.engines.search import storage
+    from bindery.engines.search.indexing import build_revision, full_build
+    from bindery.engines.search.query import search
     from bindery.store import revisions as revision_store
     from tests.api.content.test_content_reads import stored_tree
 
@@ -106,9 +106,9 @@ def test_a_damaged_parent_index_costs_a_full_build_not_a_failure(api, tmp_path):
     around in full, where it once failed every delivery and every search of the new revision."""
     import sqlite3
 
-    from bindery.search import storage
-    from bindery.search.indexing import build_revision
-    from bindery.search.query import search
+    from bindery.engines.search import storage
+    from bindery.engines.search.indexing import build_revision
+    from bindery.engines.search.query import search
     from bindery.store.objects import object_store
     from tests.api.content.test_content_reads import stored_tree
 

@@ -1,4 +1,4 @@
-"""Backend configuration and batching (bindery.translation.backends): keys from Secrets Manager, clear
+"""Backend configuration and batching (bindery.engines.translation.backends): keys from Secrets Manager, clear
 errors for a configuration that cannot work, batches of whole segments within the caps."""
 
 from __future__ import annotations
@@ -6,10 +6,10 @@ from __future__ import annotations
 import boto3
 import pytest
 
-from bindery.config import Settings
-from bindery.translation import backends
-from bindery.translation.backends.http import HttpPolicy, post_json
-from bindery.translation.errors import TranslationFailed
+from bindery.engines.translation import backends
+from bindery.engines.translation.backends.http import HttpPolicy, post_json
+from bindery.engines.translation.errors import TranslationFailed
+from bindery.platform.config import Settings
 from tests.api.translator_server import KEY, translator_server
 
 
@@ -58,7 +58,7 @@ def test_a_request_over_the_size_cap_or_to_another_scheme_is_never_sent():
 def test_a_model_answer_nested_past_the_parser_is_a_named_failure():
     # Issue 39: the text being translated can steer the model's answer; nested past json.loads's stack,
     # it is the BACKEND_RESPONSE failure, never a RecursionError.
-    from bindery.translation.backends.openai import parse_translations
+    from bindery.engines.translation.backends.openai import parse_translations
 
     with pytest.raises(TranslationFailed) as nested:
         parse_translations("[" * 100_000, 1)

@@ -1,4 +1,4 @@
-"""The markup a translator works on (bindery.translation.markup, segments): every block, mark, link,
+"""The markup a translator works on (bindery.engines.translation.markup, segments): every block, mark, link,
 expression and key of real documents (the fluentd corpus) survives a translation; only prose changes;
 a translation that loses, repeats or misnests a tag is refused rather than applied."""
 
@@ -9,9 +9,9 @@ import json
 
 import pytest
 
-from bindery.content.markdown import markdown_to_document
-from bindery.translation import markup, segments
-from bindery.translation.errors import MarkupLost
+from bindery.engines.content.markdown import markdown_to_document
+from bindery.engines.translation import markup, segments
+from bindery.engines.translation.errors import MarkupLost
 from tests.api.translator_server import reverse_words, translate_markup
 from tests.data_paths import FLUENTD_CORPUS
 

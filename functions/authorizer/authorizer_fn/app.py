@@ -10,9 +10,9 @@ from typing import Any
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from bindery import observability
-from bindery.auth import bearer_token, hash_token
+from bindery.domain.access.auth import bearer_token, hash_token
 from bindery.domain.sso.token_validity import sso_token_stands
+from bindery.platform import observability
 from bindery.store.users import token_item
 
 

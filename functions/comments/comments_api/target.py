@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler.request import Request
 
 from bindery.domain.access.content import NO_SPACE
 from bindery.domain.comments.targets import TargetRef
-from bindery.errors import NotFound
+from bindery.platform.errors import NotFound
 
 
 def comment_target(request: Request) -> TargetRef:

@@ -15,8 +15,8 @@ from aws_lambda_powertools.event_handler.request import Request
 from bindery.domain.access.content import NO_SPACE
 from bindery.domain.change_requests.records import NO_CHANGE_REQUEST
 from bindery.domain.content_reads import NO_REVISION, ContentRef
-from bindery.errors import NotFound
-from bindery.ids import plausible
+from bindery.platform.errors import NotFound
+from bindery.platform.ids import plausible
 
 _UNKNOWN = {"spaceId": NO_SPACE, "revisionId": NO_REVISION, "changeRequestId": NO_CHANGE_REQUEST}
 

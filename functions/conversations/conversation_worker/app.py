@@ -13,9 +13,9 @@ from __future__ import annotations
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from bindery import observability
 from bindery.domain.conversations.processing import process
-from bindery.messages import ConversationMessage
+from bindery.platform import observability
+from bindery.platform.messages import ConversationMessage
 
 SERVICE = "conversations"
 logger = observability.logger(SERVICE)

@@ -13,9 +13,9 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from pydantic import ValidationError
 
-from bindery import observability
 from bindery.domain.git_sync.runs import perform
-from bindery.messages import GitRunMessage
+from bindery.platform import observability
+from bindery.platform.messages import GitRunMessage
 
 SERVICE = "git-sync"
 logger = observability.logger(SERVICE)

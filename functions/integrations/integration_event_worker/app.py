@@ -12,10 +12,10 @@ from __future__ import annotations
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from bindery import observability, queues
-from bindery.config import settings
 from bindery.domain.integrations.delivery import DeliveryFailed, backoff_seconds, deliver
-from bindery.messages import IntegrationEventMessage
+from bindery.platform import observability, queues
+from bindery.platform.config import settings
+from bindery.platform.messages import IntegrationEventMessage
 
 SERVICE = "integration-events"
 logger = observability.logger(SERVICE)

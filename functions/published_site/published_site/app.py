@@ -13,9 +13,9 @@ from urllib.parse import unquote
 
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from bindery import observability
-from bindery.site_pages.page_view import content_security_policy
-from bindery.site_pages.site_request import Reply, SiteRequest
+from bindery.engines.site_pages.page_view import content_security_policy
+from bindery.engines.site_pages.site_request import Reply, SiteRequest
+from bindery.platform import observability
 from published_site import markdown_routes, mcp_route, page_routes
 
 SERVICE = "published-site"

@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from bindery.site_pages.llms_txt import LLMS_FULL_TXT, serve_llms_full_txt, serve_llms_txt
-from bindery.site_pages.markdown_pages import LLMS_TXT, SUFFIX, serve_markdown
-from bindery.site_pages.site_request import Reply, SiteRequest
+from bindery.engines.site_pages.llms_txt import LLMS_FULL_TXT, serve_llms_full_txt, serve_llms_txt
+from bindery.engines.site_pages.markdown_pages import LLMS_TXT, SUFFIX, serve_markdown
+from bindery.engines.site_pages.site_request import Reply, SiteRequest
 
 
 def route(request: SiteRequest) -> Reply | None:

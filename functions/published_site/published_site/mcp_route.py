@@ -1,4 +1,5 @@
-"""`POST {site URL}/~gitbook/mcp`: the site's MCP server (bindery.mcp_servers.site, docs/agents.md "MCP"),
+"""`POST {site URL}/~gitbook/mcp`: the site's MCP server (bindery.engines.mcp_servers.site, docs/agents.md
+"MCP"),
 answered by the MCP SDK's Streamable HTTP transport (stateless, JSON responses). The site and the visitor
 are decided by the one step the site's HTML pages take too; a site that refuses them refuses this too."""
 
@@ -8,7 +9,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from bindery.site_pages.site_request import SiteRequest
+from bindery.engines.site_pages.site_request import SiteRequest
 
 MCP_SEGMENTS = ("~gitbook", "mcp")  # GitBook's path of a site's MCP server, below the site's URL
 
@@ -18,7 +19,7 @@ def answer(request: SiteRequest, headers: dict[str, str], body: str | None) -> d
     if request.segments[-len(MCP_SEGMENTS):] != MCP_SEGMENTS:
         return _json(404, json.dumps({"error": {"code": 404, "message": "Nothing to post to here."}}))
     # Imported here: the SDK costs the HTML pages' cold start nothing.
-    from bindery.mcp_servers import lambda_transport, site
+    from bindery.engines.mcp_servers import lambda_transport, site
 
     opened = site.open_site(replace(request, segments=request.segments[:-len(MCP_SEGMENTS)]))
     if isinstance(opened, site.SiteRefusal):

@@ -3,8 +3,8 @@ Last in app.ROUTES: it answers whatever no other route module holds."""
 
 from __future__ import annotations
 
-from bindery.site_pages.page_view import serve
-from bindery.site_pages.site_request import Reply, SiteRequest
+from bindery.engines.site_pages.page_view import serve
+from bindery.engines.site_pages.site_request import Reply, SiteRequest
 
 
 def route(request: SiteRequest) -> Reply | None:

@@ -1,8 +1,8 @@
 """Search indexer: builds the search index and the link report of a space revision (SQS).
 
 Messages are `{spaceId, revisionId}`, queued when a space moves to a new revision
-(bindery.search.indexing.request_index). Building is idempotent: a revision whose index and report exist
-is a no-op, so a redelivered message costs two GetItems. A failure (a throttled request, a missing blob)
+(bindery.engines.search.indexing.request_index). Building is idempotent: a revision whose index and report
+exist is a no-op, so a redelivered message costs two GetItems. A failure (a throttled request, a missing blob)
 is raised, reported as a batch item failure (Powertools' partial batch response) and retried by SQS,
 then dead-lettered after the queue's maxReceiveCount. A malformed message can never succeed: it is logged
 and dropped.
@@ -14,9 +14,9 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from pydantic import ValidationError
 
-from bindery import observability
-from bindery.messages import IndexMessage
-from bindery.search.indexing import build_revision
+from bindery.engines.search.indexing import build_revision
+from bindery.platform import observability
+from bindery.platform.messages import IndexMessage
 
 SERVICE = "search-indexer"
 logger = observability.logger(SERVICE)

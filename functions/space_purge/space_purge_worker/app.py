@@ -19,8 +19,8 @@ from aws_lambda_powertools.utilities.data_classes.dynamo_db_stream_event import 
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from bindery import observability
 from bindery.domain.spaces.purge import purge_removed
+from bindery.platform import observability
 
 SERVICE = "space-purge"
 logger = observability.logger(SERVICE)

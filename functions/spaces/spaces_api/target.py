@@ -13,7 +13,7 @@ from typing import Literal
 from aws_lambda_powertools.event_handler.request import Request
 
 from bindery.domain.access.content import NO_SPACE
-from bindery.errors import NotFound
+from bindery.platform.errors import NotFound
 
 
 @dataclass(frozen=True)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 
-from bindery import observability
 from bindery.domain.translations.runs import process
-from bindery.messages import TranslationRunMessage
+from bindery.platform import observability
+from bindery.platform.messages import TranslationRunMessage
 
 SERVICE = "translation-runs"
 logger = observability.logger(SERVICE)

@@ -4,8 +4,8 @@ key under the page's `original.hints`, and a Git export of the change request's 
 
 from __future__ import annotations
 
-from bindery.content.tree import Tree
-from bindery.gitsync.exporter import export_repository
+from bindery.engines.content.tree import Tree
+from bindery.engines.gitsync.exporter import export_repository
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store
 from tests.api.change_requests.test_change_request_content import edit, setup  # noqa: F401  (the fixture)

@@ -10,8 +10,8 @@ import boto3
 import pytest
 from moto.server import ThreadedMotoServer
 
-from bindery import remote_files
 from bindery.domain.change_requests import uploads as change_request_uploads
+from bindery.platform import remote_files
 from bindery.store import change_requests as cr_store
 from tests.api.change_requests.test_change_request_content import edit, setup  # noqa: F401 - the fixture
 from tests.api.change_requests.test_change_requests import new_cr

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from bindery.content.markdown import markdown_to_document
+from bindery.engines.content.markdown import markdown_to_document
 from tests.api.content.test_content_reads import page, publish, tree
 from tests.api.members.test_members import error, join
 from tests.api.spaces.test_spaces import new_space

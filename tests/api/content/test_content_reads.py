@@ -349,9 +349,9 @@ def test_evaluated_refuses_other_values(api, space):
 def test_markdown_format_uses_the_converter(api, space, monkeypatch):
     ada, space_id, _ = space
     seen = []
-    converter = types.ModuleType("bindery.content.markdown")
+    converter = types.ModuleType("bindery.engines.content.markdown")
     converter.document_to_markdown = lambda document: seen.append(document) or "Run the installer.\n"
-    monkeypatch.setitem(sys.modules, "bindery.content.markdown", converter)
+    monkeypatch.setitem(sys.modules, "bindery.engines.content.markdown", converter)
     reply = api.get(f"/spaces/{space_id}/content/page/p1", token=ada.token, query={"format": "markdown"})
     body = reply.json()
     assert body["markdown"] == "Run the installer.\n"
@@ -361,7 +361,8 @@ def test_markdown_format_uses_the_converter(api, space, monkeypatch):
 
 def test_markdown_format_without_the_converter_is_400(api, space, monkeypatch):
     ada, space_id, _ = space
-    monkeypatch.setitem(sys.modules, "bindery.content.markdown", types.ModuleType("bindery.content.markdown"))
+    converter = "bindery.engines.content.markdown"
+    monkeypatch.setitem(sys.modules, converter, types.ModuleType(converter))
     reply = api.get(f"/spaces/{space_id}/content/page/p1", token=ada.token, query={"format": "markdown"})
     assert error(reply, 400) == "format=markdown is not available yet"
 

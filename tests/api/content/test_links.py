@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.config import settings
+from bindery.platform.config import settings
 from tests.api.content.test_content_reads import page, publish, tree
 from tests.api.members.test_members import error, join
 from tests.api.search.test_search import document, heading, para
@@ -175,8 +175,8 @@ def test_an_empty_space_has_no_links_and_outsiders_get_404(api):
 
 
 def test_change_request_variants_read_the_revision_they_are_given(api, space):
-    from bindery.auth import Caller
     from bindery.domain import links
+    from bindery.domain.access.auth import Caller
 
     ada, space_id, first = space
     value, docs = site()

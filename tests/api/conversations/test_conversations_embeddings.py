@@ -5,7 +5,7 @@ model."""
 
 from __future__ import annotations
 
-from bindery.insights.clustering import ClusterProfile
+from bindery.engines.insights.clustering import ClusterProfile
 from bindery.store import issue_clusters as cluster_store
 from tests.api.conversations.test_conversations import ingest, listed
 from tests.api.conversations.test_conversations_worker import EXPORT, LOGIN, issues, thread

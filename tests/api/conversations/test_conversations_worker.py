@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bindery import aws, clock
 from bindery.api.wire.conversations import pulse_weeks
 from bindery.domain.conversations.processing import ProfileCache, iso_week, plain_text, process
-from bindery.messages import ConversationMessage
+from bindery.platform import aws, clock
+from bindery.platform.messages import ConversationMessage
 from bindery.store import conversations as conversation_store
 from bindery.store import issue_clusters as cluster_store
 from tests.api.conversations.test_conversations import (
@@ -125,7 +125,7 @@ def test_re_ingesting_replaces_the_issues_and_keeps_counts_exact(api, world, del
 def test_a_re_ingested_issue_leaves_its_clusters_profile(api, deliver_queued):
     """A conversation re-ingested about something else takes its old issue out of the cluster it joined:
     the cluster is then about the issues it still holds, as if the old one had never been there."""
-    from bindery.insights.clustering import ClusterProfile
+    from bindery.engines.insights.clustering import ClusterProfile
 
     def profile(who, cluster_id):
         return ClusterProfile.from_json(cluster_store.profiles(who.org_id)[cluster_id].profile)

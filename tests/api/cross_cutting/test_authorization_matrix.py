@@ -240,7 +240,7 @@ def test_the_bodies_mallory_sends_are_valid_for_the_owner(api, world):
 # structure (not its share links or integrations); with `site:adaptive:read`, its adaptive schema; with
 # `openapi:read`, A's OpenAPI specs; with any scope, GET of its own installation and of its space and
 # site setups. `site:script:inject` grants no endpoint. Written from the document, not from
-# bindery.installation_scopes, so that the two are checked against each other.
+# bindery.domain.access.installation_scopes, so that the two are checked against each other.
 TOKEN_SPACE = "/spaces/{spaceId}"
 TOKEN_INSTALLATION = "/integrations/{integrationName}/installations/{installationId}"
 TOKEN_SITE = "/orgs/{organizationId}/sites/{siteId}"

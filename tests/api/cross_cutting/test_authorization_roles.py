@@ -22,8 +22,8 @@ from typing import Any
 
 import pytest
 
-from bindery import admin
-from bindery.role_order import ROLES
+from bindery.domain.access.role_order import ROLES
+from bindery.platform import admin
 from tests.api.authorization_bodies import OWNER_LAST, bodies_for
 from tests.api.authorization_outsiders import judge_outsider, mallory_order, unchanged_but_for_the_link
 from tests.api.authorization_roles import NEEDS, UNSUCCESSFUL_FOR_EVERYONE, expected

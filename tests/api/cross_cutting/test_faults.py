@@ -19,9 +19,9 @@ import pytest
 from botocore.exceptions import ClientError
 from botocore.retries import standard
 
-from bindery import aws, clock
 from bindery.domain.translations.result import run
 from bindery.domain.translations.runs import end_run
+from bindery.platform import aws, clock
 from bindery.store import table
 from bindery.store import translations as translation_store
 from tests.api.fault_operations import OPERATIONS, Operation

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from bindery.api.wire.content import View, page_to_wire
 from bindery.api.wire.models.content import RevisionPage
-from bindery.content.page_defaults import DEFAULT_LAYOUT
+from bindery.engines.content.page_defaults import DEFAULT_LAYOUT
 from bindery.store import revisions as revision_store
 from tests.api.content.test_content_reads import doc, page, publish, tree
 from tests.api.spaces.test_spaces import new_space

@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 from botocore.awsrequest import AWSResponse
 
-from bindery import aws, queues
-from bindery.messages import (
+from bindery.engines.search import indexing
+from bindery.platform import aws, queues
+from bindery.platform.messages import (
     ConversationMessage,
     GitRunMessage,
     IndexMessage,
@@ -24,7 +25,6 @@ from bindery.messages import (
     OpenAPIProcessMessage,
     TranslationRunMessage,
 )
-from bindery.search import indexing
 from bindery.store import search as search_store
 from bindery.store import spaces as space_store
 from local.lambda_runtime import WorkerContext, load_handler

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bindery import aws
-from bindery.aws import counting_requests
 from bindery.domain.git_sync import runs as git_runs
-from bindery.gitsync import transport
+from bindery.engines.gitsync import transport
+from bindery.platform import aws
+from bindery.platform.aws import counting_requests
 from bindery.store import revisions as revision_store
 from local.lambda_runtime import WorkerContext
 from local.queue_delivery import sqs_event

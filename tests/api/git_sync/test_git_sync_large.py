@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bindery.gitsync import repository_files
-from bindery.gitsync.repository_files import StoredFiles
+from bindery.engines.gitsync import repository_files
+from bindery.engines.gitsync.repository_files import StoredFiles
 from tests.api.git_sync_support import git_settings, run, space_with_admin, start  # noqa: F401
 from tests.client import ApiClient
 from tests.git_repos import large_repo

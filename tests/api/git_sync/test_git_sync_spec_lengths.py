@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from bindery.gitsync import page_fields
+from bindery.engines.gitsync import page_fields
 from tests.api.git_sync_support import (
     git_settings,  # noqa: F401 - a fixture
     pages,

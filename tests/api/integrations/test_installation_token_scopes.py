@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.auth import Caller, InstallationGrant
+from bindery.domain.access.auth import Caller, InstallationGrant
+from bindery.domain.access.installation_scopes import CONVERSATIONS_INGEST
 from bindery.domain.access.installations import require_installation_scope
-from bindery.errors import NotFound
-from bindery.installation_scopes import CONVERSATIONS_INGEST
+from bindery.platform.errors import NotFound
 from tests.api.git_sync_support import SIMPLE, git_settings, run  # noqa: F401 - a fixture
 from tests.api.integration_support import install, publish, seeded_space
 from tests.api.integrations.test_installation_tokens import token_for

@@ -3,8 +3,8 @@ delivers it again (docs/integrations.md, "Events")."""
 
 from __future__ import annotations
 
-from bindery import aws
 from bindery.domain.integrations.delivery import backoff_seconds
+from bindery.platform import aws
 from local import queue_delivery
 from local.lambda_runtime import WorkerContext
 from local.template import load

@@ -9,9 +9,9 @@ import urllib.request
 
 import pytest
 
-from bindery import aws
-from bindery.aws import counting_requests
 from bindery.keys import integrations as integration_keys
+from bindery.platform import aws
+from bindery.platform.aws import counting_requests
 from bindery.store import table
 from tests.api.integration_support import SECRET, install, publish
 from tests.api.members.test_members import error, join

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from bindery.aws import counting_requests
 from bindery.domain.git_sync import runs as git_runs
+from bindery.platform.aws import counting_requests
 from bindery.store import spaces as space_store
 from bindery.store import table
 from tests.api.event_receiver import event_receiver

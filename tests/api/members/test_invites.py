@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bindery import admin, keys
-from bindery.clock import now_iso
+from bindery import keys
+from bindery.platform import admin
+from bindery.platform.clock import now_iso
 from bindery.store import orgs as org_store
 from bindery.store import table
 from bindery.store import users as user_store

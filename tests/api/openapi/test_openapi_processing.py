@@ -10,9 +10,9 @@ import json
 import pytest
 import yaml
 
-from bindery import aws, queues, url_policy
-from bindery.messages import OpenAPIProcessMessage
-from bindery.openapi import validation
+from bindery.engines.openapi import validation
+from bindery.platform import aws, queues, url_policy
+from bindery.platform.messages import OpenAPIProcessMessage
 from bindery.store import openapi_specs as spec_store
 from bindery.store.objects import object_store
 from tests.api.members.test_members import error

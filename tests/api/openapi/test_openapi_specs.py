@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bindery.config import settings
+from bindery.platform.config import settings
 from bindery.store import openapi_specs as spec_store
 from tests.api.members.test_members import error, join, pages
 from tests.data_paths import REFERENCE_SPEC

@@ -8,8 +8,8 @@ import base64
 
 import pytest
 
-from bindery import aws
-from bindery.config import settings
+from bindery.platform import aws
+from bindery.platform.config import settings
 from bindery.store import space_purge
 from local import ttl_stream
 from local.lambda_runtime import WorkerContext

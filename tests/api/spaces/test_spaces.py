@@ -8,11 +8,11 @@ import base64
 import pytest
 
 from bindery import keys
-from bindery.clock import now_iso
 from bindery.domain.spaces.records import require_editable
-from bindery.errors import Forbidden
-from bindery.ids import new_id
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import Forbidden
+from bindery.platform.ids import new_id
 from bindery.store import grants as grant_store
 from bindery.store import spaces as space_store
 from bindery.store import table
@@ -63,7 +63,7 @@ def give(kind, node_id, principal, principal_id, role):
 
 def raw_space(space_id):
     """The stored item, even when reads treat it as gone."""
-    from bindery.aws import dynamodb_table
+    from bindery.platform.aws import dynamodb_table
 
     return dynamodb_table().get_item(Key=keys.space(space_id), ConsistentRead=True).get("Item")
 

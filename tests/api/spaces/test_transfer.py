@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from bindery import keys
-from bindery.clock import now_iso
-from bindery.ids import new_id
+from bindery.platform.clock import now_iso
+from bindery.platform.ids import new_id
 from bindery.store import spaces as space_store
 from bindery.store import table
 from bindery.store.collections import Collection

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from bindery import aws, clock, queues
-from bindery.config import settings
 from bindery.domain.translations.result import run
 from bindery.domain.translations.runs import end_run, process
-from bindery.messages import TranslationRunMessage
+from bindery.platform import aws, clock, queues
+from bindery.platform.config import settings
+from bindery.platform.messages import TranslationRunMessage
 from bindery.store import translations as translation_store
 from tests.api.content.test_content_reads import doc, page, paragraph, publish, stored_tree, tree
 from tests.api.members.test_members import error

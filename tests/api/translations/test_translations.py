@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bindery import aws
+from bindery.platform import aws
 from tests.api.members.test_members import error, join, pages
 from tests.api.spaces.test_spaces import new_space
 

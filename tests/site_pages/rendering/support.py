@@ -8,8 +8,8 @@ from typing import Any
 
 import lxml.html
 
-from bindery.content.markdown import markdown_to_document
-from bindery.site_pages.document_html import RenderedDocument, render_document
+from bindery.engines.content.markdown import markdown_to_document
+from bindery.engines.site_pages.document_html import RenderedDocument, render_document
 
 
 class Resolver:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bindery.site_pages.document_html import Heading
+from bindery.engines.site_pages.document_html import Heading
 from tests.site_pages.rendering.support import (
     block,
     document,
@@ -161,7 +161,7 @@ def test_emoji_icons_inline_math_and_expressions():
 
 
 def from_markdown_document(source: str) -> dict:
-    from bindery.content.markdown import markdown_to_document
+    from bindery.engines.content.markdown import markdown_to_document
 
     return markdown_to_document(source).document
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.site_pages.document_html import Heading
+from bindery.engines.site_pages.document_html import Heading
 from tests.data_paths import ROOT
 from tests.site_pages.rendering.support import (
     Resolver,
@@ -81,7 +81,7 @@ def test_pygments_is_imported_only_when_a_code_block_is_rendered():
     import sys
 
     script = (
-        "import sys\nfrom bindery.site_pages.document_html import render_document\n"
+        "import sys\nfrom bindery.engines.site_pages.document_html import render_document\n"
         "from tests.site_pages.rendering.support import Resolver, document, paragraph, block, text\n"
         "render_document(document(paragraph('x')), links=Resolver())\n"
         "print('pygments' in sys.modules)\n"

@@ -1,5 +1,5 @@
 """Every page of a real Git Sync repository (the fluentd documentation in tests/corpus, imported by
-`bindery.gitsync.importer` through the Markdown converter, as a Git Sync import stores it) renders
+`bindery.engines.gitsync.importer` through the Markdown converter, as a Git Sync import stores it) renders
 without error, safely, with one element per block: hints, code blocks, tables, images, headings."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from urllib.parse import quote
 
 import pytest
 
-from bindery.content.links import anchors, nodes
-from bindery.content.tree import Tree
-from bindery.gitsync.importer import import_repository
-from bindery.site_pages.document_html import RenderedDocument, render_document
+from bindery.engines.content.links import anchors, nodes
+from bindery.engines.content.tree import Tree
+from bindery.engines.gitsync.importer import import_repository
+from bindery.engines.site_pages.document_html import RenderedDocument, render_document
 from tests.data_paths import FLUENTD_CORPUS
 from tests.site_pages.rendering.test_document_html_safety import assert_safe
 
@@ -102,7 +102,8 @@ def test_the_corpus_totals(corpus):
 
 
 def test_heading_anchors_are_those_links_point_at(corpus):
-    """The anchors the renderer gives headings are the ones `bindery.content.links` checks links against,
+    """The anchors the renderer gives headings are the ones `bindery.engines.content.links` checks links
+    against,
     so an anchor link between corpus pages lands on its heading unless the link report calls it broken."""
     tree, documents, rendered = corpus
     ids = {tree.path_of(page_id): {h.id for h in page.headings} for page_id, page in rendered.items()}

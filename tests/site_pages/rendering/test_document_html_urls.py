@@ -1,11 +1,11 @@
-"""Which URLs may reach `href`/`src` on a published page (bindery.site_pages.rendering.urls): the gate
+"""Which URLs may reach `href`/`src` on a published page (bindery.engines.site_pages.rendering.urls): the gate
 every document and resolver URL goes through."""
 
 from __future__ import annotations
 
 import pytest
 
-from bindery.site_pages.rendering.urls import https_url, is_external, safe_url
+from bindery.engines.site_pages.rendering.urls import https_url, is_external, safe_url
 
 
 @pytest.mark.parametrize("url", [

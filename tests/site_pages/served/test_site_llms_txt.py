@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from llms_txt import parse_llms_file
 
-from bindery.site_pages import llms_txt
+from bindery.engines.site_pages import llms_txt
 from tests.api.sites.test_sites import new_site
 from tests.data_paths import FLUENTD_CORPUS
 from tests.site_pages.served.conftest import World, imported_space
@@ -102,7 +102,7 @@ def test_the_fluentd_corpus_published_as_a_site_has_a_valid_llms_txt_whose_links
 
 
 def test_at_a_custom_hostname_llms_txt_and_markdown_are_at_its_root(world: World):
-    from bindery import admin
+    from bindery.platform import admin
 
     admin.set_site_hostname(world.site_id, "docs.acme.test")
     host = {"Host": "docs.acme.test", "X-Forwarded-Proto": "https"}

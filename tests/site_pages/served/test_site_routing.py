@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bindery import admin
+from bindery.platform import admin
 from tests.api.sites.test_site_sections import add_group, add_section
 from tests.site_pages.served.conftest import World
 

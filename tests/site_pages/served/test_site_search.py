@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from lxml import html as lxml_html
 
-from bindery.site_pages import page_view
+from bindery.engines.site_pages import page_view
 from tests.api.sites.test_site_sections import add_section
 from tests.site_pages.served.conftest import World, imported_space
 from tests.site_pages.served.test_site_visibility import cookie_of, publishing_auth, token

@@ -1,5 +1,5 @@
-"""`POST /mcp`: the organization's MCP server (bindery.mcp_servers.organization, docs/agents.md#mcp). The
-request is JSON-RPC, answered by the MCP SDK's Streamable HTTP transport (stateless, JSON responses); the
+"""`POST /mcp`: the organization's MCP server (bindery.engines.mcp_servers.organization, docs/agents.md#mcp).
+The request is JSON-RPC, answered by the MCP SDK's Streamable HTTP transport (stateless, JSON responses); the
 caller is the API token's, as on every REST route, and each tool calls the REST routes' domain functions.
 It lives in this function because its writes are change requests'."""
 
@@ -34,7 +34,7 @@ JSON_RPC_ANSWER = {"oneOf": [
                         202: {"description": "A JSON-RPC notification, accepted"}})
 def mcp(who: Who) -> Response[str]:
     # Imported here: the SDK (Starlette, pydantic models of the protocol) costs the other routes nothing.
-    from bindery.mcp_servers import lambda_transport, organization
+    from bindery.engines.mcp_servers import lambda_transport, organization
 
     event = router.current_event
     answer = lambda_transport.serve(organization.build(who), method="POST", path=MCP_PATH,

@@ -16,8 +16,8 @@ from bindery.api.wire.change_requests import change_request_to_wire
 from bindery.api.wire.links import backlinks_to_wire, links_to_wire
 from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
-from bindery.auth import Caller
 from bindery.domain import links as domain
+from bindery.domain.access.auth import Caller
 from bindery.domain.change_requests import records
 from bindery.domain.change_requests.records import change_request_view
 

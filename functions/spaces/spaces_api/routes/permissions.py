@@ -24,11 +24,11 @@ from bindery.api.wire.models.spaces import (
     UserContentPermissionList,
 )
 from bindery.api.wire.spaces import team_permission_to_wire, user_permission_to_wire
-from bindery.auth import Caller
 from bindery.domain.access import grant_listings
 from bindery.domain.access import grants as domain
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.grant_listings import TeamGrantView, UserGrantView
-from bindery.pagination import Listing
+from bindery.platform.pagination import Listing
 from bindery.requests.grants import InviteUsersAndTeams, UpdatePermission
 from spaces_api.target import ContentRef, permission_target
 

@@ -10,7 +10,7 @@ from bindery.api.wire.models.saml import OrganizationSSOProviderLogins
 from bindery.api.wire.saml import logins_to_wire
 from bindery.api.wire.urls import api_base
 from bindery.domain.sso import login, providers
-from bindery.saml.metadata import CONTENT_TYPE, sp_metadata
+from bindery.engines.saml.metadata import CONTENT_TYPE, sp_metadata
 
 router = Router()
 

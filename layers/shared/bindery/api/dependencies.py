@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler.request import Request
 
-from bindery.auth import Caller, current_caller
+from bindery.domain.access.auth import Caller, current_caller
 from bindery.domain.access.organization import OrgAccess, org_access
-from bindery.errors import BadRequest, NotFound
-from bindery.pagination import DEFAULT_LIMIT, MAX_LIMIT
+from bindery.platform.errors import BadRequest, NotFound
+from bindery.platform.pagination import DEFAULT_LIMIT, MAX_LIMIT
 
 
 def caller(request: Request) -> Caller:

@@ -1,5 +1,5 @@
 """The REST resolver every API function uses, with Bindery's one mapping of errors to HTTP, and the
-one Lambda handler over it (logs, trace and per-route metrics: bindery.observability)."""
+one Lambda handler over it (logs, trace and per-route metrics: bindery.platform.observability)."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from bindery import observability
 from bindery.api import path_params
 from bindery.api.wire.urls import remember_request_base
-from bindery.errors import BinderyError, ServiceUnavailable, error_body, unavailable
+from bindery.platform import observability
+from bindery.platform.errors import BinderyError, ServiceUnavailable, error_body, unavailable
 
 
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> Response[str]:

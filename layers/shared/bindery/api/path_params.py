@@ -2,7 +2,8 @@
 value reaches a DynamoDB key: DynamoDB refuses a partition key over 2,048 bytes and a sort key over 1,024
 with a ValidationException, which would be a 500 (issue 39, F3).
 
-- An id (`spaceId`, `organizationId`…): what `bindery.ids.plausible` allows, else it names nothing (404).
+- An id (`spaceId`, `organizationId`…): what `bindery.platform.ids.plausible` allows, else it names nothing
+(404).
 - `specSlug`: a spec's slug (schemas.openapi.SpecSlug). Read, changed or deleted: at most 100 characters,
   else 404. Created by PUT: the slug rule itself, else a 400 naming `specSlug`.
 - Any other value (an integration's name, an email domain, a page path): at most 512 bytes of UTF-8
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bindery.ids import plausible
+from bindery.platform.ids import plausible
 
 SLUG_PARAMETER = "specSlug"
 MAX_SLUG_LENGTH = 100

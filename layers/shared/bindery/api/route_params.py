@@ -10,10 +10,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import Field
 
 from bindery.api.dependencies import caller, organization
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess
-from bindery.ids import MAX_ID_LENGTH
-from bindery.pagination import MAX_LIMIT
+from bindery.platform.ids import MAX_ID_LENGTH
+from bindery.platform.pagination import MAX_LIMIT
 
 Who = Annotated[Caller, Depends(caller)]  # the authenticated caller
 # The organization of the path's `organizationId`, with the caller's membership (404 for non-members).

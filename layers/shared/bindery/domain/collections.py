@@ -17,8 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import (
     collection_access,
     effective_role,
@@ -29,10 +28,11 @@ from bindery.domain.access.content import (
 from bindery.domain.access.organization import org_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.spaces.records import SpaceView
-from bindery.errors import BadRequest, Forbidden
-from bindery.ids import new_id
-from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Forbidden
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.requests.collections import CreateCollection, UpdateCollection
 from bindery.store import Transaction
 from bindery.store import collections as collection_store

@@ -22,7 +22,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression, js_string, truthy
+from bindery.engines.content.expressions import (
+    UNKNOWN,
+    ExpressionError,
+    evaluate_expression,
+    js_string,
+    truthy,
+)
 
 EVALUATIONS = ("true", "deterministic-only")
 
@@ -99,6 +105,6 @@ def evaluate_for_reader(document: Mapping[str, Any], scope: Mapping[str, Any]) -
     """The document as one reader of a published site sees it, `scope` holding their claims
     (`{"visitor": …, "space": {"vars": …}, "page": {"vars": …}}`): every expression and `if` block decided
     as the site's HTML decides them (a condition that cannot be evaluated hides its block), for the
-    readers' Markdown (bindery.site_pages.markdown_pages: `.md` pages, llms-full.txt, the site's MCP
+    readers' Markdown (bindery.engines.site_pages.markdown_pages: `.md` pages, llms-full.txt, the site's MCP
     server)."""
     return _evaluate(document, _Context(scope, scope))

@@ -19,9 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.content.page_defaults import EMPTY_DOCUMENT
-from bindery.content.tree import Located, Tree
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import space_access
 from bindery.domain.change_requests.records import (
     ChangeRequestView,
@@ -30,8 +28,10 @@ from bindery.domain.change_requests.records import (
 )
 from bindery.domain.content_evaluation import evaluate
 from bindery.domain.openapi import reference_pages
-from bindery.errors import BadRequest, NotFound
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.engines.content.page_defaults import EMPTY_DOCUMENT
+from bindery.engines.content.tree import Located, Tree
+from bindery.platform.errors import BadRequest, NotFound
+from bindery.platform.pagination import Listing, decode_cursor, encode_cursor
 from bindery.requests.content import DocumentFormat, Evaluated, evaluation_mode
 from bindery.store import blobs
 from bindery.store import change_requests as cr_store
@@ -145,9 +145,10 @@ def _evaluated(opened: Opened, document: Any, evaluated: Evaluated,
 
 
 def to_markdown(document: Any) -> str:
-    """Through the Markdown converter (bindery.content.markdown) once it provides document_to_markdown."""
+    """Through the Markdown converter (bindery.engines.content.markdown) once it provides
+    document_to_markdown."""
     try:
-        module: Any = importlib.import_module("bindery.content.markdown")
+        module: Any = importlib.import_module("bindery.engines.content.markdown")
     except ImportError:
         module = None
     convert = getattr(module, "document_to_markdown", None)

@@ -5,12 +5,12 @@ the routes shape both for the wire (bindery.api.wire.invites)."""
 
 from __future__ import annotations
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, require_token_org
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, decode_cursor, encode_cursor
 from bindery.requests.invites import CreateInviteLink, InviteUsersToOrganization, UpdateInviteLink
 from bindery.store import TransactionConflict
 from bindery.store import invites as invite_store
@@ -57,7 +57,8 @@ def invite_users(access: OrgAccess, body: InviteUsersToOrganization) -> list[str
                 if invitee.user_id is not None:
                     # An email guard whose user item is missing: inventing a second user would be wrong.
                     raise Conflict(f"emails: the user with the email {sent} cannot be read; nothing changed")
-                # No token is issued: an operator gives one with `python -m bindery.admin create-token`.
+                # No token is issued: an operator gives one with `python -m bindery.platform.admin
+                # create-token`.
                 user = User(id=new_id(), display_name=sent.split("@", 1)[0], email=sent,
                             email_verified=False, created_at=joined_at)
                 new_users.append(user)

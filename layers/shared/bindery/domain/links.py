@@ -11,7 +11,7 @@ change request started from) for `stats.broken.changeRequest`: the broken target
 revision has and its base has not.
 
 Listings page by offset within the report; the cursor pins the revision the first page read. Results are
-typed: the places and targets resolved in the revision's tree (bindery.content.locations), with the
+typed: the places and targets resolved in the revision's tree (bindery.engines.content.locations), with the
 organization, the space and the caller's roles on them; bindery.api.wire.links shapes them.
 """
 
@@ -22,14 +22,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.content.links import broken_targets
-from bindery.content.locations import Location, Usage, place, usage
-from bindery.content.tree import Tree
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, space_access
-from bindery.errors import BadRequest, NotFound
-from bindery.pagination import Listing, decode_cursor, encode_cursor
-from bindery.search.indexing import ensure_report
+from bindery.engines.content.links import broken_targets
+from bindery.engines.content.locations import Location, Usage, place, usage
+from bindery.engines.content.tree import Tree
+from bindery.engines.search.indexing import ensure_report
+from bindery.platform.errors import BadRequest, NotFound
+from bindery.platform.pagination import Listing, decode_cursor, encode_cursor
 from bindery.store import orgs as org_store
 from bindery.store import revisions as revision_store
 from bindery.store.orgs import Organization

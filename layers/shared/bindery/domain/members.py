@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.scoped import Scoped, scoped_access
 from bindery.domain.teams import TeamView, team_views
-from bindery.errors import BadRequest, Forbidden, NotFound
-from bindery.pagination import (
+from bindery.platform.errors import BadRequest, Forbidden, NotFound
+from bindery.platform.pagination import (
     MAX_LIMIT,
     Listing,
     carried_count,

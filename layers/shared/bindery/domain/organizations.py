@@ -6,13 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import NO_ORG, OrgAccess, require_token_org
 from bindery.domain.change_requests.rules import checked_merge_rules
-from bindery.errors import BadRequest, Forbidden, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Forbidden, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, decode_cursor, encode_cursor
 from bindery.requests.organizations import CreateOrganization, UpdateOrganization
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import members as member_store

@@ -17,12 +17,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bindery.clock import now_iso
-from bindery.content.tree import InvalidTree, Tree, validate, with_digests
 from bindery.domain.integrations.content_events import Setups, space_content_updated
-from bindery.errors import Conflict, Forbidden, NotFound
-from bindery.ids import new_id
-from bindery.search.indexing import request_index
+from bindery.engines.content.tree import InvalidTree, Tree, validate, with_digests
+from bindery.engines.search.indexing import request_index
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import Conflict, Forbidden, NotFound
+from bindery.platform.ids import new_id
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store

@@ -13,8 +13,8 @@ those the caller may read (one BatchGetItem), reads the index pointers this func
 have a next page. `count` is how many of the spaces the
 caller may read match: the first page searches them all to tell (its cursor carries the count on).
 
-Results are the search engine's hits (bindery.search.query.PageHit) with the revision they were found in;
-bindery.api.wire.search shapes them.
+Results are the search engine's hits (bindery.engines.search.query.PageHit) with the revision they were found
+in; bindery.api.wire.search shapes them.
 """
 
 from __future__ import annotations
@@ -24,10 +24,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import member_roles, roles_on, space_access
-from bindery.errors import BadRequest, NotFound
-from bindery.pagination import (
+from bindery.engines.search import storage
+from bindery.engines.search.indexing import ensure_index
+from bindery.engines.search.query import PageHit, search
+from bindery.platform.errors import BadRequest, NotFound
+from bindery.platform.pagination import (
     MAX_LIMIT,
     Listing,
     carried_count,
@@ -36,9 +39,6 @@ from bindery.pagination import (
     next_page,
     open_page,
 )
-from bindery.search import storage
-from bindery.search.indexing import ensure_index
-from bindery.search.query import PageHit, search
 from bindery.store import revisions as revision_store
 from bindery.store import search as search_store
 from bindery.store import spaces as space_store

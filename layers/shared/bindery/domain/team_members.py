@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.scoped import Scoped, scoped_access
 from bindery.domain.teams import can_manage, can_view, scoped_team
-from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Conflict, Forbidden, NotFound
+from bindery.platform.pagination import Listing, decode_cursor, encode_cursor
 from bindery.requests.members import MAX_MEMBER_CHANGES, UpdateTeamMembers
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import members as member_store

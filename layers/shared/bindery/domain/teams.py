@@ -10,14 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.scoped import Scoped, scoped_access
-from bindery.errors import BadRequest, Forbidden, NotFound
-from bindery.ids import new_id
-from bindery.pagination import (
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Forbidden, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import (
     MAX_LIMIT,
     Listing,
     carried_count,

@@ -15,17 +15,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
-from bindery.content.templates import NewPage, add_pages, page_set
-from bindery.content.tree import Tree
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import space_access
 from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision
 from bindery.domain.spaces.records import require_editable
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
-from bindery.openapi.documents import parse, require_spec
-from bindery.openapi.errors import ProcessingFailed
+from bindery.engines.content.templates import NewPage, add_pages, page_set
+from bindery.engines.content.tree import Tree
+from bindery.engines.openapi.documents import parse, require_spec
+from bindery.engines.openapi.errors import ProcessingFailed
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
 from bindery.requests.templates import ApplySpaceTemplate, FileRef, OpenApiRef, UrlRef
 from bindery.store import blobs
 from bindery.store import openapi_specs as openapi_store

@@ -24,15 +24,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, collection_access, space_access
 from bindery.domain.access.organization import org_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.collections import CollectionView
 from bindery.domain.integrations.content_installs import content_gone
 from bindery.domain.spaces.records import SpaceView
-from bindery.errors import BinderyError, Conflict, Forbidden
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.errors import BinderyError, Conflict, Forbidden
 from bindery.requests.tree import TransferContent
 from bindery.store import Item, Op, Transaction
 from bindery.store import change_requests as cr_store

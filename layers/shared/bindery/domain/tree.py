@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import (
     NO_COLLECTION,
     NO_SPACE,
@@ -34,9 +34,9 @@ from bindery.domain.access.roles import at_least
 from bindery.domain.collections import CollectionView
 from bindery.domain.integrations.content_events import space_event
 from bindery.domain.spaces.records import SpaceView
-from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
-from bindery.ids import new_id
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.errors import BadRequest, Conflict, Forbidden, NotFound
+from bindery.platform.ids import new_id
 from bindery.requests.tree import CollectionPointer, MoveContent, SpacePointer
 from bindery.store import Item, Op, Transaction
 from bindery.store import tree as tree_store

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bindery.auth import Caller
-from bindery.errors import NotFound
+from bindery.domain.access.auth import Caller
+from bindery.platform.errors import NotFound
 from bindery.store import users as user_store
 from bindery.store.users import User
 

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints
 
-from bindery.errors import BadRequest
+from bindery.platform.errors import BadRequest
 from bindery.requests.common import Body, Text
 
 # ConversationSource: `integration:{integration}:{installation}` or `email`.

@@ -1,6 +1,6 @@
 """Request bodies of Git Sync (ImportGitRepository and ExportToGitRepository of the reference spec).
 
-Whether a URL may be used (scheme, host) is decided by bindery.url_policy, not here: it depends
+Whether a URL may be used (scheme, host) is decided by bindery.platform.url_policy, not here: it depends
 on the deployment's settings. `repoCacheID`, `repoTreeURL`, `repoCommitURL`, `timestamp` and `force` are
 accepted as the spec has them; Bindery keeps no repository cache, so `repoCacheID` changes nothing.
 """

@@ -6,8 +6,8 @@ the `Key`s store functions built, taking those four names from here; it never im
 `bindery.store.table` (an import-linter contract in pyproject.toml, run by `make lint`).
 """
 
-from bindery.errors import TransactionConflict
 from bindery.keys import Key
+from bindery.platform.errors import TransactionConflict
 from bindery.store.table import Item, Op, Transaction
 
 __all__ = ["Item", "Key", "Op", "Transaction", "TransactionConflict"]

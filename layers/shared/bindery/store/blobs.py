@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from bindery import keys
-from bindery.aws import dynamodb_table
+from bindery.platform.aws import dynamodb_table
 from bindery.store import table
 from bindery.store.objects import object_store
 

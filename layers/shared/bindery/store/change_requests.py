@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery.aws import dynamodb_table
 from bindery.keys import change_requests as cr_keys
 from bindery.keys import space as space_key
+from bindery.platform.aws import dynamodb_table
 from bindery.store import table
 from bindery.store.issue_clusters import tasks_op
 from bindery.store.item_fields import ItemFields

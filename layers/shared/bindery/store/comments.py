@@ -244,7 +244,7 @@ def forget_commenters(space_id: str, target: str, user_ids: list[str]) -> None:
     item: the condition fails; one that comes after recreates it whole, see commenter_op)."""
     from botocore.exceptions import ClientError
 
-    from bindery.aws import dynamodb_table
+    from bindery.platform.aws import dynamodb_table
 
     for user_id in dict.fromkeys(user_ids):
         try:

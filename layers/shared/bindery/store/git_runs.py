@@ -22,8 +22,8 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from bindery.aws import dynamodb_table
 from bindery.keys import git_sync as git_keys
+from bindery.platform.aws import dynamodb_table
 from bindery.store import table
 from bindery.store.item_fields import ItemFields
 from bindery.store.table import TTL_ATTRIBUTE, Item

@@ -26,7 +26,7 @@ from functools import partial
 from typing import Any
 
 from bindery import keys
-from bindery.clock import iso, now
+from bindery.platform.clock import iso, now
 from bindery.store import table
 from bindery.store.batch_reads import items_by_key, ref
 from bindery.store.content_nodes import Node

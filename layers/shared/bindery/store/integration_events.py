@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery.aws import dynamodb_table
 from bindery.keys import integrations as integration_keys
+from bindery.platform.aws import dynamodb_table
 from bindery.store import table
 from bindery.store.table import Item
 

@@ -4,7 +4,7 @@
      GSI2 ORG#{ownerId}#INTEGRATIONS / {name}, name, ownerId, version, title, description?, summary?,
      target, visibility, scopes, categories, blocks, contentSources, configurations, externalLinks,
      contentSecurityPolicy?, runtime, icon? {digest, contentType}, previewImages [{digest, contentType}],
-     scriptDigest, secrets? (sealed, base64: bindery.secret_box), signingSecret? (the generated one,
+     scriptDigest, secrets? (sealed, base64: bindery.platform.secret_box), signingSecret? (the generated one,
      sealed, base64), search (lower-cased name and title), blockDomains, hasBlocks, hasContentSources,
      devTunnel?, devAll, endpoint?, createdAt, updatedAt}
 

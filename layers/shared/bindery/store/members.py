@@ -9,7 +9,7 @@ from typing import Any, NoReturn
 from boto3.dynamodb.conditions import Attr, ConditionBase
 
 from bindery import keys
-from bindery.errors import BadRequest, Conflict
+from bindery.platform.errors import BadRequest, Conflict
 from bindery.store import grants as grant_store
 from bindery.store import table
 from bindery.store import teams as team_store

@@ -16,8 +16,8 @@ from urllib.parse import quote, urlencode, urlsplit
 
 from botocore.exceptions import ClientError
 
-from bindery.aws import s3_client
-from bindery.config import settings
+from bindery.platform.aws import s3_client
+from bindery.platform.config import settings
 
 if TYPE_CHECKING:
     from mypy_boto3_s3.type_defs import ObjectIdentifierTypeDef

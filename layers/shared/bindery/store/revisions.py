@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bindery import keys
-from bindery.content.tree import Tree, empty_tree
+from bindery.engines.content.tree import Tree, empty_tree
 from bindery.store import blobs, table
 from bindery.store.objects import object_store
 from bindery.store.table import Item
@@ -124,7 +124,7 @@ def put_revision_op(revision: Revision) -> table.Op:
 
 def put_revision(revision: Revision) -> None:
     """One PutItem; a revision id is never reused."""
-    from bindery.aws import dynamodb_table
+    from bindery.platform.aws import dynamodb_table
 
     dynamodb_table().put_item(Item=revision.to_item(), ConditionExpression="attribute_not_exists(PK)")
 
@@ -215,7 +215,7 @@ def advance(space_id: str, expected: str, new: str, updated_at: str) -> bool:
     """One UpdateItem (see advance_op); False when its condition failed."""
     from botocore.exceptions import ClientError
 
-    from bindery.aws import dynamodb_table
+    from bindery.platform.aws import dynamodb_table
 
     update = advance_op(space_id, expected, new, updated_at)["Update"]
     try:

@@ -15,8 +15,8 @@ from typing import Any
 from boto3.dynamodb.conditions import Attr
 
 from bindery import keys
-from bindery.clock import now_iso
 from bindery.keys import saml as saml_keys
+from bindery.platform.clock import now_iso
 from bindery.store import table
 from bindery.store import teams as team_store
 from bindery.store.item_fields import ItemFields

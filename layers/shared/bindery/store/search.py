@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from botocore.exceptions import ClientError
 
-from bindery.aws import dynamodb_table
-from bindery.clock import now_iso
 from bindery.keys import search as search_keys
+from bindery.platform.aws import dynamodb_table
+from bindery.platform.clock import now_iso
 from bindery.store import blobs, table
 
 BATCH = 100  # BatchGetItem's limit

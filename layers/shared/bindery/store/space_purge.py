@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from bindery import keys
-from bindery.aws import dynamodb_table
+from bindery.platform.aws import dynamodb_table
 from bindery.store.objects import object_store
 
 # One Query page; the batch writer sends its deletes 25 to a BatchWriteItem and retries unprocessed ones.

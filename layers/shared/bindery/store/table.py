@@ -14,14 +14,14 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from bindery import clock
-from bindery.aws import dynamodb_client, dynamodb_table
-from bindery.config import settings
-from bindery.errors import ServiceUnavailable, transient_cancellation
+from bindery.keys import Key
+from bindery.platform import clock
+from bindery.platform.aws import dynamodb_client, dynamodb_table
+from bindery.platform.config import settings
+from bindery.platform.errors import ServiceUnavailable, transient_cancellation
 
 # Re-exported: the store's callers catch the conflict its transactions raise under this name too.
-from bindery.errors import TransactionConflict as TransactionConflict  # noqa: PLC0414
-from bindery.keys import Key
+from bindery.platform.errors import TransactionConflict as TransactionConflict  # noqa: PLC0414
 
 Item = dict[str, Any]
 TTL_ATTRIBUTE = "expiresAt"
@@ -29,7 +29,7 @@ TTL_ATTRIBUTE = "expiresAt"
 
 def is_live(item: Item) -> bool:
     """DynamoDB deletes expired items late (up to days); an item past its TTL is treated as gone.
-    The time comes from `bindery.clock`, so that tests can move past an expiry."""
+    The time comes from `bindery.platform.clock`, so that tests can move past an expiry."""
     expires = item.get(TTL_ATTRIBUTE)
     return expires is None or int(expires) > int(clock.now().timestamp())
 

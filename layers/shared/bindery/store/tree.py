@@ -15,7 +15,7 @@ from boto3.dynamodb.conditions import Attr, ConditionBase
 from boto3.dynamodb.conditions import Key as KeyIs
 
 from bindery import keys
-from bindery.aws import dynamodb_table
+from bindery.platform.aws import dynamodb_table
 from bindery.store import table
 from bindery.store.content_nodes import Node
 from bindery.store.table import Item, QueryPage

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bindery import keys
-from bindery.clock import now_iso
-from bindery.errors import Conflict
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import Conflict
 from bindery.store import table
 from bindery.store.table import Item
 

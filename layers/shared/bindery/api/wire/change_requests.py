@@ -27,8 +27,8 @@ from bindery.api.wire.models.change_requests import (
 )
 from bindery.api.wire.urls import api_url, app_url
 from bindery.api.wire.users import user_fields
-from bindery.content.changes import Change
-from bindery.content.merge.trees import PageConflict
+from bindery.engines.content.changes import Change
+from bindery.engines.content.merge.trees import PageConflict
 from bindery.store import blobs
 from bindery.store.change_requests import ChangeRequest as StoredChangeRequest
 from bindery.store.comments import Comment as StoredComment

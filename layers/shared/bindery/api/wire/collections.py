@@ -7,7 +7,7 @@ from typing import Any, Protocol
 
 from bindery.api.wire.models.spaces import Collection as WireCollection
 from bindery.api.wire.urls import api_url, app_url
-from bindery.role_order import at_least
+from bindery.domain.access.role_order import at_least
 from bindery.store.collections import Collection
 
 

@@ -15,7 +15,7 @@ from bindery.api.wire.models.comments import Comment, CommentReply
 from bindery.api.wire.models.users import OrganizationMember
 from bindery.api.wire.urls import api_url
 from bindery.api.wire.users import member_fields, user_fields
-from bindery.comment_users import named_users
+from bindery.domain.comments.comment_users import named_users
 from bindery.store.comment_replies import Reply as StoredReply
 from bindery.store.comments import RESOLVED, Post, split_reaction_entry
 from bindery.store.comments import Comment as StoredComment

@@ -26,8 +26,8 @@ from bindery.api.wire.models.content import (
     RevisionReusableContent,
 )
 from bindery.api.wire.urls import api_url, app_url
-from bindery.content.page_defaults import EMPTY_DOCUMENT, layout
-from bindery.content.tree import Tree
+from bindery.engines.content.page_defaults import EMPTY_DOCUMENT, layout
+from bindery.engines.content.tree import Tree
 from bindery.store import blobs
 from bindery.store.revisions import Revision as StoredRevision
 from bindery.store.spaces import Space

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import Any
 
-from bindery import clock
 from bindery.api.wire.models.conversations import (
     Conversation,
     ConversationDetail,
@@ -14,6 +13,7 @@ from bindery.api.wire.models.conversations import (
     ConversationsIssuesCluster,
 )
 from bindery.api.wire.urls import api_url, app_url
+from bindery.platform import clock
 from bindery.store.conversation_issues import Issue
 from bindery.store.conversations import Conversation as StoredConversation
 from bindery.store.issue_clusters import Cluster
@@ -59,7 +59,7 @@ def issue_to_wire(issue: Issue, conversation: StoredConversation) -> Conversatio
 
 
 def pulse_weeks() -> list[str]:
-    """The 13 ISO weeks of the pulse, oldest first, the current week (bindery.clock) last."""
+    """The 13 ISO weeks of the pulse, oldest first, the current week (bindery.platform.clock) last."""
     now = clock.now()
     return [clock.iso_week(now - timedelta(weeks=back)) for back in range(PULSE_WEEKS - 1, -1, -1)]
 

@@ -1,5 +1,5 @@
 """Link checks and backlinks on the wire: the spec's `ContentReferenceUsage` list (with `stats`) and
-`ContentLocation` list, from the places and targets the domain resolved (bindery.content.locations).
+`ContentLocation` list, from the places and targets the domain resolved (bindery.engines.content.locations).
 
 Every location embeds the organization and the space (as the caller sees them) and, on a change
 request's revision, the `versionContext` naming it; a page location is the page without its children.
@@ -15,8 +15,8 @@ from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.content import ContentLocationList, ContentReferenceUsageList
 from bindery.api.wire.organizations import org_fields
 from bindery.api.wire.spaces import space_fields
-from bindery.content.locations import FileAt, Location, PageAt, ReusableContentAt, UrlAt, Usage
-from bindery.pagination import Listing
+from bindery.engines.content.locations import FileAt, Location, PageAt, ReusableContentAt, UrlAt, Usage
+from bindery.platform.pagination import Listing
 from bindery.store.orgs import Organization
 from bindery.store.revisions import Revision
 from bindery.store.spaces import Space

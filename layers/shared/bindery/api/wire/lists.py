@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from bindery.api.wire.models.base import ListPage, NextPage
-from bindery.pagination import Listing
+from bindery.platform.pagination import Listing
 
 ListT = TypeVar("ListT", bound=ListPage)
 ItemT = TypeVar("ItemT")

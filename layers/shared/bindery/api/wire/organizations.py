@@ -11,7 +11,7 @@ from typing import Any
 from bindery.api.wire.models.organizations import Organization as OrganizationModel
 from bindery.api.wire.models.organizations import OrganizationAgentInstructions
 from bindery.api.wire.urls import api_url, app_url
-from bindery.role_order import at_least
+from bindery.domain.access.role_order import at_least
 from bindery.store.orgs import Organization
 
 

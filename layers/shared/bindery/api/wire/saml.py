@@ -12,7 +12,7 @@ from typing import Any
 from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSSOProviderLogins
 from bindery.api.wire.teams import team_fields
 from bindery.api.wire.urls import api_base, api_url
-from bindery.saml.endpoints import service_endpoints
+from bindery.engines.saml.endpoints import service_endpoints
 from bindery.store.saml import Provider
 from bindery.store.teams import Team
 

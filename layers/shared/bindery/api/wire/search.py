@@ -11,8 +11,8 @@ from typing import Any
 
 from bindery.api.wire.content import View
 from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult
-from bindery.pagination import Listing
-from bindery.search.query import PageHit
+from bindery.engines.search.query import PageHit
+from bindery.platform.pagination import Listing
 
 
 def _result(hit: PageHit, view: View) -> dict[str, Any]:

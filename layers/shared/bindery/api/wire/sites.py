@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery import stack_urls
 from bindery.api.wire.models.sites import Site as WireSite
 from bindery.api.wire.urls import api_url, app_url
+from bindery.platform import stack_urls
 from bindery.store.orgs import Organization
 from bindery.store.sites import Site
 

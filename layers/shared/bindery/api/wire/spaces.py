@@ -16,7 +16,7 @@ from bindery.api.wire.models.spaces import Space as WireSpace
 from bindery.api.wire.teams import team_fields
 from bindery.api.wire.urls import api_url, app_url
 from bindery.api.wire.users import user_fields
-from bindery.role_order import at_least
+from bindery.domain.access.role_order import at_least
 from bindery.store.spaces import Space
 from bindery.store.teams import Team
 from bindery.store.users import User

@@ -10,8 +10,8 @@ from __future__ import annotations
 from contextvars import ContextVar
 from typing import Any
 
-from bindery import stack_urls
-from bindery.config import settings
+from bindery.platform import stack_urls
+from bindery.platform.config import settings
 
 _request_base: ContextVar[str | None] = ContextVar("bindery_request_base", default=None)
 

@@ -21,11 +21,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.installations import installation_member, installation_role
 from bindery.domain.access.organization import NO_ORG, require_sso_login, require_token_org
 from bindery.domain.access.roles import Role, at_least, strongest
-from bindery.errors import Forbidden, NotFound
+from bindery.platform.errors import Forbidden, NotFound
 from bindery.store import Item, Key
 from bindery.store import collections as collection_store
 from bindery.store import members as member_store

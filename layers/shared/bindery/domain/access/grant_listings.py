@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, roles_on
 from bindery.domain.access.grants import node_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.scoped import scoped_access
-from bindery.errors import Forbidden, NotFound
-from bindery.pagination import (
+from bindery.platform.errors import Forbidden, NotFound
+from bindery.platform.pagination import (
     MAX_LIMIT,
     Listing,
     carried_count,

@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, collection_access, space_access
-from bindery.errors import Conflict, NotFound
-from bindery.ids import new_id
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import Conflict, NotFound
+from bindery.platform.ids import new_id
 from bindery.requests.grants import InviteUsersAndTeams
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import grants as grant_store

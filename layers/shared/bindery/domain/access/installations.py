@@ -1,5 +1,6 @@
 """What an installation token's caller may reach on spaces: the role the scopes naming the route give
-(bindery.installation_scopes.SPACE_ROLES) on the spaces its installation covers — every live space of
+(bindery.domain.access.installation_scopes.SPACE_ROLES) on the spaces its installation covers — every live
+space of
 the installation's organization when `space_selection` is `all`, otherwise the spaces it is installed on.
 Anything else does not exist for it (404). The installation is read on every check, so an uninstalled
 installation's tokens reach nothing at once.
@@ -12,10 +13,10 @@ their own (`conversations:ingest`) are checked with `require_installation_scope`
 
 from __future__ import annotations
 
-from bindery.auth import Caller
-from bindery.errors import NotFound
-from bindery.installation_scopes import ORG_ROLES, SPACE_ROLES
-from bindery.role_order import strongest
+from bindery.domain.access.auth import Caller
+from bindery.domain.access.installation_scopes import ORG_ROLES, SPACE_ROLES
+from bindery.domain.access.role_order import strongest
+from bindery.platform.errors import NotFound
 from bindery.store import integration_installations as install_store
 from bindery.store.content_nodes import Node
 from bindery.store.members import Member

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.installations import installation_member, installation_org_role
 from bindery.domain.access.roles import Role, at_least
-from bindery.errors import Forbidden, NotFound
+from bindery.platform.errors import Forbidden, NotFound
 from bindery.store.members import Member
 from bindery.store.orgs import Organization, get_org_and_member
 
@@ -34,7 +34,8 @@ class OrgAccess:
 
 def org_access(org_id: str, caller: Caller) -> OrgAccess:
     """The organization and the caller's membership, in one request; 404 unless the caller is a member.
-    An installation token is the member its organization-level scopes make it (bindery.installation_scopes
+    An installation token is the member its organization-level scopes make it
+    (bindery.domain.access.installation_scopes
     ORG_ROLES) in its installation's organization, and not a member anywhere else; a token an SSO login
     issued is not a member anywhere but in that login's organization (`require_token_org`)."""
     require_token_org(caller, org_id)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import NO_ORG, OrgAccess, require_sso_login, require_token_org
-from bindery.errors import NotFound
+from bindery.platform.errors import NotFound
 from bindery.store import Item, Key
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store

@@ -12,18 +12,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bindery.clock import now_iso
-
-# The package loads markdown-it on first use: routes that never convert do not pay for it.
-from bindery.content import markdown as markdown_engine
-from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
-from bindery.content.tree import Tree
-from bindery.content.tree_edits import EditableTree, EditError, slugify
 from bindery.domain.change_requests.outcome import Context, Outcome
 from bindery.domain.change_requests.reverts import revert
 from bindery.domain.change_requests.uploads import Uploads
-from bindery.errors import BadRequest
-from bindery.ids import new_id
+
+# The package loads markdown-it on first use: routes that never convert do not pay for it.
+from bindery.engines.content import markdown as markdown_engine
+from bindery.engines.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
+from bindery.engines.content.tree import Tree
+from bindery.engines.content.tree_edits import EditableTree, EditError, slugify
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest
+from bindery.platform.ids import new_id
 from bindery.requests.change_requests import (
     ContentChange,
     DeletePage,
@@ -105,7 +105,7 @@ def _body(body: PageBody, context: Context) -> tuple[Any, dict[str, Any], dict[s
 
 def _keep_hints(entry: dict[str, Any], hints: dict[str, str]) -> None:
     """The hint styles of the page's new body kept for the export, as a Git Sync import keeps them
-    (`original.hints`, bindery.gitsync.page_fields); those of the body it replaces go."""
+    (`original.hints`, bindery.engines.gitsync.page_fields); those of the body it replaces go."""
     kept = {key: value for key, value in (entry.get("original") or {}).items() if key != "hints"}
     if hints:
         kept["hints"] = dict(hints)

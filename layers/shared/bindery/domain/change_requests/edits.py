@@ -20,9 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
-from bindery.content.tree import InvalidTree, Tree
+from bindery.domain.access.auth import Caller
 from bindery.domain.change_requests import status as status_flow
 from bindery.domain.change_requests.batch import apply_batch
 from bindery.domain.change_requests.outcome import Outcome
@@ -36,7 +34,9 @@ from bindery.domain.change_requests.records import (
 from bindery.domain.change_requests.uploads import read_uploads
 from bindery.domain.revisions import commit_revision
 from bindery.domain.spaces.records import require_editable
-from bindery.errors import BadRequest, Conflict, NotFound
+from bindery.engines.content.tree import InvalidTree, Tree
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Conflict, NotFound
 from bindery.requests.change_requests import UpdateContent
 from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import change_requests as cr_store

@@ -11,16 +11,16 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.content.changes import Change, diff_trees
-from bindery.content.merge.documents import EMPTY_DOCUMENT
-from bindery.content.merge.trees import PageConflict
-from bindery.content.pdf.export import render_pdf
-from bindery.content.tree import Tree
+from bindery.domain.access.auth import Caller
 from bindery.domain.change_requests.edits import load_tree
 from bindery.domain.change_requests.merges import pending_conflicts
 from bindery.domain.change_requests.records import open_change_request
-from bindery.errors import BadRequest, NotFound
+from bindery.engines.content.changes import Change, diff_trees
+from bindery.engines.content.merge.documents import EMPTY_DOCUMENT
+from bindery.engines.content.merge.trees import PageConflict
+from bindery.engines.content.pdf.export import render_pdf
+from bindery.engines.content.tree import Tree
+from bindery.platform.errors import BadRequest, NotFound
 from bindery.store import blobs
 
 DEFAULT_CHANGES = 10

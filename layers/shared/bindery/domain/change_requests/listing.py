@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import member_roles, roles_on, space_access
 from bindery.domain.change_requests.records import ChangeRequestView, is_outdated, named_users
 from bindery.domain.people import load_users
-from bindery.pagination import (
+from bindery.platform.pagination import (
     MAX_LIMIT,
     Listing,
     carried_count,

@@ -26,17 +26,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
-from bindery.content.merge.trees import MergeConflict, Merged, PageConflict, merge_trees
+from bindery.domain.access.auth import Caller
 from bindery.domain.change_requests import status as status_flow
 from bindery.domain.change_requests.edits import load_tree, reread
 from bindery.domain.change_requests.records import open_change_request
 from bindery.domain.change_requests.rules import check_merge_rules
 from bindery.domain.revisions import commit_revision, space_moved
 from bindery.domain.spaces.records import require_editable
-from bindery.errors import Conflict, NotFound
-from bindery.ids import new_id
+from bindery.engines.content.merge.trees import MergeConflict, Merged, PageConflict, merge_trees
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import Conflict, NotFound
+from bindery.platform.ids import new_id
 from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import change_requests as cr_store
 from bindery.store import revisions as revision_store

@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery.content.tree import Tree
-from bindery.content.tree_edits import EditableTree
+from bindery.engines.content.tree import Tree
+from bindery.engines.content.tree_edits import EditableTree
 
 
 @dataclass

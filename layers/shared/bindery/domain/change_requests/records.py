@@ -13,15 +13,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, space_access
 from bindery.domain.access.roles import Role
 from bindery.domain.change_requests import status as status_flow
 from bindery.domain.people import load_users
 from bindery.domain.spaces.records import require_editable
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
 from bindery.requests.change_requests import CreateChangeRequest, UpdateChangeRequest
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import change_requests as cr_store

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.roles import at_least
 from bindery.domain.change_requests.records import Opened, description_value, open_change_request
 from bindery.domain.change_requests.status import EDITABLE
 from bindery.domain.people import load_users
-from bindery.errors import BadRequest, Conflict, Forbidden
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Conflict, Forbidden
+from bindery.platform.pagination import Listing, decode_cursor, encode_cursor
 from bindery.requests.change_requests import RequestReviewers
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import members as member_store

@@ -14,10 +14,10 @@ import copy
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.content.block_reverts import UnknownBlock, revert_blocks
-from bindery.content.tree import Tree
-from bindery.content.tree_edits import EditError
 from bindery.domain.change_requests.outcome import Context, Outcome
+from bindery.engines.content.block_reverts import UnknownBlock, revert_blocks
+from bindery.engines.content.tree import Tree
+from bindery.engines.content.tree_edits import EditError
 from bindery.requests.change_requests import RevertPage
 
 

@@ -18,17 +18,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.change_requests.records import Opened, open_change_request
 from bindery.domain.change_requests.status import EDITABLE
 from bindery.domain.comments import bodies
 from bindery.domain.comments.targets import Target
 from bindery.domain.comments.views import CommentView, views_of
 from bindery.domain.people import load_users
-from bindery.errors import Conflict, NotFound
-from bindery.ids import new_id
-from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.requests.change_requests import SubmitReview
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import change_requests as cr_store

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.errors import BadRequest, Forbidden
+from bindery.platform.errors import BadRequest, Forbidden
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store.change_requests import ChangeRequest

@@ -10,7 +10,7 @@ so the counters always agree with the items (store.change_requests.status_ops).
 
 from __future__ import annotations
 
-from bindery.errors import BadRequest, Conflict
+from bindery.platform.errors import BadRequest, Conflict
 
 ALLOWED: dict[str, frozenset[str]] = {
     "draft": frozenset({"open", "archived"}),

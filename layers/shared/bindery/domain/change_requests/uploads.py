@@ -1,7 +1,8 @@
 """The bytes of the files a content batch uploads (`insert_files`), read once before the batch is applied.
 
 Each file names exactly one source: `base64` (at most 1 MB, `contentType` required) or `url` (fetched by
-bindery.remote_files: public http(s) only, at most `MAX_URL_BYTES`; `contentType` overrides the server's,
+bindery.platform.remote_files: public http(s) only, at most `MAX_URL_BYTES`; `contentType` overrides the
+server's,
 else the server's unless it is only an octet-stream (`UNTYPED`), else one guessed from the name). The
 fetches of a batch run in parallel, and all of them together may bring at most `MAX_BATCH_BYTES`, so one
 request stays within what a function holds in memory and within API Gateway's 29 seconds. Any failure is a
@@ -16,8 +17,8 @@ import binascii
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
-from bindery.errors import BadRequest
-from bindery.remote_files import Fetched, fetch, guessed_type
+from bindery.platform.errors import BadRequest
+from bindery.platform.remote_files import Fetched, fetch, guessed_type
 from bindery.requests.change_requests import ContentChange, InsertFiles, UploadedFile
 
 MAX_BASE64_BYTES = 1024 * 1024

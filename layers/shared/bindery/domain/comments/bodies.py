@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # The package loads markdown-it on first use: routes that never convert do not pay for it.
-from bindery.content import markdown as markdown_engine
-from bindery.content.markdown.model import paragraph
-from bindery.errors import BadRequest
+from bindery.engines.content import markdown as markdown_engine
+from bindery.engines.content.markdown.model import paragraph
+from bindery.platform.errors import BadRequest
 from bindery.requests.comments import CommentBody
 from bindery.store.members import get_members
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.comments.targets import TargetRef, open_target
-from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
+from bindery.platform.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.store import comments as store
 from bindery.store.members import Member, get_members
 

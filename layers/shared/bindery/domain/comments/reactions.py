@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from bindery.domain.comments import bodies
 from bindery.domain.comments.targets import Target
-from bindery.errors import BadRequest
+from bindery.platform.errors import BadRequest
 from bindery.requests.comments import CommentBody
 from bindery.store import comments as store
 from bindery.store.comments import Change, Post

@@ -7,15 +7,15 @@ and the comment must still exist for a reply to be posted.
 
 from __future__ import annotations
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.comments import bodies, reactions
 from bindery.domain.comments.targets import TargetRef, open_target
 from bindery.domain.comments.threads import ATTEMPTS, BUSY, resolve_ops
 from bindery.domain.comments.views import ReplyView, comment_of, reply_of, view_of, views_of
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing, decode_cursor, encode_cursor
+from bindery.platform import clock
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, decode_cursor, encode_cursor
 from bindery.requests.comments import PostReply, UpdateReply
 from bindery.requests.content import DocumentFormat
 from bindery.store import Transaction, TransactionConflict

@@ -12,13 +12,13 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, space_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.change_requests.records import NO_CHANGE_REQUEST
 from bindery.domain.change_requests.records import find as find_change_request
 from bindery.domain.people import shows_emails
-from bindery.errors import BadRequest, Forbidden, NotFound
+from bindery.platform.errors import BadRequest, Forbidden, NotFound
 from bindery.store import Op, blobs
 from bindery.store import comments as store
 from bindery.store import revisions as revision_store

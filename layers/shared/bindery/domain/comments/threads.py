@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import hashlib
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.comments import bodies, reactions
 from bindery.domain.comments.targets import Target, TargetRef, check_target, open_target
 from bindery.domain.comments.views import CommentView, comment_of, view_of, views_of
-from bindery.errors import BadRequest, Conflict
-from bindery.ids import new_id
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock
+from bindery.platform.errors import BadRequest, Conflict
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.comments import CommentStatus, PostComment, UpdateComment
 from bindery.requests.content import DocumentFormat
 from bindery.store import Op, Transaction, TransactionConflict

@@ -8,11 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from bindery.comment_users import named_users
 from bindery.domain.comments import bodies
+from bindery.domain.comments.comment_users import named_users
 from bindery.domain.comments.targets import Target
 from bindery.domain.people import load_users
-from bindery.errors import NotFound
+from bindery.platform.errors import NotFound
 from bindery.requests.content import DocumentFormat
 from bindery.store import comment_replies as reply_store
 from bindery.store import comments as store

@@ -20,15 +20,15 @@ import json
 from datetime import UTC
 from typing import Any
 
-from bindery import clock, queues
-from bindery.auth import Caller
-from bindery.config import settings
+from bindery.domain.access.auth import Caller
+from bindery.domain.access.installation_scopes import CONVERSATIONS_INGEST
 from bindery.domain.access.installations import require_installation_scope
 from bindery.domain.access.organization import require_org_role
-from bindery.errors import BadRequest, Conflict, Forbidden
-from bindery.ids import new_id
-from bindery.installation_scopes import CONVERSATIONS_INGEST
-from bindery.messages import ConversationMessage, Message
+from bindery.platform import clock, queues
+from bindery.platform.config import settings
+from bindery.platform.errors import BadRequest, Conflict, Forbidden
+from bindery.platform.ids import new_id
+from bindery.platform.messages import ConversationMessage, Message
 from bindery.requests.conversations import ConversationInput
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import conversations as conversation_store

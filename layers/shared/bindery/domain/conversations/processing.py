@@ -1,4 +1,4 @@
-"""ConversationsWorker: one revision of an ingested conversation → its issues (bindery.insights'
+"""ConversationsWorker: one revision of an ingested conversation → its issues (bindery.engines.insights'
 extraction), each assigned to the nearest cluster of the organization or to a new one (incremental
 clustering), the clusters' counters, pulse and description moved with them (docs/conversations.md).
 
@@ -20,10 +20,10 @@ from datetime import datetime
 from html.parser import HTMLParser
 from typing import Any
 
-from bindery import clock
-from bindery.errors import Conflict
-from bindery.ids import new_id
-from bindery.messages import ConversationMessage
+from bindery.platform import clock
+from bindery.platform.errors import Conflict
+from bindery.platform.ids import new_id
+from bindery.platform.messages import ConversationMessage
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import conversation_issues as issue_store
 from bindery.store import conversations as conversation_store
@@ -82,8 +82,8 @@ def plain_text(body: str) -> str:
 
 
 def _extract(conversation: Conversation, parts: list[dict[str, str]]) -> list[tuple[str, str]]:
-    from bindery.insights.extraction import extract_issues
-    from bindery.insights.model import Message
+    from bindery.engines.insights.extraction import extract_issues
+    from bindery.engines.insights.model import Message
 
     messages = [Message(role=part["role"], text=plain_text(part["body"])) for part in parts]
     found = extract_issues(subject=conversation.subject, messages=messages)
@@ -138,8 +138,8 @@ class _Plan:
 
     def clusters(self, profiles: dict[str, Any]) -> None:
         """Each cluster the revision touched: its counters and description (or out of the listings)."""
-        from bindery.insights.description import describe
-        from bindery.insights.model import ExtractedIssue
+        from bindery.engines.insights.description import describe
+        from bindery.engines.insights.model import ExtractedIssue
 
         org_id = self.conversation.org_id
         existing = cluster_store.get_clusters(set(self.changes) - self.created)
@@ -182,7 +182,7 @@ class ProfileCache:
         """The stored profiles and the engine's parsed ones (copies: the caller may change them)."""
         known = self._known.get(org_id)
         if known is None or not state.stamp or known[0] != state.stamp:
-            from bindery.insights.clustering import ClusterProfile
+            from bindery.engines.insights.clustering import ClusterProfile
 
             stored = cluster_store.profiles(org_id)
             parsed = {cid: ClusterProfile.from_json(p.profile) for cid, p in stored.items()}
@@ -203,8 +203,8 @@ CACHE = ProfileCache()
 def _release_old(conversation: Conversation, profiles: dict[str, Any], changed: set[str]) -> None:
     """Take the conversation's old issues back out of their clusters' profiles, so a cluster is about
     the issues it holds. Entries written before issues kept their text cannot be released."""
-    from bindery.insights.clustering import release, signatures
-    from bindery.insights.model import ExtractedIssue
+    from bindery.engines.insights.clustering import release, signatures
+    from bindery.engines.insights.model import ExtractedIssue
 
     old = [entry for entry in conversation.issues if "title" in entry and entry["cluster"] in profiles]
     hashed = signatures([ExtractedIssue(title=e["title"], summary=e["summary"]) for e in old])
@@ -215,8 +215,8 @@ def _release_old(conversation: Conversation, profiles: dict[str, Any], changed: 
 
 def _plan(conversation: Conversation, extracted: list[tuple[str, str]], state: ClusteringState,
           known: tuple[dict[str, Profile], dict[str, Any]], now: str) -> tuple[_Plan, dict[str, Any]]:
-    from bindery.insights.clustering import absorb, nearest, signatures
-    from bindery.insights.model import ExtractedIssue
+    from bindery.engines.insights.clustering import absorb, nearest, signatures
+    from bindery.engines.insights.model import ExtractedIssue
 
     stored, profiles = known
     plan = _Plan(conversation, stored, now, samples={cid: list(p.samples) for cid, p in stored.items()})

@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import require_org_role
 from bindery.domain.access.roles import Role
-from bindery.errors import NotFound
-from bindery.ids import plausible
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform.errors import NotFound
+from bindery.platform.ids import plausible
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.store import conversation_issues as issue_store
 from bindery.store import conversations as conversation_store
 from bindery.store import issue_clusters as cluster_store

@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.content.tree import Tree
-from bindery.gitsync.importer import ImportedContent
-from bindery.gitsync.repository_files import FilesById
+from bindery.engines.content.tree import Tree
+from bindery.engines.gitsync.importer import ImportedContent
+from bindery.engines.gitsync.repository_files import FilesById
 from bindery.store import blobs
 
 

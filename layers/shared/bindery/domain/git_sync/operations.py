@@ -2,7 +2,7 @@
 
 Every import or export is a *run*, performed in the background by the Git Sync worker (SQS). Starting
 one checks everything that can be checked without the repository — the body, the URL policy
-(bindery.url_policy), the caller's permission — then writes the run (pending) and queues one
+(bindery.platform.url_policy), the caller's permission — then writes the run (pending) and queues one
 message naming it, and answers 204 with the run's `Location`. The worker then moves the run to running
 and to succeeded or failed (bindery.domain.git_sync.runs); `GET …/git/runs/{runId}` shows where it is.
 
@@ -21,20 +21,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery import clock, queues
-from bindery.auth import Caller
-from bindery.config import settings
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import space_access
 from bindery.domain.spaces.records import require_editable
-from bindery.errors import NotFound
-from bindery.ids import new_id
-from bindery.messages import GitRunMessage
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock, queues
+from bindery.platform.config import settings
+from bindery.platform.errors import NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.messages import GitRunMessage
+from bindery.platform.pagination import Listing, next_page, open_page
+from bindery.platform.url_policy import Resolver, check_url, redact, resolve_host
 from bindery.requests.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.store import git_runs
 from bindery.store.git_runs import RETENTION_SECONDS, GitRun
 from bindery.store.spaces import Space
-from bindery.url_policy import Resolver, check_url, redact, resolve_host
 
 NO_RUN = "No matching Git Sync run"
 NO_GIT_INFO = "This space has not been synchronized with a Git repository"

@@ -1,7 +1,8 @@
 """Performing a Git Sync run (the worker's side; bindery.domain.git_sync.operations starts them).
 
-Import: fetch the ref into a temporary on-disk repository (bindery.gitsync.transport), turn the project
-directory's files into a tree and documents (bindery.gitsync.importer), upload the new files one at a
+Import: fetch the ref into a temporary on-disk repository (bindery.engines.gitsync.transport), turn the
+project
+directory's files into a tree and documents (bindery.engines.gitsync.importer), upload the new files one at a
 time, streamed (import_changes.store_files), commit a revision, then — in ONE transaction — move the
 space to it, record the space's `gitSync` state and finish the run. Until that transaction nothing
 points at the new revision, so a failed import changes nothing anyone can see (at most unreferenced file
@@ -9,8 +10,8 @@ bytes were stored); a space edited meanwhile fails the transaction's condition a
 so (the edit is never overwritten).
 
 Export: read the space's current revision, write its files' bytes one at a time into a temporary on-disk
-repository, turn it into files (bindery.gitsync.exporter), commit them on the branch (its head as parent;
-files outside the project directory kept by their blob ids, unread) and push from there; then record
+repository, turn it into files (bindery.engines.gitsync.exporter), commit them on the branch (its head as
+parent; files outside the project directory kept by their blob ids, unread) and push from there; then record
 `gitSync` and finish the run (one transaction).
 
 Idempotency: the run is claimed first (pending → running, a conditional write); a message for a run
@@ -30,13 +31,14 @@ from urllib.parse import urlsplit
 
 from aws_lambda_powertools import Logger
 
-from bindery import clock
-from bindery.content.tree import InvalidTree
 from bindery.domain.git_sync import import_changes
 from bindery.domain.git_sync.run_events import RunEvents
 from bindery.domain.revisions import commit_revision, space_moved
-from bindery.errors import BinderyError
-from bindery.gitsync import exporter, importer, transport
+from bindery.engines.content.tree import InvalidTree
+from bindery.engines.gitsync import exporter, importer, transport
+from bindery.platform import clock
+from bindery.platform.errors import BinderyError
+from bindery.platform.url_policy import check_url, redact_text
 from bindery.store import Op, Transaction, TransactionConflict, blobs, git_runs
 from bindery.store import revisions as revision_store
 from bindery.store import spaces as space_store
@@ -44,7 +46,6 @@ from bindery.store import users as user_store
 from bindery.store.git_runs import GitRun
 from bindery.store.grants import next_updated_at
 from bindery.store.spaces import Space
-from bindery.url_policy import check_url, redact_text
 
 logger = Logger(service="git-sync")
 MAX_ATTEMPTS = 3  # template.yaml: GitSyncQueue's maxReceiveCount

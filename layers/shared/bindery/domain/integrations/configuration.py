@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.errors import BadRequest
+from bindery.platform.errors import BadRequest
 
 _TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "number": (int, float), "boolean": (bool,)}
 

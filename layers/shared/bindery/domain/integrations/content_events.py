@@ -26,7 +26,7 @@ from aws_lambda_powertools import Logger
 from botocore.exceptions import BotoCoreError, ClientError
 
 from bindery.domain.integrations import events
-from bindery.ids import derived_id
+from bindery.platform.ids import derived_id
 from bindery.store import integration_events as event_store
 from bindery.store import integration_installations as install_store
 from bindery.store.integration_installations import ContentInstallation

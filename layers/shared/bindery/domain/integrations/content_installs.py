@@ -11,17 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import member_roles, space_access
 from bindery.domain.access.organization import require_org_role
 from bindery.domain.integrations import events
 from bindery.domain.integrations.configuration import status_for, with_defaults
 from bindery.domain.integrations.installations import managing, reading
 from bindery.domain.integrations.records import IntegrationView, load, owner_admin, readable_views
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import plausible
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import plausible
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.integrations import UpdateContentInstallation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store

@@ -4,10 +4,11 @@ Where: the integration's development tunnel (`PUT …/dev`) while development mo
 organization's installations only unless `all` was set; otherwise the `endpoint` it published (a
 Bindery extension of the publish body). Bindery runs no integration code, so without either there is
 nowhere to deliver: the attempt says so in the trace and the event is `failed` (no retry: nothing would
-change by trying again). The URL is checked again before each attempt (bindery.url_policy: DNS or the
+change by trying again). The URL is checked again before each attempt (bindery.platform.url_policy: DNS or the
 settings may have changed since it was given).
 
-How: the event's payload as JSON, signed (bindery.event_signatures) with the `SIGNING_SECRET` it
+How: the event's payload as JSON, signed (bindery.domain.integrations.event_signatures) with the
+`SIGNING_SECRET` it
 published, or else the signing secret its first publish generated (sealed_secrets.signer; an integration
 last published before secrets were generated has none: `failed`, logged, no retry). A 2xx is
 `success`; anything else, or no answer within the timeout, is logged as `failed` and raised; the worker
@@ -22,17 +23,17 @@ import json
 import urllib.error
 import urllib.request
 
-from bindery import clock
-from bindery.config import settings
+from bindery.domain.integrations.event_signatures import headers
 from bindery.domain.integrations.sealed_secrets import SIGNING_SECRET, signer
-from bindery.errors import BinderyError
-from bindery.event_signatures import headers
-from bindery.messages import IntegrationEventMessage
+from bindery.platform import clock
+from bindery.platform.config import settings
+from bindery.platform.errors import BinderyError
+from bindery.platform.messages import IntegrationEventMessage
+from bindery.platform.url_policy import check_endpoint, check_url, redact
 from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store
 from bindery.store.integration_events import Event
 from bindery.store.integrations import Integration
-from bindery.url_policy import check_endpoint, check_url, redact
 
 FIRST_BACKOFF_SECONDS = 30
 MAX_BACKOFF_SECONDS = 12 * 3600  # SQS's longest visibility timeout

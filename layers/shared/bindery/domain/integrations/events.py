@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery import clock, queues
-from bindery.auth import Caller
-from bindery.config import settings
+from bindery.domain.access.auth import Caller
 from bindery.domain.integrations.records import load, owner_admin
-from bindery.errors import NotFound
-from bindery.ids import new_id, plausible
-from bindery.messages import IntegrationEventMessage
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock, queues
+from bindery.platform.config import settings
+from bindery.platform.errors import NotFound
+from bindery.platform.ids import new_id, plausible
+from bindery.platform.messages import IntegrationEventMessage
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.store import Op
 from bindery.store import integration_events as event_store
 from bindery.store.integration_events import Event

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.integrations import events
 from bindery.domain.integrations.configuration import status_for, with_defaults
@@ -25,9 +24,10 @@ from bindery.domain.integrations.records import (
     readable,
     view,
 )
-from bindery.errors import Conflict, Forbidden, NotFound
-from bindery.ids import new_id, plausible
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock
+from bindery.platform.errors import Conflict, Forbidden, NotFound
+from bindery.platform.ids import new_id, plausible
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.integrations import UpdateInstallation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store

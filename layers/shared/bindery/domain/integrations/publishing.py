@@ -13,8 +13,7 @@ import base64
 import binascii
 import hashlib
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.integrations.records import (
     NAME,
@@ -27,8 +26,10 @@ from bindery.domain.integrations.records import (
     view,
 )
 from bindery.domain.integrations.sealed_secrets import generated_signing_secret, sealed
-from bindery.errors import BadRequest, Conflict, Forbidden, NotFound
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock
+from bindery.platform.errors import BadRequest, Conflict, Forbidden, NotFound
+from bindery.platform.pagination import Listing, next_page, open_page
+from bindery.platform.url_policy import check_endpoint
 from bindery.requests.integrations import PublishIntegration
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_events as event_store
@@ -36,7 +37,6 @@ from bindery.store import integrations as integration_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store.integrations import Integration, IntegrationFilter
-from bindery.url_policy import check_endpoint
 
 # Images are stored as sent and served with the type their first bytes show.
 _IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),
@@ -90,7 +90,7 @@ def _publisher(caller: Caller, organization: str) -> OrgAccess:
 
 
 def _endpoint(body: PublishIntegration, existing: Integration | None) -> str | None:
-    """The extension field `endpoint`: checked against SSRF (bindery.url_policy.check_endpoint) when
+    """The extension field `endpoint`: checked against SSRF (bindery.platform.url_policy.check_endpoint) when
     sent, removed by null, the previous version's when not sent (a publish from the official CLI)."""
     if "endpoint" not in body.model_fields_set:
         return existing.endpoint if existing else None

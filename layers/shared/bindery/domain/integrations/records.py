@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login
-from bindery.errors import Forbidden, NotFound
+from bindery.platform.errors import Forbidden, NotFound
 from bindery.store import integrations as integration_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store

@@ -1,4 +1,4 @@
-"""An integration's secrets as its item keeps them, sealed (bindery.secret_box): the `secrets` it
+"""An integration's secrets as its item keeps them, sealed (bindery.platform.secret_box): the `secrets` it
 publishes, and the signing secret Bindery generates for it (docs/integrations.md, "Delivered").
 
 GitBook's runtime hands every integration signing secrets that the platform generates
@@ -17,10 +17,10 @@ import json
 import secrets
 from dataclasses import dataclass
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.integrations.records import load, owner_admin
-from bindery.errors import NotFound
-from bindery.secret_box import secret_box
+from bindery.platform.errors import NotFound
+from bindery.platform.secret_box import secret_box
 from bindery.store.integrations import Integration
 
 SIGNING_SECRET = "SIGNING_SECRET"  # noqa: S105 - the name of the published secret, not a secret

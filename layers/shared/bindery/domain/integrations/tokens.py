@@ -1,5 +1,5 @@
 """Installation tokens (POST …/installations/{installationId}/tokens): a temporary API token that
-authenticates as the installation, with its integration's scopes (bindery.installation_scopes).
+authenticates as the installation, with its integration's scopes (bindery.domain.access.installation_scopes).
 
 The integration's developers (admins of its owner organization) make them: Bindery runs no integration
 code, so they act for the integration. A token lives an hour; uninstalling revokes it at once, since every
@@ -8,12 +8,12 @@ access check reads the installation (bindery.domain.access.installations).
 
 from __future__ import annotations
 
-from bindery import clock
-from bindery.auth import INSTALLATION_PREFIX, Caller, hash_token
+from bindery.domain.access.auth import INSTALLATION_PREFIX, Caller, hash_token
 from bindery.domain.integrations.installations import NO_INSTALLATION, find
 from bindery.domain.integrations.records import owner_admin
-from bindery.errors import Forbidden, NotFound
-from bindery.ids import new_token
+from bindery.platform import clock
+from bindery.platform.errors import Forbidden, NotFound
+from bindery.platform.ids import new_token
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store
 

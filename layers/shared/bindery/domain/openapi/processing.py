@@ -3,9 +3,9 @@
 One message per job (`OpenAPIProcessMessage`). The spec is claimed for the job first (pending → progress,
 a conditional write): a message for a job the spec no longer has (a newer PUT, a deleted spec), or that
 another delivery holds or finished, claims nothing and is dropped. Then the source is read (a URL through
-bindery.remote_files — the URL policy, checked redirects, a timeout, a size cap — with every file its
-`$ref`s name; a text from the object store), parsed and validated (bindery.openapi), and the spec moves
-to `complete` in one transaction with either a new version (its files written first), or its errors and
+bindery.platform.remote_files — the URL policy, checked redirects, a timeout, a size cap — with every file its
+`$ref`s name; a text from the object store), parsed and validated (bindery.engines.openapi), and the spec
+moves to `complete` in one transaction with either a new version (its files written first), or its errors and
 no version (the previous version stays the latest), or — when the documents are those of the last
 version — neither.
 
@@ -20,14 +20,14 @@ from datetime import timedelta
 
 from aws_lambda_powertools import Logger
 
-from bindery import clock, remote_files
-from bindery.config import settings
-from bindery.errors import BadRequest
-from bindery.ids import new_id
-from bindery.messages import OpenAPIProcessMessage
-from bindery.openapi import filesystem, validation
-from bindery.openapi.errors import ProcessingFailed, SpecError
-from bindery.openapi.filesystem import Filesystem
+from bindery.engines.openapi import filesystem, validation
+from bindery.engines.openapi.errors import ProcessingFailed, SpecError
+from bindery.engines.openapi.filesystem import Filesystem
+from bindery.platform import clock, remote_files
+from bindery.platform.config import settings
+from bindery.platform.errors import BadRequest
+from bindery.platform.ids import new_id
+from bindery.platform.messages import OpenAPIProcessMessage
 from bindery.store import openapi_specs as spec_store
 from bindery.store.openapi_specs import Outcome, Spec, Version
 

@@ -5,8 +5,8 @@ of the space's organization by slug or id, `props.models`). Read with `computed`
 it is shown as what it computes from the spec's **latest version**: a document page (the API's info) whose
 children are one document page per tag (its operations) and, with `props.models`, a "Models" page. Each
 carries its own `computed` source (the official ComputedContentSourceDocumentOpenAPI, with the spec as the
-resolved dependency `value`), and its document is rendered on demand (bindery.openapi.reference). A newly
-processed version shows in the next read without any commit. With `computed` false the page is shown
+resolved dependency `value`), and its document is rendered on demand (bindery.engines.openapi.reference). A
+newly processed version shows in the next read without any commit. With `computed` false the page is shown
 as stored.
 
 Costs, per computed page read: the spec (one BatchGetItem, + one GetItem when named by id), its latest
@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from bindery.content.templates import TITLE_MAX, unique_slug
-from bindery.content.tree import Tree
-from bindery.openapi import reference
+from bindery.engines.content.templates import TITLE_MAX, unique_slug
+from bindery.engines.content.tree import Tree
+from bindery.engines.openapi import reference
 from bindery.store import openapi_specs as spec_store
 
 COMPUTED_TYPE = "builtin:openapi"

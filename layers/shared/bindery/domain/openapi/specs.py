@@ -13,20 +13,20 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
-from bindery import clock, queues
-from bindery.auth import Caller
-from bindery.config import settings
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, require_org_role
 from bindery.domain.access.roles import Role, at_least
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
-from bindery.messages import OpenAPIProcessMessage
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock, queues
+from bindery.platform.config import settings
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.messages import OpenAPIProcessMessage
+from bindery.platform.pagination import Listing, next_page, open_page
+from bindery.platform.url_policy import check_url
 from bindery.requests.openapi import SpecSource
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import openapi_specs as spec_store
 from bindery.store.openapi_specs import Spec
-from bindery.url_policy import check_url
 
 NO_SPEC = "No matching OpenAPI specification"
 VIEW: Role = "read"

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import require_org_role
 from bindery.domain.openapi.specs import VIEW
-from bindery.errors import NotFound
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform.errors import NotFound
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.store import openapi_specs as spec_store
 from bindery.store.openapi_specs import Spec, Version
 

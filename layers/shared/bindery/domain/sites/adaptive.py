@@ -3,7 +3,7 @@
 
 The schema is a JSON Schema (draft-07) of the claims a visitor brings: signed claims at the top level,
 unsigned ones under `unsigned`. PUT checks it against draft-07's meta-schema and against the shape the
-official spec gives it (bindery.schemas); the 400 names the offending path.
+official spec gives it (bindery.domain.sites.schemas); the 400 names the offending path.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.sites.records import open_site
-from bindery.errors import BadRequest, NotFound
-from bindery.schemas import problem
+from bindery.domain.sites.schemas import problem
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, NotFound
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import site_settings as settings_store
 from bindery.store.site_settings import AdaptiveSchema

@@ -1,8 +1,8 @@
 """A site's customization and its site spaces' overrides (docs/sites.md).
 
 The site's settings are a whole SiteCustomizationSettings document (PUT replaces it), validated against
-the official schema (bindery.schemas); a site that was never customized has DEFAULT's. A site space's
-overrides are a partial document (PATCH merges into them; a null resets that setting to the site's);
+the official schema (bindery.domain.sites.schemas); a site that was never customized has DEFAULT's. A site
+space's overrides are a partial document (PATCH merges into them; a null resets that setting to the site's);
 what a site space shows is the site's settings with its overrides merged in.
 """
 
@@ -11,11 +11,11 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.sites.records import NO_SITE_SPACE, open_structure
-from bindery.errors import BadRequest, NotFound
-from bindery.schemas import known_fields, problem
+from bindery.domain.sites.schemas import known_fields, problem
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, NotFound
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import site_settings as settings_store
 from bindery.store.site_structure import Structure

@@ -5,14 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import org_access
 from bindery.domain.integrations.content_installs import content_gone
 from bindery.domain.sites.records import NO_SITE_SPACE, commit_change, open_site, open_structure
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
-from bindery.errors import BadRequest
-from bindery.ids import new_id
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest
+from bindery.platform.ids import new_id
 from bindery.requests.sites import CreateSite, UpdateSite
 from bindery.store import Op, Transaction
 from bindery.store import site_sections as section_store

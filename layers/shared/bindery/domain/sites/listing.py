@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import org_access
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.orgs import Organization

@@ -3,8 +3,8 @@ no position: the end)."""
 
 from __future__ import annotations
 
-from bindery.errors import BadRequest
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.errors import BadRequest
 
 
 def position_among(siblings: list[tuple[str, str]], moving: str, *, before: str | None, after: str | None,

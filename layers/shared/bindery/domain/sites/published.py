@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.integrations.site_scripts import site_scripts
 from bindery.domain.sites.customization import site_settings, site_space_settings
 from bindery.domain.sites.records import open_for_reader

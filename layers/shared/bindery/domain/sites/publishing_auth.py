@@ -11,9 +11,9 @@ from __future__ import annotations
 import secrets
 from dataclasses import replace
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.sites.records import commit_change, open_structure
+from bindery.platform.clock import now_iso
 from bindery.requests.sites import UpdatePublishingAuth
 from bindery.store import site_settings as settings_store
 from bindery.store.site_settings import PublishingAuth

@@ -13,12 +13,12 @@ import hmac
 import re
 from dataclasses import dataclass
 
-from bindery.auth import Caller
-from bindery.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.installations import installation_covers_site
 from bindery.domain.access.organization import OrgAccess, org_access, require_sso_login, require_token_org
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.pagination import ItemT, Listing, next_page, open_page
+from bindery.engines.content.expressions import UNKNOWN, ExpressionError, evaluate_expression
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.pagination import ItemT, Listing, next_page, open_page
 from bindery.store import Op, Transaction, TransactionConflict, site_structure
 from bindery.store import sites as site_store
 from bindery.store.members import Member
@@ -76,7 +76,7 @@ def checked_path(path: str, field: str = "path") -> str:
 
 
 def checked_condition(condition: str, field: str = "condition") -> str:
-    """A condition is a GitBook expression (bindery.content.expressions) over the visitor's claims."""
+    """A condition is a GitBook expression (bindery.engines.content.expressions) over the visitor's claims."""
     try:
         evaluate_expression(condition, {"visitor": UNKNOWN})
     except (ExpressionError, RecursionError) as error:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.sites.records import commit_change, open_structure, page_in_order
 from bindery.domain.sites.sections import level_siblings
 from bindery.domain.sites.views import GroupView, site_views
-from bindery.errors import BadRequest, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing
 from bindery.requests.site_sections import AddSectionGroup, AddSectionToGroup, UpdateSectionGroup
 from bindery.store import Op, site_structure
 from bindery.store import site_sections as section_store

@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.sites.placement import position_among
 from bindery.domain.sites.records import (
@@ -28,10 +27,11 @@ from bindery.domain.sites.records import (
 )
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.domain.sites.views import SectionView, site_views
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing
 from bindery.requests.site_sections import AddSection, MoveSection, UpdateSection
 from bindery.store import Op, Transaction, TransactionConflict, site_structure
 from bindery.store import site_sections as section_store

@@ -7,13 +7,13 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, replace
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import org_access
 from bindery.domain.sites.records import open_structure
-from bindery.errors import Conflict, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.sites import CreateShareLink, UpdateShareLink
 from bindery.store import Transaction, TransactionConflict, site_structure
 from bindery.store import site_settings as settings_store

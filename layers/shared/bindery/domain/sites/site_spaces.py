@@ -1,7 +1,8 @@
 """Site spaces: the spaces a site shows, each at a path, one of them the default (docs/sites.md).
 
 A site without sections holds its site spaces at its root. Their order is a fractional position
-(bindery.positions); their paths are unique among siblings (a guard item per path, claimed in the same
+(bindery.engines.content.positions); their paths are unique among siblings (a guard item per path, claimed in
+the same
 transaction). The site's `siteSpaces` counter and its default site space move in that transaction too,
 conditioned on the site as read. A site space whose space was deleted or left the organization is kept
 but hidden (it shows again if the space is restored); docs/sites.md says why.
@@ -12,8 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import roles_on
 from bindery.domain.access.organization import OrgAccess, org_access
 from bindery.domain.sites.placement import position_among
@@ -28,10 +28,11 @@ from bindery.domain.sites.records import (
     slug,
 )
 from bindery.domain.sites.views import SiteSpaceView, site_views
-from bindery.errors import BadRequest, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing, next_page, open_page
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.site_sections import MoveSiteSpace
 from bindery.requests.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.store import site_spaces as site_space_store

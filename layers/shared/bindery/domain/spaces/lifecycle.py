@@ -14,16 +14,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, roles_on, space_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.space_roles import role_at
 from bindery.domain.revisions import copy_content
 from bindery.domain.spaces.records import SpaceView
-from bindery.errors import Conflict, Forbidden, NotFound
-from bindery.ids import new_id
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform import clock
+from bindery.platform.errors import Conflict, Forbidden, NotFound
+from bindery.platform.ids import new_id
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import grants as grant_store
 from bindery.store import spaces as space_store

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import member_roles_and_org, roles_on
 from bindery.domain.spaces.records import SpaceView
-from bindery.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
+from bindery.platform.pagination import MAX_LIMIT, Listing, carried_count, next_page, open_page
 from bindery.store import spaces as space_store
 from bindery.store.spaces import Space
 

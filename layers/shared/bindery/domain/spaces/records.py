@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bindery.auth import Caller
-from bindery.clock import now_iso
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import roles_on, space_access
 from bindery.domain.access.organization import OrgAccess
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.space_roles import role_at
 from bindery.domain.change_requests.rules import checked_merge_rules
-from bindery.errors import BadRequest, Forbidden
-from bindery.ids import new_id
-from bindery.positions import between
+from bindery.engines.content.positions import between
+from bindery.platform.clock import now_iso
+from bindery.platform.errors import BadRequest, Forbidden
+from bindery.platform.ids import new_id
 from bindery.requests.spaces import CreateSpace, UpdateSpace
 from bindery.store import Transaction
 from bindery.store import collections as collection_store

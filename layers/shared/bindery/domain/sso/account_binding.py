@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery.errors import Forbidden
+from bindery.platform.errors import Forbidden
 
 NOT_LINKED = ("SAML login refused: an account with this email already exists and is not linked to this "
               "organization's single sign-on. Sign in to that account, then link it: POST "

@@ -1,7 +1,7 @@
 """A login through a SAML provider (docs/sso.md): the start (SP-initiated: an AuthnRequest sent to the
 IdP by redirect) and the ACS (a signed response posted back, SP- or IdP-initiated).
 
-The ACS trusts nothing but what the provider's certificate verifies (bindery.saml.responses). A
+The ACS trusts nothing but what the provider's certificate verifies (bindery.engines.saml.responses). A
 response that answers a request must answer one Bindery sent through this provider and has not seen
 answered; each assertion logs in once. The account it signs in is the one the organization's identity is
 bound to, the signed-in user who started the login to link it, or a new one
@@ -15,17 +15,13 @@ from __future__ import annotations
 from datetime import timedelta
 from urllib.parse import parse_qs, urlencode
 
-from bindery import clock, stack_urls
-from bindery.auth import Caller, hash_token
-from bindery.config import settings
+from bindery.domain.access.auth import Caller, hash_token
 from bindery.domain.access.organization import NO_ORG, require_token_org
 from bindery.domain.sso import account_binding
-from bindery.errors import BadRequest, Conflict, Forbidden, NotFound, TransactionConflict
-from bindery.ids import new_id, new_token
-from bindery.saml.authn_requests import authn_request_xml, redirect_url
-from bindery.saml.certificates import CertificateError, load_certificate
-from bindery.saml.endpoints import ServiceEndpoints, service_endpoints
-from bindery.saml.responses import (
+from bindery.engines.saml.authn_requests import authn_request_xml, redirect_url
+from bindery.engines.saml.certificates import CertificateError, load_certificate
+from bindery.engines.saml.endpoints import ServiceEndpoints, service_endpoints
+from bindery.engines.saml.responses import (
     Expected,
     MalformedResponse,
     ResponseRefused,
@@ -33,6 +29,10 @@ from bindery.saml.responses import (
     parse_response,
     verify_response,
 )
+from bindery.platform import clock, stack_urls
+from bindery.platform.config import settings
+from bindery.platform.errors import BadRequest, Conflict, Forbidden, NotFound, TransactionConflict
+from bindery.platform.ids import new_id, new_token
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store import saml as saml_store
@@ -158,7 +158,7 @@ def consume(api_base: str, provider_id: str, form: str) -> str:
 
 def return_url() -> str:
     """Where a login sends the browser: BINDERY_SSO_RETURN_URL, else the app's `/auth/saml` page (on a
-    deployed stack without an app URL, under the API's own: bindery.stack_urls)."""
+    deployed stack without an app URL, under the API's own: bindery.platform.stack_urls)."""
     return settings().sso_return_url or stack_urls.app_base() + "/auth/saml"
 
 

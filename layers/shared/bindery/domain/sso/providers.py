@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import NO_ORG, org_access
-from bindery.errors import BadRequest, Conflict, NotFound, TransactionConflict
-from bindery.ids import new_id
-from bindery.pagination import Listing, next_page, open_page
+from bindery.engines.saml.certificates import CertificateError, load_certificate, normalized_pem
+from bindery.platform import clock
+from bindery.platform.errors import BadRequest, Conflict, NotFound, TransactionConflict
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.saml import CreateSAMLProvider, UpdateSAMLProvider
-from bindery.saml.certificates import CertificateError, load_certificate, normalized_pem
 from bindery.store import orgs as org_store
 from bindery.store import saml as saml_store
 from bindery.store import teams as team_store

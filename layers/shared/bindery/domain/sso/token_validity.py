@@ -6,8 +6,8 @@ write per token: one GetItem more, for SSO tokens only."""
 
 from __future__ import annotations
 
-from bindery import clock
-from bindery.saml.certificates import CertificateError, load_certificate
+from bindery.engines.saml.certificates import CertificateError, load_certificate
+from bindery.platform import clock
 from bindery.store import saml as saml_store
 
 

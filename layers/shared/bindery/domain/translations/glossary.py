@@ -8,13 +8,13 @@ written in one transaction, so it applies entirely or not at all.
 
 from __future__ import annotations
 
-from bindery import clock
-from bindery.auth import Caller
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import require_org_role
 from bindery.domain.translations.records import EDIT, VIEW
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.translations import GlossaryOperation
 from bindery.store import Op, Transaction, TransactionConflict
 from bindery.store import glossary as glossary_store

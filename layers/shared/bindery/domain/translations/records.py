@@ -13,16 +13,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bindery import clock, queues
-from bindery.auth import Caller
-from bindery.config import settings
+from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import space_access
 from bindery.domain.access.organization import OrgAccess, require_org_role
 from bindery.domain.access.roles import Role, at_least
-from bindery.errors import BadRequest, Conflict, NotFound
-from bindery.ids import new_id
-from bindery.messages import TranslationRunMessage
-from bindery.pagination import Listing, next_page, open_page
+from bindery.platform import clock, queues
+from bindery.platform.config import settings
+from bindery.platform.errors import BadRequest, Conflict, NotFound
+from bindery.platform.ids import new_id
+from bindery.platform.messages import TranslationRunMessage
+from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.requests.translations import CreateTranslation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import translations as translation_store

@@ -21,13 +21,17 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from bindery import clock
-from bindery.config import settings
-from bindery.content.markdown import document_to_markdown
 from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision
-from bindery.errors import NotFound
-from bindery.ids import new_id
-from bindery.positions import between
+from bindery.engines.content.markdown import document_to_markdown
+from bindery.engines.content.positions import between
+from bindery.engines.translation import backends, segments
+from bindery.engines.translation.errors import TranslationFailed
+from bindery.engines.translation.languages import english_name
+from bindery.engines.translation.markup import Protect, no_terms
+from bindery.platform import clock
+from bindery.platform.config import settings
+from bindery.platform.errors import NotFound
+from bindery.platform.ids import new_id
 from bindery.store import Transaction, TransactionConflict, blobs
 from bindery.store import glossary as glossary_store
 from bindery.store import revisions as revision_store
@@ -36,10 +40,6 @@ from bindery.store import translations as translation_store
 from bindery.store import tree as tree_store
 from bindery.store.spaces import Space
 from bindery.store.translations import Translation
-from bindery.translation import backends, segments
-from bindery.translation.errors import TranslationFailed
-from bindery.translation.languages import english_name
-from bindery.translation.markup import Protect, no_terms
 
 Entry = Mapping[str, Any]
 DROPPED = ("pages", "git")  # children are rebuilt; Git Sync metadata describes the source's repository

@@ -20,15 +20,15 @@ from datetime import datetime, timedelta
 
 from aws_lambda_powertools import Logger
 
-from bindery import clock, queues
-from bindery.config import settings
 from bindery.domain.translations.result import RunResult, Superseded, run
-from bindery.ids import new_id
-from bindery.messages import TranslationRunMessage
+from bindery.engines.translation.errors import TranslationFailed
+from bindery.platform import clock, queues
+from bindery.platform.config import settings
+from bindery.platform.ids import new_id
+from bindery.platform.messages import TranslationRunMessage
 from bindery.store import Transaction
 from bindery.store import translations as translation_store
 from bindery.store.translations import Ending, Translation
-from bindery.translation.errors import TranslationFailed
 
 logger = Logger(service="translations")
 MAX_ATTEMPTS = 3  # template.yaml: TranslationRunQueue's maxReceiveCount

@@ -14,7 +14,7 @@ MemberRole = RoleValue
 MemberRoleOrGuest = RoleOrGuest
 Timestamp = str
 # Rich-text documents, merge rules and other nested stored structures pass through as stored: their
-# blocks are the content engine's (bindery.content), validated when written.
+# blocks are the content engine's (bindery.engines.content), validated when written.
 JSONObject = dict[str, Any]
 
 

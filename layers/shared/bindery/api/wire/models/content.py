@@ -12,7 +12,7 @@ from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.common import JSONObject, Timestamp
 from bindery.api.wire.models.organizations import Organization
 from bindery.api.wire.models.spaces import Space
-from bindery.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
+from bindery.engines.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
 
 # The spec's `Icon` and `Emoji`.
 ShortName = Annotated[str, Field(max_length=50)]

@@ -1,6 +1,6 @@
 """Site customization, share links, the adaptive schema and the published profile, as the reference spec
 declares them. A customization document's settings are checked against the spec's JSON Schema when
-they are written (bindery.schemas); here each top-level setting is typed as the object it is."""
+they are written (bindery.domain.sites.schemas); here each top-level setting is typed as the object it is."""
 
 from __future__ import annotations
 

@@ -1,0 +1,118 @@
+"""Querying one index (search.index): pages ranked by relevance, each with its best-matching sections.
+
+A user's query never reaches FTS5's syntax as written (a stray quote or `AND` would be a syntax error
+or an operator): `"quoted words"` become a phrase, a word ending in `*` a prefix, every other word a
+quoted term, all required. When requiring every term finds nothing, any term will do (bm25 still puts
+pages with more of them first). Terms with no letter or digit are dropped.
+
+Ranking: FTS5's bm25 over whole pages, with weights 4 (title and description), 2 (headings), 1 (text),
+plus twice the bm25 of the title alone; then each page's best sections (bm25 again, heading 3, text 1),
+looked up for all pages shown in one statement. A page matched by its title alone has no sections:
+they would say nothing about where to look.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+
+from bindery.engines.search.index import SECTIONS
+
+SECTIONS_PER_PAGE = 3
+_TERMS = re.compile(r'"([^"]*)"?|(\S+)')
+_WORDY = re.compile(r"[^\W_]")
+COUNT_SQL = "SELECT COUNT(*) FROM page_fts WHERE page_fts MATCH ?"
+TITLE_MATCH_SQL = "SELECT 1 FROM title_fts WHERE title_fts MATCH ? LIMIT 1"
+# bm25() only works in the query that matches: the titles' scores are materialized (few rows: titles are
+# short) and each matching page looks its own up by rowid, so the pages are ranked in the one pass that
+# scores them, keeping only the best `LIMIT + OFFSET` (a join of two materialized score lists sorted
+# every matching page: a third more CPU when most pages match). When no title matches, the lookup would
+# add nothing (2.0 * 0) but its cost: the pages are ranked on their own score.
+RANK_SQL = ("SELECT rowid, bm25(page_fts, 4.0, 2.0, 1.0) AS ranking FROM page_fts WHERE page_fts MATCH ?1 "
+            "ORDER BY ranking, rowid LIMIT ?2 OFFSET ?3")
+PAGES_SQL = ("WITH titles AS MATERIALIZED (SELECT rowid, bm25(title_fts) AS score FROM title_fts "
+             "WHERE title_fts MATCH ?1) SELECT rowid, bm25(page_fts, 4.0, 2.0, 1.0) + 2.0 * COALESCE("
+             "(SELECT score FROM titles WHERE titles.rowid = page_fts.rowid), 0) AS ranking "
+             "FROM page_fts WHERE page_fts MATCH ?1 ORDER BY ranking, rowid LIMIT ?2 OFFSET ?3")
+# One statement for the sections of every page shown: bm25() computes its IDFs once per statement (a
+# full pass over each term's doclist), so a statement per page repeated that pass for every page. The
+# rowid range (from the first to the last page shown) is a constraint FTS5 itself applies: it skips the
+# sections of pages outside it instead of reading and testing each one.
+SECTIONS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24), bm25(fts, 3.0, 1.0) "
+                "FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
+                "AND (rowid / ?3) IN (SELECT value FROM json_each(?2))")
+PAGE_INFO_SQL = "SELECT rowid, id, title, path FROM pages WHERE rowid IN (SELECT value FROM json_each(?))"
+
+
+@dataclass(frozen=True)
+class SectionHit:
+    anchor: str | None
+    title: str
+    body: str
+
+
+@dataclass(frozen=True)
+class PageHit:
+    id: str
+    title: str
+    path: str
+    sections: list[SectionHit]
+    # The ranking's score (bm25, lower is better): how hits of several indexes are merged best first.
+    score: float = 0.0
+
+
+def _quoted(text: str) -> str:
+    return '"' + text.replace('"', '""') + '"'
+
+
+def terms(query: str) -> list[str]:
+    """The query's terms as FTS5 phrases (`"a b"`, `"prefix"*`)."""
+    found: list[str] = []
+    for phrase, word in _TERMS.findall(query):
+        text = phrase if phrase else word
+        prefix = not phrase and text.endswith("*")
+        text = text.rstrip("*") if prefix else text
+        if _WORDY.search(text):
+            found.append(_quoted(text) + ("*" if prefix else ""))
+    return found
+
+
+def _pages(connection: sqlite3.Connection, match: str, limit: int,
+           offset: int) -> tuple[int, dict[int, float]]:
+    """The number of matching pages, and the rowids of `limit` of them from `offset`, best first, with
+    their scores."""
+    total = int(connection.execute(COUNT_SQL, (match,)).fetchone()[0])
+    if total == 0:
+        return 0, {}
+    titled = connection.execute(TITLE_MATCH_SQL, (match,)).fetchone() is not None
+    rows = connection.execute(PAGES_SQL if titled else RANK_SQL, (match, limit, offset)).fetchall()
+    return total, {int(row[0]): float(row[1]) for row in rows}
+
+
+def search(connection: sqlite3.Connection, query: str, *, limit: int,
+           offset: int = 0) -> tuple[int, list[PageHit]]:
+    """The number of matching pages, and `limit` of them from `offset`, best first."""
+    phrases = terms(query)
+    if not phrases:
+        return 0, []
+    match = " AND ".join(phrases)
+    total, scores = _pages(connection, match, limit, offset)
+    if total == 0 and len(phrases) > 1:
+        match = " OR ".join(phrases)
+        total, scores = _pages(connection, match, limit, offset)
+    rowids = list(scores)
+    if not rowids:
+        return total, []
+    sections: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
+    shown = json.dumps(rowids)
+    hits = connection.execute(SECTIONS_SQL, (match, shown, SECTIONS, min(rowids) * SECTIONS,
+                                             (max(rowids) + 1) * SECTIONS)).fetchall()
+    for rowid, anchor, heading, body, _score in sorted(hits, key=lambda hit: (hit[4], hit[0])):
+        best = sections[rowid // SECTIONS]
+        if len(best) < SECTIONS_PER_PAGE:
+            best.append(SectionHit(anchor, heading, body))
+    info = {row[0]: row[1:] for row in connection.execute(PAGE_INFO_SQL, (shown,))}
+    return total, [PageHit(info[r][0], info[r][1], info[r][2], sections[r], scores[r])
+                   for r in rowids]
