@@ -3,16 +3,23 @@ them; clients exist before the snapshot and every restored environment makes its
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
 import sys
+import textwrap
 import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from bindery.platform import aws, snapstart
 from local.lambda_runtime import load_handler
 from local.template import load
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -75,6 +82,47 @@ def test_before_the_snapshot_a_handler_builds_its_tracer_and_includes_its_deferr
     assert observability.tracer.cache_info().hits == hits + 1
     assert "/spaces/<spaceId>/git/runs" in {route.path for route in app._dynamic_routes}
     assert app.include_deferred() is False  # nothing left for a first request to import
+
+
+def test_before_the_snapshot_every_route_validation_and_deferred_model_is_built():
+    """Response models and request bodies defer their build, and Powertools builds a route's validation
+    on its first request: under SnapStart the ContentFunction builds all of them before the snapshot,
+    not after each restore. In a new interpreter: models are built once per process."""
+    function = load().functions["ContentFunction"]
+    script = textwrap.dedent("""
+        import json, sys, types
+        hooks = []
+        runtime = types.ModuleType("snapshot_restore_py")
+        runtime.register_before_snapshot, runtime.register_after_restore = hooks.append, lambda hook: None
+        sys.modules["snapshot_restore_py"] = runtime
+        from content_api.app import app
+        from bindery.api import snapshot
+        from bindery.api.wire.models.content import RevisionPage
+
+        def routes():
+            return (*app._static_routes, *app._dynamic_routes)
+
+        def state():
+            return {"models": len(list(snapshot.deferred_models())),
+                    "page": RevisionPage.__pydantic_complete__,
+                    "unbuilt routes": sum(route._dependant is None for route in routes()),
+                    "git routes": any(route.path.endswith("/git/runs") for route in routes())}
+
+        before = state()
+        for hook in hooks:
+            hook()
+        print(json.dumps({"before": before, "after": state()}))
+    """)
+    paths = os.pathsep.join([str(ROOT / "layers" / "shared"), str(function.code_uri)])
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": paths, "AWS_DEFAULT_REGION": "us-east-1"})
+    states = json.loads(done.stdout)
+    before = states["before"]  # what a cold start without SnapStart leaves to first requests
+    assert before["models"] > 0
+    assert before["unbuilt routes"] > 0
+    assert not before["page"]
+    assert not before["git routes"]
+    assert states["after"] == {"models": 0, "page": True, "unbuilt routes": 0, "git routes": True}
 
 
 def test_retry_jitter_differs_between_environments_restored_from_one_snapshot():
