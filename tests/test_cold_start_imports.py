@@ -41,6 +41,15 @@ DEFERRED = {
         "change_requests_api.routes.merges", "change_requests_api.routes.mcp",
         "change_requests_api.routes.org_change_requests",
         "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports"),
+    "MembersFunction": (
+        "members_api.routes.invites", "members_api.routes.link_invites", "bindery.domain.invites",
+        "bindery.api.wire.invites"),
+    "SpacesFunction": (
+        "spaces_api.routes.tree", "spaces_api.routes.permissions", "bindery.domain.transfers",
+        "bindery.domain.access.grant_listings", "bindery.requests.integrations"),
+    "SitesFunction": (
+        "sites_api.routes.site_integrations", "sites_api.routes.publishing_auth",
+        "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations"),
 }
 
 
