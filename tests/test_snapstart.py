@@ -134,3 +134,26 @@ def test_retry_jitter_differs_between_environments_restored_from_one_snapshot():
         random.seed(1234)  # the state each restored copy starts from
         delays.add(aws._retry_item_conflict(2, conflict))
     assert len(delays) == 3
+
+
+# Every function with routes is a Resolver (bindery.api.http) but the published site's, which serves
+# pages itself.
+RESOLVER_FUNCTIONS = sorted(name for name, function in load().functions.items()
+                            if function.routes and name != "PublishedSiteFunction")
+
+
+@pytest.mark.parametrize("function_name", RESOLVER_FUNCTIONS)
+def test_every_api_function_builds_all_it_defers_before_the_snapshot(function_name):
+    """A model that could not be built, or a route whose validation could not, would fail the version's
+    init under SnapStart (the hook runs in it): each API function builds everything, in a new interpreter."""
+    function = load().functions[function_name]
+    script = textwrap.dedent(f"""
+        from {function.handler.rpartition(".")[0]} import app
+        from bindery.api import snapshot
+        app.build_for_snapshot()
+        print(len(list(snapshot.deferred_models())))
+    """)
+    paths = os.pathsep.join([str(ROOT / "layers" / "shared"), str(function.code_uri)])
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": paths, "AWS_DEFAULT_REGION": "us-east-1"})
+    assert done.stdout.strip() == "0"
