@@ -25,17 +25,31 @@ HEAVY = ("markdown_it", "mdit_py_plugins", "dulwich", "fpdf", "PIL", "yaml", "em
 API_FUNCTIONS = sorted(name for name, function in load().functions.items() if function.routes)
 
 
-# The route modules (and the domain modules only they use) each function imports on first need.
+# The route modules (and the domain, wire and model modules only they use) each function imports on first
+# need: a content read that shows a change request imports neither its reviews nor their comments, nor
+# the link shapes that name an organization and a space.
 DEFERRED = {
     "ContentFunction": (
         "content_api.routes.links", "content_api.routes.template", "content_api.routes.git",
         "content_api.routes.change_request_content", "content_api.routes.change_request_links",
         "bindery.domain.change_requests.edits", "bindery.domain.git_sync.operations",
-        "bindery.domain.templates"),
+        "bindery.domain.templates", "bindery.api.wire.reviews", "bindery.api.wire.comments",
+        "bindery.api.wire.change_request_changes", "bindery.api.wire.models.reviews",
+        "bindery.api.wire.models.comments", "bindery.api.wire.models.content_locations",
+        "bindery.requests.change_requests"),
     "ChangeRequestsFunction": (
         "change_requests_api.routes.merges", "change_requests_api.routes.mcp",
         "change_requests_api.routes.org_change_requests",
         "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports"),
+    "MembersFunction": (
+        "members_api.routes.invites", "members_api.routes.link_invites", "bindery.domain.invites",
+        "bindery.api.wire.invites"),
+    "SpacesFunction": (
+        "spaces_api.routes.tree", "spaces_api.routes.permissions", "bindery.domain.transfers",
+        "bindery.domain.access.grant_listings", "bindery.requests.integrations"),
+    "SitesFunction": (
+        "sites_api.routes.site_integrations", "sites_api.routes.publishing_auth",
+        "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations"),
 }
 
 

@@ -3,16 +3,23 @@ them; clients exist before the snapshot and every restored environment makes its
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
 import sys
+import textwrap
 import types
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
 from bindery.platform import aws, snapstart
 from local.lambda_runtime import load_handler
 from local.template import load
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -77,6 +84,47 @@ def test_before_the_snapshot_a_handler_builds_its_tracer_and_includes_its_deferr
     assert app.include_deferred() is False  # nothing left for a first request to import
 
 
+def test_before_the_snapshot_every_route_validation_and_deferred_model_is_built():
+    """Response models and request bodies defer their build, and Powertools builds a route's validation
+    on its first request: under SnapStart the ContentFunction builds all of them before the snapshot,
+    not after each restore. In a new interpreter: models are built once per process."""
+    function = load().functions["ContentFunction"]
+    script = textwrap.dedent("""
+        import json, sys, types
+        hooks = []
+        runtime = types.ModuleType("snapshot_restore_py")
+        runtime.register_before_snapshot, runtime.register_after_restore = hooks.append, lambda hook: None
+        sys.modules["snapshot_restore_py"] = runtime
+        from content_api.app import app
+        from bindery.api import snapshot
+        from bindery.api.wire.models.content import RevisionPage
+
+        def routes():
+            return (*app._static_routes, *app._dynamic_routes)
+
+        def state():
+            return {"models": len(list(snapshot.deferred_models())),
+                    "page": RevisionPage.__pydantic_complete__,
+                    "unbuilt routes": sum(route._dependant is None for route in routes()),
+                    "git routes": any(route.path.endswith("/git/runs") for route in routes())}
+
+        before = state()
+        for hook in hooks:
+            hook()
+        print(json.dumps({"before": before, "after": state()}))
+    """)
+    paths = os.pathsep.join([str(ROOT / "layers" / "shared"), str(function.code_uri)])
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": paths, "AWS_DEFAULT_REGION": "us-east-1"})
+    states = json.loads(done.stdout)
+    before = states["before"]  # what a cold start without SnapStart leaves to first requests
+    assert before["models"] > 0
+    assert before["unbuilt routes"] > 0
+    assert not before["page"]
+    assert not before["git routes"]
+    assert states["after"] == {"models": 0, "page": True, "unbuilt routes": 0, "git routes": True}
+
+
 def test_retry_jitter_differs_between_environments_restored_from_one_snapshot():
     """Restored environments share the snapshot's `random` state; the jitter of a conflicted write must
     not, or every restored copy would retry in lockstep."""
@@ -86,3 +134,26 @@ def test_retry_jitter_differs_between_environments_restored_from_one_snapshot():
         random.seed(1234)  # the state each restored copy starts from
         delays.add(aws._retry_item_conflict(2, conflict))
     assert len(delays) == 3
+
+
+# Every function with routes is a Resolver (bindery.api.http) but the published site's, which serves
+# pages itself.
+RESOLVER_FUNCTIONS = sorted(name for name, function in load().functions.items()
+                            if function.routes and name != "PublishedSiteFunction")
+
+
+@pytest.mark.parametrize("function_name", RESOLVER_FUNCTIONS)
+def test_every_api_function_builds_all_it_defers_before_the_snapshot(function_name):
+    """A model that could not be built, or a route whose validation could not, would fail the version's
+    init under SnapStart (the hook runs in it): each API function builds everything, in a new interpreter."""
+    function = load().functions[function_name]
+    script = textwrap.dedent(f"""
+        from {function.handler.rpartition(".")[0]} import app
+        from bindery.api import snapshot
+        app.build_for_snapshot()
+        print(len(list(snapshot.deferred_models())))
+    """)
+    paths = os.pathsep.join([str(ROOT / "layers" / "shared"), str(function.code_uri)])
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONPATH": paths, "AWS_DEFAULT_REGION": "us-east-1"})
+    assert done.stdout.strip() == "0"

@@ -11,13 +11,8 @@ from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.change_requests import (
-    contributor_to_wire,
-    requested_reviewer_to_wire,
-    review_to_wire,
-)
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.change_requests import (
+from bindery.api.wire.models.reviews import (
     ChangeRequestRequestedReviewer,
     ChangeRequestRequestedReviewerList,
     ChangeRequestReview,
@@ -26,6 +21,7 @@ from bindery.api.wire.models.change_requests import (
     ChangeRequestUserContributorList,
     RequestedReviewers,
 )
+from bindery.api.wire.reviews import contributor_to_wire, requested_reviewer_to_wire, review_to_wire
 from bindery.domain.change_requests import requested_reviewers
 from bindery.domain.change_requests import reviews as domain
 from bindery.domain.change_requests.requested_reviewers import ContributorView, RequestView

@@ -19,7 +19,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from bindery.api import path_params
+from bindery.api import path_params, snapshot
 from bindery.api.wire.urls import remember_request_base
 from bindery.platform import observability
 from bindery.platform.errors import BinderyError, ServiceUnavailable, error_body, unavailable
@@ -147,6 +147,12 @@ class Resolver(APIGatewayRestResolver):
             self.include_router(importlib.import_module(name).router)
         return bool(modules)
 
+    def build_for_snapshot(self) -> None:
+        """Before a SnapStart snapshot: every route included, and what their first requests would build
+        (bindery.api.snapshot), so that restored environments build none of it."""
+        self.include_deferred()
+        snapshot.build((*self._static_routes, *self._dynamic_routes))
+
     def clear_context(self) -> None:
         # resolve() clears the routing context, matched route included, when it ends (whatever the
         # outcome: validation error, domain error, crash); keep the route's template for the metrics.
@@ -268,7 +274,7 @@ def api_handler(app: Resolver,
         invocation.log_fields["status"] = response.get("statusCode")
         return response
 
-    # Under SnapStart the deferred routes are imported before the snapshot: restored environments pay
-    # nothing for them, only `sam local` and environments started without a snapshot do, on first need.
+    # Under SnapStart the deferred routes and models are built before the snapshot: restored environments
+    # pay nothing for them, only `sam local` and environments started without a snapshot do, on first need.
     return observability.observed(app.service, run, correlation_id_path=correlation_paths.API_GATEWAY_REST,
-                                  before_snapshot=app.include_deferred)
+                                  before_snapshot=app.build_for_snapshot)

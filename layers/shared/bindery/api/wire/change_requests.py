@@ -1,6 +1,7 @@
-"""Change request, review, requested reviewer and contributor shapes (the reference spec's
-`ChangeRequest`, `ChangeRequestReview`, `ChangeRequestRequestedReviewer`, `ChangeRequestUserContributor`),
-the answers of update and merge, and Bindery's change list and PDF export.
+"""The change request shape (the reference spec's `ChangeRequest`), the answers of update and merge, and
+Bindery's PDF export. Reviews, requested reviewers and contributors are in wire.reviews, the change list
+in wire.change_request_changes: a content read that shows a change request (a revision's `mergedFrom`)
+imports none of them (bench/README.md, "Cold start").
 
 Users are looked up by the domain (bindery.domain.people: one BatchGetItem per page) and passed in by
 id; a user who no longer exists is shown as an unnamed user with their id, never dropped (the change
@@ -10,29 +11,18 @@ wire.content does for files.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, Protocol
 
-from bindery.api.wire.comments import Shown, comment_to_wire
-from bindery.api.wire.content import layout
 from bindery.api.wire.models.change_requests import (
     ChangeRequest,
-    ChangeRequestChanges,
     ChangeRequestMerged,
     ChangeRequestPdf,
-    ChangeRequestRequestedReviewer,
-    ChangeRequestReview,
     ChangeRequestUpdated,
-    ChangeRequestUserContributor,
 )
 from bindery.api.wire.urls import api_url, app_url
 from bindery.api.wire.users import user_fields
-from bindery.engines.content.changes import Change
-from bindery.engines.content.merge.trees import PageConflict
-from bindery.store import blobs
 from bindery.store.change_requests import ChangeRequest as StoredChangeRequest
-from bindery.store.comments import Comment as StoredComment
-from bindery.store.reviews import Contributor, RequestedReviewer, Review
 from bindery.store.users import User
 
 Users = Mapping[str, User]
@@ -89,58 +79,12 @@ def change_request_to_wire(view: ChangeRequestShown) -> ChangeRequest:
                                                             outdated=view.outdated))
 
 
-def review_to_wire(review: Review, users: Users, *, outdated: bool,
-                   comment: Shown[StoredComment] | None = None) -> ChangeRequestReview:
-    """`comment`: the review's comment as the comments area shows it to the caller."""
-    out: dict[str, Any] = {
-        "object": "change-request-review", "id": review.id, "revision": review.revision,
-        "reviewer": user_ref(users, review.reviewer_id), "status": review.status, "outdated": outdated,
-        "createdAt": review.created_at, "updatedAt": review.updated_at,
-        "urls": {"location": api_url(f"/spaces/{review.space_id}/change-requests/"
-                                     f"{review.change_request_id}/reviews/{review.id}")},
-    }
-    if review.requested_by:
-        out["requestedBy"] = user_ref(users, review.requested_by)
-    if comment is not None:
-        out["comment"] = comment_to_wire(comment)
-    return ChangeRequestReview.model_validate(out)
-
-
-def requested_reviewer_to_wire(request: RequestedReviewer, users: Users) -> ChangeRequestRequestedReviewer:
-    return ChangeRequestRequestedReviewer.model_validate({
-        "object": "change-request-requested-reviewer", "revision": request.revision,
-        "requestedBy": user_ref(users, request.requested_by), "createdAt": request.created_at,
-        "kind": "user", "user": user_ref(users, request.user_id)})
-
-
-def contributor_to_wire(contributor: Contributor, users: Users) -> ChangeRequestUserContributor:
-    return ChangeRequestUserContributor.model_validate({
-        "updatedAt": contributor.updated_at, "count": contributor.count,
-        "user": user_ref(users, contributor.user_id), "actionType": "edit"})
-
-
 def updated_to_wire(revision: str, result: str) -> ChangeRequestUpdated:
     return ChangeRequestUpdated.model_validate({"revision": revision, "result": result})
 
 
 def merged_to_wire(revision: str, result: str) -> ChangeRequestMerged:
     return ChangeRequestMerged.model_validate({"revision": revision, "result": result})
-
-
-def changes_to_wire(space_id: str, changes: Iterable[Change], *, more: int,
-                    conflicts: Iterable[PageConflict]) -> ChangeRequestChanges:
-    """GET CR/changes: the changes shown, how many more there are, what a merge would meet now."""
-
-    def file_url(entry: Mapping[str, Any]) -> str:
-        return blobs.file_url(space_id, entry["digest"], name=entry["name"],
-                              content_type=entry["contentType"])
-
-    out: dict[str, Any] = {"changes": [change.to_wire(file_url, layout) for change in changes]}
-    if more:
-        out["more"] = more
-    out["conflicts"] = [{"kind": c.kind, "id": c.page_id, "title": c.title, "reason": c.reason}
-                        for c in conflicts]
-    return ChangeRequestChanges.model_validate(out)
 
 
 def pdf_to_wire(url: str) -> ChangeRequestPdf:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, space_access
@@ -22,7 +22,6 @@ from bindery.domain.spaces.records import require_editable
 from bindery.platform.clock import now_iso
 from bindery.platform.errors import BadRequest, Conflict, NotFound
 from bindery.platform.ids import new_id
-from bindery.requests.change_requests import CreateChangeRequest, UpdateChangeRequest
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
@@ -32,6 +31,9 @@ from bindery.store.issue_clusters import cluster_in_org
 from bindery.store.members import Member
 from bindery.store.spaces import Space
 from bindery.store.users import User
+
+if TYPE_CHECKING:  # request bodies, built by the routes: a content read of a change request imports none
+    from bindery.requests.change_requests import CreateChangeRequest, UpdateChangeRequest
 
 NO_CHANGE_REQUEST = "No matching change request"
 CREATE_ATTEMPTS = 5

@@ -5,13 +5,14 @@ default (`stored_or`), an optional field left out, an unknown key dropped (`Stor
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, TypeVar
 
 from aws_lambda_powertools import Logger
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    RootModel,
     ValidationError,
     ValidationInfo,
     WrapValidator,
@@ -81,6 +82,15 @@ class WireModel(BaseModel):
 
 
 _OMITTED = "(left out)"
+
+
+class WireRoot(RootModel[T], Generic[T]):
+    """A response shape that is one of several (`WireRoot[A | B]`). pydantic's own RootModel does not
+    defer: each `RootModel[…]` and its subclass would build the schema of every shape in the union when
+    their module loads; this base defers like WireModel (a RootModel takes no `extra`: its shapes refuse
+    unknown fields themselves)."""
+
+    model_config = ConfigDict(defer_build=True)
 
 
 class StoredModel(WireModel):

@@ -1,13 +1,13 @@
-"""ChangeRequest and what hangs off it: reviews, requested reviewers, contributors, the answers of
-update and merge, and Bindery's change list and PDF export."""
+"""ChangeRequest, the answers of update and merge, and Bindery's change list and PDF export. Reviews,
+requested reviewers and contributors are in models.reviews: a revision shows its change request
+(`mergedFrom`) without importing the comment models a review holds."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.comments import Comment, UserContributor
-from bindery.api.wire.models.common import JSONObject, Location, Timestamp
+from bindery.api.wire.models.common import JSONObject, Timestamp
 from bindery.api.wire.models.users import User
 
 ChangeRequestStatus = Literal["draft", "open", "archived", "merged"]
@@ -43,53 +43,6 @@ class ChangeRequest(WireModel):
 
 class ChangeRequestList(ListPage):
     items: list[ChangeRequest]
-
-
-class ChangeRequestReview(WireModel):
-    object: Literal["change-request-review"]
-    id: str
-    revision: str
-    reviewer: User
-    requestedBy: Omitted[User] = None
-    status: Literal["changes-requested", "approved"]
-    outdated: bool
-    comment: Omitted[Comment] = None
-    createdAt: Timestamp
-    updatedAt: Timestamp
-    urls: Location
-
-
-class ChangeRequestReviewList(ListPage):
-    items: list[ChangeRequestReview]
-
-
-class ChangeRequestRequestedReviewer(WireModel):
-    """The spec's user kind (Bindery requests reviews from users, not teams)."""
-
-    object: Literal["change-request-requested-reviewer"]
-    revision: str
-    requestedBy: User
-    createdAt: Timestamp
-    kind: Literal["user"]
-    user: User
-
-
-class ChangeRequestRequestedReviewerList(ListPage):
-    items: list[ChangeRequestRequestedReviewer]
-
-
-class RequestedReviewers(WireModel):
-    """POST …/requested-reviewers: the reviewers the request added."""
-
-    users: list[ChangeRequestRequestedReviewer]
-
-
-class ChangeRequestUserContributor(UserContributor):
-    actionType: Literal["edit", "comment"]
-
-
-class ChangeRequestUserContributorList(ListPage):
-    items: list[ChangeRequestUserContributor]
 
 
 class ChangeRequestUpdated(WireModel):

@@ -1,17 +1,16 @@
 """Revision content: Revision, RevisionPage (document, group, link or computed), RevisionFile,
-RevisionReusableContent, and the content-location and link shapes built on them."""
+RevisionReusableContent, and the answer of a change request's content edit. The content-location and link
+shapes built on them are in models.content_locations."""
 
 from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, RootModel, StrictBool
+from pydantic import Field, StrictBool
 
-from bindery.api.wire.models.base import ListPage, Omitted, StoredModel, WireModel, stored_or
+from bindery.api.wire.models.base import ListPage, Omitted, StoredModel, WireModel, WireRoot, stored_or
 from bindery.api.wire.models.change_requests import ChangeRequest
 from bindery.api.wire.models.common import JSONObject, Timestamp
-from bindery.api.wire.models.organizations import Organization
-from bindery.api.wire.models.spaces import Space
 from bindery.engines.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
 
 # The spec's `Icon` and `Emoji`.
@@ -109,7 +108,7 @@ PageUnion = Annotated[
 ]
 
 
-class RevisionPage(RootModel[PageUnion]):
+class RevisionPage(WireRoot[PageUnion]):
     """One page, read by id or path."""
 
 
@@ -171,71 +170,6 @@ class JSONDocument(WireModel):
     nodes: list[JSONObject]
 
 
-# --- where content is, and what links to what ------------------------------------------------------------
-class ChangeRequestContext(WireModel):
-    type: Literal["changeRequest"]
-    changeRequest: ChangeRequest
-
-
-class LocationBase(WireModel):
-    organization: Organization
-    space: Space
-    versionContext: Omitted[ChangeRequestContext] = None
-
-
-class ContentLocationPage(LocationBase):
-    kind: Literal["page"]
-    page: PageUnion
-    internalLocation: Omitted[JSONObject] = None
-
-
-class ContentLocationFile(LocationBase):
-    kind: Literal["file"]
-    file: RevisionFile
-
-
-class ContentLocationReusableContent(LocationBase):
-    kind: Literal["reusable-content"]
-    reusableContent: RevisionReusableContent
-
-
-class ContentLocationURL(WireModel):
-    kind: Literal["url"]
-    url: str
-
-
-ContentLocation = Annotated[
-    ContentLocationPage | ContentLocationFile | ContentLocationReusableContent | ContentLocationURL,
-    Field(discriminator="kind"),
-]
-
-
-class ContentLocationList(ListPage):
-    items: list[ContentLocation]
-
-
-class ContentReferenceUsage(WireModel):
-    status: Literal["ok", "broken", "in-app"]
-    relation: Literal["reference", "dependsOn"]
-    targetReference: Omitted[ContentLocation] = None
-    locationReferences: list[ContentLocation]
-
-
-class BrokenLinks(WireModel):
-    total: int
-    changeRequest: Omitted[int] = None
-
-
-class ContentReferencesStats(WireModel):
-    total: int
-    broken: BrokenLinks
-
-
-class ContentReferenceUsageList(ListPage):
-    stats: ContentReferencesStats
-    items: list[ContentReferenceUsage]
-
-
 class ContentUpdated(WireModel):
     """POST …/change-requests/{id}/content (Bindery): the change request after the edit, the pages it
     touched and the files it inserted."""
@@ -245,8 +179,6 @@ class ContentUpdated(WireModel):
     insertedFiles: list[RevisionFile]
 
 
-
-
-class ContentUpdateResult(RootModel[ChangeRequest | ContentUpdated]):
+class ContentUpdateResult(WireRoot[ChangeRequest | ContentUpdated]):
     """What POST …/content answers: the change request (`compat`, the default, as GitBook does), or
     ContentUpdated."""

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import RootModel
-
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
+from bindery.api.wire.models.base import ListPage, Omitted, WireModel, WireRoot
 from bindery.api.wire.models.common import JSONObject, Location, MemberRoleOrGuest, Timestamp
 
 OrganizationType = Literal["business", "community"]
@@ -124,7 +122,7 @@ class InviteLinkToCollection(WireModel):
 InviteLink = InviteLinkToOrganization | InviteLinkToSpace | InviteLinkToCollection
 
 
-class OrganizationInviteLink(RootModel[InviteLink]):
+class OrganizationInviteLink(WireRoot[InviteLink]):
     """Which kind a link is shows in its fields (`role`, or `level` and its target): unknown fields are
     refused, so exactly one of the three validates."""
 
