@@ -17,6 +17,7 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass
+from typing import Any
 
 from bindery.engines.search.index import SECTIONS
 
@@ -44,6 +45,18 @@ SECTIONS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 2
                 "FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
                 "AND (rowid / ?3) IN (SELECT value FROM json_each(?2))")
 PAGE_INFO_SQL = "SELECT rowid, id, title, path FROM pages WHERE rowid IN (SELECT value FROM json_each(?))"
+PageInfo = tuple[str, str, str]  # a page's id, title and path
+
+
+class IndexConnection(sqlite3.Connection):
+    """A connection to one index file, which never changes (search.storage opens them read-only): the
+    id, title and path of each page a search has shown are kept with it, so that a warm query reads
+    only what depends on the query (its ranking and sections). Pages are remembered as they are shown,
+    not loaded all at once: an organization search opens many indexes to show a few pages of each."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown_pages: dict[int, PageInfo] = {}
 
 
 @dataclass(frozen=True)
@@ -82,13 +95,27 @@ def terms(query: str) -> list[str]:
 def _pages(connection: sqlite3.Connection, match: str, limit: int,
            offset: int) -> tuple[int, dict[int, float]]:
     """The number of matching pages, and the rowids of `limit` of them from `offset`, best first, with
-    their scores."""
-    total = int(connection.execute(COUNT_SQL, (match,)).fetchone()[0])
-    if total == 0:
-        return 0, {}
+    their scores. The ranking comes first: a page of results that is not full tells the count (all
+    of a small result set, or its last page) without counting the matches again."""
     titled = connection.execute(TITLE_MATCH_SQL, (match,)).fetchone() is not None
     rows = connection.execute(PAGES_SQL if titled else RANK_SQL, (match, limit, offset)).fetchall()
+    if len(rows) < limit and (rows or offset == 0):
+        total = offset + len(rows)
+    else:
+        total = int(connection.execute(COUNT_SQL, (match,)).fetchone()[0])
     return total, {int(row[0]): float(row[1]) for row in rows}
+
+
+def _page_info(connection: sqlite3.Connection, rowids: list[int], shown: str) -> dict[int, PageInfo]:
+    """The id, title and path of each page of `rowids` (`shown`: them as a JSON list); an
+    IndexConnection reads each page's once."""
+    known = connection.shown_pages if isinstance(connection, IndexConnection) else {}
+    missing = [rowid for rowid in rowids if rowid not in known]
+    if missing:
+        listed = shown if len(missing) == len(rowids) else json.dumps(missing)
+        known.update((row[0], (row[1], row[2], row[3]))
+                     for row in connection.execute(PAGE_INFO_SQL, (listed,)))
+    return known
 
 
 def search(connection: sqlite3.Connection, query: str, *, limit: int,
@@ -113,6 +140,5 @@ def search(connection: sqlite3.Connection, query: str, *, limit: int,
         best = sections[rowid // SECTIONS]
         if len(best) < SECTIONS_PER_PAGE:
             best.append(SectionHit(anchor, heading, body))
-    info = {row[0]: row[1:] for row in connection.execute(PAGE_INFO_SQL, (shown,))}
-    return total, [PageHit(info[r][0], info[r][1], info[r][2], sections[r], scores[r])
-                   for r in rowids]
+    info = _page_info(connection, rowids, shown)
+    return total, [PageHit(*info[rowid], sections[rowid], scores[rowid]) for rowid in rowids]
