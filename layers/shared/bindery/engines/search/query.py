@@ -7,8 +7,9 @@ pages with more of them first). Terms with no letter or digit are dropped.
 
 Ranking: FTS5's bm25 over whole pages, with weights 4 (title and description), 2 (headings), 1 (text),
 plus twice the bm25 of the title alone; then each page's best sections (bm25 again, heading 3, text 1),
-looked up for all pages shown in one statement. A page matched by its title alone has no sections:
-they would say nothing about where to look.
+looked up for all pages shown in one statement, and their snippets in a second when a page shown has
+more sections than it shows (a snippet tokenizes its section's whole text: the costly part). A page
+matched by its title alone has no sections: they would say nothing about where to look.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import json
 import re
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from bindery.engines.search.index import SECTIONS
 
@@ -41,16 +42,35 @@ PAGES_SQL = ("WITH titles AS MATERIALIZED (SELECT rowid, bm25(title_fts) AS scor
 # full pass over each term's doclist), so a statement per page repeated that pass for every page. The
 # rowid range (from the first to the last page shown) is a constraint FTS5 itself applies: it skips the
 # sections of pages outside it instead of reading and testing each one.
-SECTIONS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24), bm25(fts, 3.0, 1.0) "
-                "FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
+_SHOWN_PAGES = ("FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
                 "AND (rowid / ?3) IN (SELECT value FROM json_each(?2))")
-PAGE_INFO_SQL = "SELECT rowid, id, title, path FROM pages WHERE rowid IN (SELECT value FROM json_each(?))"
-PageInfo = tuple[str, str, str]  # a page's id, title and path
+SECTIONS_SQL = ("SELECT bm25(fts, 3.0, 1.0), rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) "
+                + _SHOWN_PAGES)
+# When a page shown has more sections than it shows, their scores come first and the snippets of the
+# sections shown after: `+rowid` keeps the list a filter that SQLite applies before computing snippet()
+# (as an FTS5 constraint it would seek each rowid, restarting the match every time).
+SECTION_SCORES_SQL = "SELECT bm25(fts, 3.0, 1.0), rowid " + _SHOWN_PAGES
+SNIPPETS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) FROM fts WHERE fts MATCH ?1 "
+                "AND rowid >= ?3 AND rowid <= ?4 AND +rowid IN (SELECT value FROM json_each(?2))")
+PAGE_INFO_SQL = ("SELECT rowid, id, title, path, (SELECT COUNT(*) FROM fts "
+                 "WHERE fts.rowid >= pages.rowid * ?2 "
+                 "AND fts.rowid < (pages.rowid + 1) * ?2) FROM pages "
+                 "WHERE rowid IN (SELECT value FROM json_each(?1))")
+
+
+class PageInfo(NamedTuple):
+    """What a result shows of a page whatever the query, and how many sections the page has."""
+
+    id: str
+    title: str
+    path: str
+    sections: int
 
 
 class IndexConnection(sqlite3.Connection):
     """A connection to one index file, which never changes (search.storage opens them read-only): the
-    id, title and path of each page a search has shown are kept with it, so that a warm query reads
+    id, title, path and number of sections of each page a search has shown are kept with it, so that a
+    warm query reads
     only what depends on the query (its ranking and sections). Pages are remembered as they are shown,
     not loaded all at once: an organization search opens many indexes to show a few pages of each."""
 
@@ -107,14 +127,14 @@ def _pages(connection: sqlite3.Connection, match: str, limit: int,
 
 
 def _page_info(connection: sqlite3.Connection, rowids: list[int], shown: str) -> dict[int, PageInfo]:
-    """The id, title and path of each page of `rowids` (`shown`: them as a JSON list); an
-    IndexConnection reads each page's once."""
+    """What is shown of each page of `rowids` (`shown`: them as a JSON list); an IndexConnection reads
+    each page's once."""
     known = connection.shown_pages if isinstance(connection, IndexConnection) else {}
     missing = [rowid for rowid in rowids if rowid not in known]
     if missing:
         listed = shown if len(missing) == len(rowids) else json.dumps(missing)
-        known.update((row[0], (row[1], row[2], row[3]))
-                     for row in connection.execute(PAGE_INFO_SQL, (listed,)))
+        known.update((row[0], PageInfo(*row[1:]))
+                     for row in connection.execute(PAGE_INFO_SQL, (listed, SECTIONS)))
     return known
 
 
@@ -132,13 +152,34 @@ def search(connection: sqlite3.Connection, query: str, *, limit: int,
     rowids = list(scores)
     if not rowids:
         return total, []
-    sections: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
     shown = json.dumps(rowids)
-    hits = connection.execute(SECTIONS_SQL, (match, shown, SECTIONS, min(rowids) * SECTIONS,
-                                             (max(rowids) + 1) * SECTIONS)).fetchall()
-    for rowid, anchor, heading, body, _score in sorted(hits, key=lambda hit: (hit[4], hit[0])):
-        best = sections[rowid // SECTIONS]
-        if len(best) < SECTIONS_PER_PAGE:
-            best.append(SectionHit(anchor, heading, body))
     info = _page_info(connection, rowids, shown)
-    return total, [PageHit(*info[rowid], sections[rowid], scores[rowid]) for rowid in rowids]
+    sections = _sections(connection, match, rowids, shown,
+                         every=all(info[rowid].sections <= SECTIONS_PER_PAGE for rowid in rowids))
+    return total, [PageHit(page.id, page.title, page.path, sections[rowid], scores[rowid])
+                   for rowid, page in ((rowid, info[rowid]) for rowid in rowids)]
+
+
+def _sections(connection: sqlite3.Connection, match: str, rowids: list[int], shown: str, *,
+              every: bool) -> dict[int, list[SectionHit]]:
+    """The best `SECTIONS_PER_PAGE` matching sections of each page of `rowids`, best first. `every`: no
+    page has more sections than that (all of its matching sections are shown: one statement)."""
+    pages = (match, shown, SECTIONS, min(rowids) * SECTIONS, (max(rowids) + 1) * SECTIONS)
+    found: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
+    if every:
+        for _score, rowid, anchor, heading, body in sorted(connection.execute(SECTIONS_SQL, pages)):
+            found[rowid // SECTIONS].append(SectionHit(anchor, heading, body))
+        return found
+    best: dict[int, list[int]] = {rowid: [] for rowid in rowids}
+    for _score, section in sorted(connection.execute(SECTION_SCORES_SQL, pages)):
+        chosen = best[section // SECTIONS]
+        if len(chosen) < SECTIONS_PER_PAGE:
+            chosen.append(section)
+    picked = [section for chosen in best.values() for section in chosen]
+    if not picked:
+        return found
+    snippets = {row[0]: SectionHit(*row[1:]) for row in connection.execute(
+        SNIPPETS_SQL, (match, json.dumps(picked), min(picked), max(picked)))}
+    for rowid, chosen in best.items():
+        found[rowid] = [snippets[section] for section in chosen]
+    return found
