@@ -46,6 +46,8 @@ _SHOWN_PAGES = ("FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
                 "AND (rowid / ?3) IN (SELECT value FROM json_each(?2))")
 SECTIONS_SQL = ("SELECT bm25(fts, 3.0, 1.0), rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) "
                 + _SHOWN_PAGES)
+# When no page shown has two sections, there is nothing to order: no scores (bm25's pass over the doclist).
+LONE_SECTIONS_SQL = "SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) " + _SHOWN_PAGES
 # When a page shown has more sections than it shows, their scores come first and the snippets of the
 # sections shown after: `+rowid` keeps the list a filter that SQLite applies before computing snippet()
 # (as an FTS5 constraint it would seek each rowid, restarting the match every time).
@@ -155,18 +157,23 @@ def search(connection: sqlite3.Connection, query: str, *, limit: int,
     shown = json.dumps(rowids)
     info = _page_info(connection, rowids, shown)
     sections = _sections(connection, match, rowids, shown,
-                         every=all(info[rowid].sections <= SECTIONS_PER_PAGE for rowid in rowids))
-    return total, [PageHit(page.id, page.title, page.path, sections[rowid], scores[rowid])
-                   for rowid, page in ((rowid, info[rowid]) for rowid in rowids)]
+                         most=max(info[rowid].sections for rowid in rowids))
+    return total, [PageHit(info[rowid].id, info[rowid].title, info[rowid].path, sections[rowid],
+                           scores[rowid]) for rowid in rowids]
 
 
 def _sections(connection: sqlite3.Connection, match: str, rowids: list[int], shown: str, *,
-              every: bool) -> dict[int, list[SectionHit]]:
-    """The best `SECTIONS_PER_PAGE` matching sections of each page of `rowids`, best first. `every`: no
-    page has more sections than that (all of its matching sections are shown: one statement)."""
+              most: int) -> dict[int, list[SectionHit]]:
+    """The best `SECTIONS_PER_PAGE` matching sections of each page of `rowids`, best first; `most`: the
+    number of sections of the page of them that has the most (the matching sections of pages with no
+    more than shown are all shown, and those of pages with one need no ordering)."""
     pages = (match, shown, SECTIONS, min(rowids) * SECTIONS, (max(rowids) + 1) * SECTIONS)
     found: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
-    if every:
+    if most <= 1:
+        for rowid, anchor, heading, body in connection.execute(LONE_SECTIONS_SQL, pages):
+            found[rowid // SECTIONS].append(SectionHit(anchor, heading, body))
+        return found
+    if most <= SECTIONS_PER_PAGE:
         for _score, rowid, anchor, heading, body in sorted(connection.execute(SECTIONS_SQL, pages)):
             found[rowid // SECTIONS].append(SectionHit(anchor, heading, body))
         return found
