@@ -8,6 +8,7 @@ base URL made once for all of them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
@@ -16,9 +17,14 @@ from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResu
 from bindery.engines.search.query import PageHit
 from bindery.platform.pagination import Listing
 
+# What quote() leaves as it is (its always-safe characters and "/"): most paths, which are then not
+# encoded and decoded again (a tenth of a page of results' shaping).
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.~/-]*")
+
 
 def _result(hit: PageHit, base_url: str) -> dict[str, Any]:
-    page_url = base_url + quote(hit.path)  # what View.app_url(hit.path) gives
+    # What View.app_url(hit.path) gives.
+    page_url = base_url + (hit.path if _UNQUOTED.fullmatch(hit.path) else quote(hit.path))
     sections = []
     for section in hit.sections:
         fragment = f"#{section.anchor}" if section.anchor else ""
