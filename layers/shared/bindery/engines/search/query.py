@@ -53,9 +53,11 @@ LONE_SECTIONS_SQL = "SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…
 SECTION_SCORES_SQL = "SELECT bm25(fts, 3.0, 1.0), rowid " + _SHOWN_PAGES
 SNIPPETS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) FROM fts WHERE fts MATCH ?1 "
                 "AND rowid >= ?3 AND rowid <= ?4 AND +rowid IN (SELECT value FROM json_each(?2))")
-PAGE_INFO_SQL = ("SELECT rowid, id, title, path, (SELECT COUNT(*) FROM fts "
-                 "WHERE fts.rowid >= pages.rowid * ?2 "
-                 "AND fts.rowid < (pages.rowid + 1) * ?2) FROM pages "
+# A page's sections are numbered from 0 (index.insert_page): its last section's rowid tells how many it
+# has (one row read; counting them would read every one).
+PAGE_INFO_SQL = ("SELECT rowid, id, title, path, (SELECT fts.rowid FROM fts "
+                 "WHERE fts.rowid >= pages.rowid * ?2 AND fts.rowid < (pages.rowid + 1) * ?2 "
+                 "ORDER BY fts.rowid DESC LIMIT 1) FROM pages "
                  "WHERE rowid IN (SELECT value FROM json_each(?1))")
 
 
@@ -135,8 +137,9 @@ def _page_info(connection: sqlite3.Connection, rowids: list[int], shown: str) ->
     missing = [rowid for rowid in rowids if rowid not in known]
     if missing:
         listed = shown if len(missing) == len(rowids) else json.dumps(missing)
-        known.update((row[0], PageInfo(*row[1:]))
-                     for row in connection.execute(PAGE_INFO_SQL, (listed, SECTIONS)))
+        rows = connection.execute(PAGE_INFO_SQL, (listed, SECTIONS))
+        for rowid, page_id, title, path, last in rows:
+            known[rowid] = PageInfo(page_id, title, path, 0 if last is None else last + 1 - rowid * SECTIONS)
     return known
 
 
