@@ -8,8 +8,9 @@ from pathlib import Path
 import yaml
 
 from bindery.engines.search import index as search_index
+from bindery.engines.search import storage
 from bindery.engines.search.index import IndexedPage, build, engine_support
-from bindery.engines.search.query import search, terms
+from bindery.engines.search.query import SectionHit, search, terms
 from bindery.engines.search.text import Section, sections
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,3 +87,41 @@ def test_ranking_stemming_phrases_prefixes_and_fallback(tmp_path):
     assert chunk.sections[0].anchor == "chunk-limit"
     assert "chunk limit" in chunk.sections[0].body.lower()
     assert search(connection, "buffer", limit=1, offset=1)[1][0].id == "b"
+
+
+def _best_sections(connection, query, page_rowid, best=3):
+    """The oracle: the page's matching sections ranked by one plain statement over the whole table."""
+    rows = connection.execute("SELECT rowid, anchor FROM fts WHERE fts MATCH ? "
+                              "ORDER BY bm25(fts, 3.0, 1.0), rowid", (" AND ".join(terms(query)),)).fetchall()
+    return [anchor for rowid, anchor in rows if rowid // search_index.SECTIONS == page_rowid][:best]
+
+
+def test_each_page_shows_its_best_sections_best_first_and_a_kept_connection_answers_alike(tmp_path):
+    # Sections in document order are not in score order: the best comes last. "few" has three sections
+    # (all shown), "many" six (the three worst left out: their snippets are never made), "none" one
+    # (nothing to order).
+    few = _page("few", "Few", ("paragraph", "Flush a buffer now and then, among many other words."),
+                ("heading-1", "Other"), ("paragraph", "Once we flush, words and words and words."),
+                ("heading-1", "Flush"), ("paragraph", "Flush flush."))
+    parts = [(("heading-1", f"Part {n}"), ("paragraph", " ".join(["flush"] * (n + 1) + ["filler"] * 8)))
+             for n in range(5)]
+    many = _page("many", "Many", ("paragraph", "Nothing here."), *[part for pair in parts for part in pair])
+    plain = _connect(tmp_path, [few, many, _page("none", "None", ("paragraph", "No match."))])
+    rowids = dict(plain.execute("SELECT id, rowid FROM pages"))
+    kept = storage.open_index(tmp_path / "index.sqlite")
+    for query in ("flush", "flush words", "flush*", "match"):
+        total, hits = search(plain, query, limit=10)
+        assert total == len(hits) > 0
+        for hit in hits:
+            best = _best_sections(plain, query, rowids[hit.id])
+            assert [s.anchor for s in hit.sections] == best, (query, hit.id)
+            assert all(query[:5] in s.body.lower() for s in hit.sections)
+        # The connection the function keeps remembers pages it showed: a cold and a warm query answer as
+        # a plain connection, for every page of results.
+        for limit, offset in ((10, 0), (1, 0), (1, 1), (1, 2)):
+            expected = search(plain, query, limit=limit, offset=offset)
+            assert search(kept, query, limit=limit, offset=offset) == expected
+            assert search(kept, query, limit=limit, offset=offset) == expected
+    shown = {hit.id: [s.anchor for s in hit.sections] for hit in search(kept, "flush", limit=10)[1]}
+    assert shown == {"few": ["flush", "other", None], "many": ["part-4", "part-3", "part-2"]}
+    assert search(kept, "match", limit=10)[1][0].sections == [SectionHit(None, "", "No match.")]

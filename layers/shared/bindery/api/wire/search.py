@@ -3,20 +3,28 @@ organization search's `SearchSpaceResult` (a space's best pages). Results link t
 content in the app (a search reads the current revision).
 
 A page of results is validated as one model (a page holds up to 1,000 results: one pydantic call, not
-one per result), and each result's app URL is made once for the page and its sections."""
+one per result), and each result's app URL is made once for the page and its sections, from the view's
+base URL made once for all of them."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
+from urllib.parse import quote
 
 from bindery.api.wire.content import View
 from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult
 from bindery.engines.search.query import PageHit
 from bindery.platform.pagination import Listing
 
+# What quote() leaves as it is (its always-safe characters and "/"): most paths, which are then not
+# encoded and decoded again (a tenth of a page of results' shaping).
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.~/-]*")
 
-def _result(hit: PageHit, view: View) -> dict[str, Any]:
-    page_url = view.app_url(hit.path)
+
+def _result(hit: PageHit, base_url: str) -> dict[str, Any]:
+    # What View.app_url(hit.path) gives.
+    page_url = base_url + (hit.path if _UNQUOTED.fullmatch(hit.path) else quote(hit.path))
     sections = []
     for section in hit.sections:
         fragment = f"#{section.anchor}" if section.anchor else ""
@@ -29,12 +37,12 @@ def _result(hit: PageHit, view: View) -> dict[str, Any]:
 
 def hits_to_wire(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> SearchPageResultList:
     """A page of a space search's results."""
-    view = View(space_id, revision_id, current=True)
-    return SearchPageResultList.model_validate(hits.map(lambda hit: _result(hit, view)).to_wire())
+    base_url = View(space_id, revision_id, current=True).app_url()
+    return SearchPageResultList.model_validate(hits.map(lambda hit: _result(hit, base_url)).to_wire())
 
 
 def space_hits_to_wire(space_id: str, title: str, *, revision_id: str,
                        hits: list[PageHit]) -> SearchSpaceResult:
-    view = View(space_id, revision_id, current=True)
+    base_url = View(space_id, revision_id, current=True).app_url()
     return SearchSpaceResult.model_validate({"id": space_id, "title": title,
-                                             "pages": [_result(hit, view) for hit in hits]})
+                                             "pages": [_result(hit, base_url) for hit in hits]})

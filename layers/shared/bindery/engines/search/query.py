@@ -7,8 +7,9 @@ pages with more of them first). Terms with no letter or digit are dropped.
 
 Ranking: FTS5's bm25 over whole pages, with weights 4 (title and description), 2 (headings), 1 (text),
 plus twice the bm25 of the title alone; then each page's best sections (bm25 again, heading 3, text 1),
-looked up for all pages shown in one statement. A page matched by its title alone has no sections:
-they would say nothing about where to look.
+looked up for all pages shown in one statement, and their snippets in a second when a page shown has
+more sections than it shows (a snippet tokenizes its section's whole text: the costly part). A page
+matched by its title alone has no sections: they would say nothing about where to look.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from bindery.engines.search.index import SECTIONS
 
@@ -40,21 +41,57 @@ PAGES_SQL = ("WITH titles AS MATERIALIZED (SELECT rowid, bm25(title_fts) AS scor
 # full pass over each term's doclist), so a statement per page repeated that pass for every page. The
 # rowid range (from the first to the last page shown) is a constraint FTS5 itself applies: it skips the
 # sections of pages outside it instead of reading and testing each one.
-SECTIONS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24), bm25(fts, 3.0, 1.0) "
-                "FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
+_SHOWN_PAGES = ("FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
                 "AND (rowid / ?3) IN (SELECT value FROM json_each(?2))")
-PAGE_INFO_SQL = "SELECT rowid, id, title, path FROM pages WHERE rowid IN (SELECT value FROM json_each(?))"
+SECTIONS_SQL = ("SELECT bm25(fts, 3.0, 1.0), rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) "
+                + _SHOWN_PAGES)
+# When no page shown has two sections, there is nothing to order: no scores (bm25's pass over the doclist).
+LONE_SECTIONS_SQL = "SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) " + _SHOWN_PAGES
+# When a page shown has more sections than it shows, their scores come first and the snippets of the
+# sections shown after: `+rowid` keeps the list a filter that SQLite applies before computing snippet()
+# (as an FTS5 constraint it would seek each rowid, restarting the match every time).
+SECTION_SCORES_SQL = "SELECT bm25(fts, 3.0, 1.0), rowid " + _SHOWN_PAGES
+SNIPPETS_SQL = ("SELECT rowid, anchor, heading, snippet(fts, 1, '', '', '…', 24) FROM fts WHERE fts MATCH ?1 "
+                "AND rowid >= ?3 AND rowid <= ?4 AND +rowid IN (SELECT value FROM json_each(?2))")
+# A page's sections are numbered from 0 (index.insert_page): its last section's rowid tells how many it
+# has (one row read; counting them would read every one).
+PAGE_INFO_SQL = ("SELECT rowid, id, title, path, (SELECT fts.rowid FROM fts "
+                 "WHERE fts.rowid >= pages.rowid * ?2 AND fts.rowid < (pages.rowid + 1) * ?2 "
+                 "ORDER BY fts.rowid DESC LIMIT 1) FROM pages "
+                 "WHERE rowid IN (SELECT value FROM json_each(?1))")
 
 
-@dataclass(frozen=True)
-class SectionHit:
+class PageInfo(NamedTuple):
+    """What a result shows of a page whatever the query, and how many sections the page has."""
+
+    id: str
+    title: str
+    path: str
+    sections: int
+
+
+class IndexConnection(sqlite3.Connection):
+    """A connection to one index file, which never changes (search.storage opens them read-only): the
+    id, title, path and number of sections of each page a search has shown are kept with it, so that a
+    warm query reads
+    only what depends on the query (its ranking and sections). Pages are remembered as they are shown,
+    not loaded all at once: an organization search opens many indexes to show a few pages of each."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.shown_pages: dict[int, PageInfo] = {}
+
+
+# Hits are named tuples, not frozen dataclasses: a page of 100 results makes 200 of them, and a frozen
+# dataclass sets each field through object.__setattr__ (twice the instructions: 6,400 against 3,400 a
+# hit of three fields, callgrind).
+class SectionHit(NamedTuple):
     anchor: str | None
     title: str
     body: str
 
 
-@dataclass(frozen=True)
-class PageHit:
+class PageHit(NamedTuple):
     id: str
     title: str
     path: str
@@ -82,13 +119,28 @@ def terms(query: str) -> list[str]:
 def _pages(connection: sqlite3.Connection, match: str, limit: int,
            offset: int) -> tuple[int, dict[int, float]]:
     """The number of matching pages, and the rowids of `limit` of them from `offset`, best first, with
-    their scores."""
-    total = int(connection.execute(COUNT_SQL, (match,)).fetchone()[0])
-    if total == 0:
-        return 0, {}
+    their scores. The ranking comes first: a page of results that is not full tells the count (all
+    of a small result set, or its last page) without counting the matches again."""
     titled = connection.execute(TITLE_MATCH_SQL, (match,)).fetchone() is not None
     rows = connection.execute(PAGES_SQL if titled else RANK_SQL, (match, limit, offset)).fetchall()
+    if len(rows) < limit and (rows or offset == 0):
+        total = offset + len(rows)
+    else:
+        total = int(connection.execute(COUNT_SQL, (match,)).fetchone()[0])
     return total, {int(row[0]): float(row[1]) for row in rows}
+
+
+def _page_info(connection: sqlite3.Connection, rowids: list[int], shown: str) -> dict[int, PageInfo]:
+    """What is shown of each page of `rowids` (`shown`: them as a JSON list); an IndexConnection reads
+    each page's once."""
+    known = connection.shown_pages if isinstance(connection, IndexConnection) else {}
+    missing = [rowid for rowid in rowids if rowid not in known]
+    if missing:
+        listed = shown if len(missing) == len(rowids) else json.dumps(missing)
+        rows = connection.execute(PAGE_INFO_SQL, (listed, SECTIONS))
+        for rowid, page_id, title, path, last in rows:
+            known[rowid] = PageInfo(page_id, title, path, 0 if last is None else last + 1 - rowid * SECTIONS)
+    return known
 
 
 def search(connection: sqlite3.Connection, query: str, *, limit: int,
@@ -105,14 +157,39 @@ def search(connection: sqlite3.Connection, query: str, *, limit: int,
     rowids = list(scores)
     if not rowids:
         return total, []
-    sections: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
     shown = json.dumps(rowids)
-    hits = connection.execute(SECTIONS_SQL, (match, shown, SECTIONS, min(rowids) * SECTIONS,
-                                             (max(rowids) + 1) * SECTIONS)).fetchall()
-    for rowid, anchor, heading, body, _score in sorted(hits, key=lambda hit: (hit[4], hit[0])):
-        best = sections[rowid // SECTIONS]
-        if len(best) < SECTIONS_PER_PAGE:
-            best.append(SectionHit(anchor, heading, body))
-    info = {row[0]: row[1:] for row in connection.execute(PAGE_INFO_SQL, (shown,))}
-    return total, [PageHit(info[r][0], info[r][1], info[r][2], sections[r], scores[r])
-                   for r in rowids]
+    info = _page_info(connection, rowids, shown)
+    sections = _sections(connection, match, rowids, shown,
+                         most=max(info[rowid].sections for rowid in rowids))
+    return total, [PageHit(info[rowid].id, info[rowid].title, info[rowid].path, sections[rowid],
+                           scores[rowid]) for rowid in rowids]
+
+
+def _sections(connection: sqlite3.Connection, match: str, rowids: list[int], shown: str, *,
+              most: int) -> dict[int, list[SectionHit]]:
+    """The best `SECTIONS_PER_PAGE` matching sections of each page of `rowids`, best first; `most`: the
+    number of sections of the page of them that has the most (the matching sections of pages with no
+    more than shown are all shown, and those of pages with one need no ordering)."""
+    pages = (match, shown, SECTIONS, min(rowids) * SECTIONS, (max(rowids) + 1) * SECTIONS)
+    found: dict[int, list[SectionHit]] = {rowid: [] for rowid in rowids}
+    if most <= 1:
+        for rowid, anchor, heading, body in connection.execute(LONE_SECTIONS_SQL, pages):
+            found[rowid // SECTIONS].append(SectionHit(anchor, heading, body))
+        return found
+    if most <= SECTIONS_PER_PAGE:
+        for _score, rowid, anchor, heading, body in sorted(connection.execute(SECTIONS_SQL, pages)):
+            found[rowid // SECTIONS].append(SectionHit(anchor, heading, body))
+        return found
+    best: dict[int, list[int]] = {rowid: [] for rowid in rowids}
+    for _score, section in sorted(connection.execute(SECTION_SCORES_SQL, pages)):
+        chosen = best[section // SECTIONS]
+        if len(chosen) < SECTIONS_PER_PAGE:
+            chosen.append(section)
+    picked = [section for chosen in best.values() for section in chosen]
+    if not picked:
+        return found
+    snippets = {row[0]: SectionHit(*row[1:]) for row in connection.execute(
+        SNIPPETS_SQL, (match, json.dumps(picked), min(picked), max(picked)))}
+    for rowid, chosen in best.items():
+        found[rowid] = [snippets[section] for section in chosen]
+    return found

@@ -20,6 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
+from bindery.engines.search.query import IndexConnection
 from bindery.store import blobs
 from bindery.store.objects import object_store
 
@@ -38,6 +39,12 @@ def put(space_id: str, data: bytes) -> str:
     digest = hashlib.sha256(data).hexdigest()
     object_store().put(object_key(space_id, digest), data)
     return digest
+
+
+def open_index(path: Path) -> IndexConnection:
+    """A read-only connection to an index file on local disk (which never changes: `immutable=1`)."""
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                           check_same_thread=False, factory=IndexConnection)
 
 
 class LocalIndexes:
@@ -109,8 +116,7 @@ class LocalIndexes:
                 os.utime(path)  # for the LRU
             else:
                 self._fetch(space_id, digest, path)
-            connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
-                                         check_same_thread=False)
+            connection = open_index(path)
             self._open[digest] = connection
             while len(self._open) > self.size:
                 self._close(next(iter(self._open)))
