@@ -216,22 +216,23 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--profile", action="store_true", help="print cProfile's top entries instead")
     parser.add_argument("--top", type=int, default=60)
     args = parser.parse_args(argv)
-    set_environment()
-    with in_process_aws(args.engine):
+    # Metrics on, as deployed: each invocation flushes its one EMF line. (With them off, as bench.load's
+    # runner has them, Powertools never flushes and formats a growing list of values on every add_metric,
+    # which no deployed function does.)
+    set_environment(POWERTOOLS_METRICS_DISABLED="false")
+    # The functions' log lines and metrics are written, as on Lambda, but not to the terminal.
+    with in_process_aws(args.engine), Path(os.devnull).open("w") as sink, contextlib.redirect_stdout(sink):
         api = ApiClient()
         who = api.org_admin()
         assert who.org_id is not None
         created = api.post(f"/orgs/{who.org_id}/spaces", body={"title": "Bench handbook"}, token=who.token)
         fixture = commit_handbook(created.json()["id"], groups=args.groups)
         calls = operations(api, who, fixture, seed_change_requests(api, who, args.change_requests))
-        # The functions' log lines and metrics (one EMF line per call) are written, as on Lambda, but not
-        # to the terminal.
-        with Path(os.devnull).open("w") as sink, contextlib.redirect_stdout(sink):
-            if args.profile:
-                profile(calls, args.calls, args.top)
-            else:
-                results = {"engine": args.engine, "pages": fixture.pages,
-                           **measure(calls, args.calls, args.warmup)}
+        if args.profile:
+            profile(calls, args.calls, args.top)
+        else:
+            results = {"engine": args.engine, "pages": fixture.pages,
+                       **measure(calls, args.calls, args.warmup)}
     if args.profile:
         return {}
     print(f"{fixture.pages} pages, {args.engine}, {args.calls} rounds; CPU ms per call")
