@@ -87,7 +87,7 @@ def observed(service: str, run: Callable[[Event, LambdaContext, Invocation], Any
         """`run` in the tracer's handler subsegment (`## handler`), wrapped on the first invocation (the
         tracer is built then, or before a SnapStart snapshot) rather than once per invocation."""
 
-        def handler(event: Event, context: LambdaContext, *, invocation: Invocation) -> Any:
+        def handler(event: Event, context: LambdaContext, invocation: Invocation) -> Any:
             return run(event, context, invocation)
 
         # capture_response=False: responses are page contents and tokens' owners, not trace metadata.
