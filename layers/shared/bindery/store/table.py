@@ -40,8 +40,8 @@ _CONVERTED = (Decimal, dict, list)
 
 def plain(value: Any) -> Any:
     """DynamoDB hands numbers back as Decimal; the domain wants ints (or floats)."""
-    # Only values that need it are passed down: a listing's items hold thousands of strings, and a call
-    # per string was a fifth of a millisecond for a page of 30 change requests.
+    # Only values that need it are passed down: a listing's items are mostly strings, and a call per
+    # string was a quarter of the time for a page of 30 change requests (0.19 ms, now 0.14).
     if isinstance(value, dict):
         return {k: plain(v) if isinstance(v, _CONVERTED) else v for k, v in value.items()}
     if isinstance(value, list):
