@@ -16,7 +16,8 @@ per environment, so neither side pays the token's GetItem under load):
   so a warm read makes no other request.
 - search: the same two, then the revision's index pointer (GetItem); the index itself is cached per
   process. The floor runs no query: SQLite FTS over the cached index is Bindery's work above it.
-- list change requests: the same two, then one Query of GSI1 (the space's open change requests).
+- list change requests: the same two, then one Query of GSI1 (the space's open change requests) and
+  one BatchGetItem of the users they name (creators, mergers), as Bindery shows them.
 - merge a change request: the same two, the change request (GetItem), its revision and that revision's
   tree (GetItem each; the base's and the space's trees are cached), the merged tree (one BatchWriteItem),
   the merge revision (PutItem), the space and the change request moved together (TransactWriteItems), and
@@ -141,6 +142,13 @@ def _list_change_requests(event: dict[str, Any], used: _Capacity) -> Reply:
         IndexName="GSI1", KeyConditionExpression=KeyCondition("GSI1PK").eq(
             cr_keys.space_status_partition(str(space["id"]), "open")), ScanIndexForward=False, Limit=100,
         **used.ask()))
+    named = sorted({str(item[field]) for item in page["Items"] for field in ("createdBy", "mergedBy")
+                    if item.get(field)})
+    if named:
+        name = settings().table_name
+        used.add(aws.dynamodb_client().batch_get_item(
+            RequestItems={name: {"Keys": [keys.user(uid) for uid in named], "ConsistentRead": True}},
+            **used.ask()))
     return used.answer({"count": len(page["Items"])})
 
 

@@ -20,6 +20,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery.api import path_params, snapshot
+from bindery.api.route_signatures import settle_annotations
 from bindery.api.wire.urls import remember_request_base
 from bindery.platform import observability
 from bindery.platform.errors import BinderyError, ServiceUnavailable, error_body, unavailable
@@ -182,7 +183,15 @@ def create_app(service: str) -> Resolver:
             return Response(status_code=204, body="")
         return _error(judged.status, judged.message)
 
-    app.use(middlewares=[_path_ids, _request_base])
+    def _settled(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        # The route's annotations evaluated once, on its first request, before Powertools resolves its
+        # dependencies (bindery.api.route_signatures.settle_annotations says why).
+        route = resolver.context.get("_route")
+        if route is not None:
+            settle_annotations(route.func)
+        return next_middleware(resolver)
+
+    app.use(middlewares=[_settled, _path_ids, _request_base])
 
     def _answer(error: BinderyError) -> Response[str]:
         if isinstance(error, ServiceUnavailable):

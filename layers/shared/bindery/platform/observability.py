@@ -82,22 +82,28 @@ def observed(service: str, run: Callable[[Event, LambdaContext, Invocation], Any
     snapstart.register(partial(tracer, service), *([before_snapshot] if before_snapshot else []))
     log, emf = logger(service), metrics(service)
 
+    @cache
+    def traced() -> Callable[..., Any]:
+        """`run` in the tracer's handler subsegment (`## handler`), wrapped on the first invocation (the
+        tracer is built then, or before a SnapStart snapshot) rather than once per invocation."""
+
+        def handler(event: Event, context: LambdaContext, invocation: Invocation) -> Any:
+            return run(event, context, invocation)
+
+        # capture_response=False: responses are page contents and tokens' owners, not trace metadata.
+        wrapped: Callable[..., Any] = tracer(service).capture_lambda_handler(handler, capture_response=False)
+        return wrapped
+
     @log.inject_lambda_context(correlation_id_path=correlation_id_path, log_event=False, clear_state=True)
     # Powertools prints the ColdStart metric even where metrics are disabled (the local runner): asked
     # for only where the others are published.
     @emf.log_metrics(capture_cold_start_metric=not is_metrics_disabled())
     def lambda_handler(event: Event, context: LambdaContext) -> Any:
-        invocation = Invocation()
-
-        def handler(traced_event: Event, traced_context: LambdaContext) -> Any:
-            return run(traced_event, traced_context, invocation)
-
-        # capture_response=False: responses are page contents and tokens' owners, not trace metadata.
-        traced = tracer(service).capture_lambda_handler(handler, capture_response=False)
+        invocation, handler = Invocation(), traced()
         started = time.perf_counter()
         with aws.counting_requests("dynamodb") as dynamodb:
             try:
-                return traced(event, context)
+                return handler(event, context, invocation=invocation)
             finally:
                 _publish(log, emf, invocation, (time.perf_counter() - started) * 1000, sum(dynamodb.values()))
 

