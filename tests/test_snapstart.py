@@ -85,9 +85,10 @@ def test_before_the_snapshot_a_handler_builds_its_tracer_and_includes_its_deferr
 
 
 def test_before_the_snapshot_every_route_validation_and_deferred_model_is_built():
-    """Response models and request bodies defer their build, and Powertools builds a route's validation
-    on its first request: under SnapStart the ContentFunction builds all of them before the snapshot,
-    not after each restore. In a new interpreter: models are built once per process."""
+    """Response models and request bodies defer their build, Powertools builds a route's validation and
+    Bindery settles its annotations on its first request: under SnapStart the ContentFunction builds all
+    of them before the snapshot, not after each restore. In a new interpreter: models are built once per
+    process."""
     function = load().functions["ContentFunction"]
     script = textwrap.dedent("""
         import json, sys, types
@@ -106,6 +107,9 @@ def test_before_the_snapshot_every_route_validation_and_deferred_model_is_built(
             return {"models": len(list(snapshot.deferred_models())),
                     "page": RevisionPage.__pydantic_complete__,
                     "unbuilt routes": sum(route._dependant is None for route in routes()),
+                    "unsettled routes": sum(any(isinstance(hint, str)
+                                                for hint in route.func.__annotations__.values())
+                                            for route in routes()),
                     "git routes": any(route.path.endswith("/git/runs") for route in routes())}
 
         before = state()
@@ -120,9 +124,11 @@ def test_before_the_snapshot_every_route_validation_and_deferred_model_is_built(
     before = states["before"]  # what a cold start without SnapStart leaves to first requests
     assert before["models"] > 0
     assert before["unbuilt routes"] > 0
+    assert before["unsettled routes"] > 0  # annotations still strings (bindery.api.route_signatures)
     assert not before["page"]
     assert not before["git routes"]
-    assert states["after"] == {"models": 0, "page": True, "unbuilt routes": 0, "git routes": True}
+    assert states["after"] == {"models": 0, "page": True, "unbuilt routes": 0, "unsettled routes": 0,
+                               "git routes": True}
 
 
 def test_retry_jitter_differs_between_environments_restored_from_one_snapshot():
