@@ -229,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     untyped = untyped_responses(json.loads(generated))
     if untyped:
         print(f"{len(untyped)} success responses have no declared shape (a route returns a plain dict "
-              "instead of a response model of bindery.api.wire.models):", file=sys.stderr)
+              "instead of a response model of bindery.api.responses):", file=sys.stderr)
         for line in untyped:
             print(f"  {line}", file=sys.stderr)
         return 1

@@ -124,7 +124,7 @@ def _untyped(schema: Any) -> bool:
 
 def untyped_responses(document: dict[str, Any]) -> list[str]:
     """The success answers (2xx other than 204 and 205, which have no body) whose JSON shape is not
-    declared: every route returns a response model of bindery.api.wire.models instead (or a
+    declared: every route returns a response model of bindery.api.responses instead (or a
     `Response[str]` with no JSON body, declared without content)."""
     found: list[str] = []
     for name, operation in operations(document).items():

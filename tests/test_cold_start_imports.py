@@ -34,8 +34,8 @@ DEFERRED = {
         "content_api.routes.change_request_content", "content_api.routes.change_request_links",
         "bindery.domain.change_requests.edits", "bindery.domain.git_sync.operations",
         "bindery.domain.templates", "bindery.api.wire.reviews", "bindery.api.wire.comments",
-        "bindery.api.wire.change_request_changes", "bindery.api.wire.models.reviews",
-        "bindery.api.wire.models.comments", "bindery.api.wire.models.content_locations",
+        "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
+        "bindery.api.responses.comments", "bindery.api.responses.content_locations",
         "bindery.requests.change_requests"),
     "ChangeRequestsFunction": (
         "change_requests_api.routes.merges", "change_requests_api.routes.mcp",

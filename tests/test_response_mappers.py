@@ -14,7 +14,7 @@ from pathlib import Path
 from pydantic import RootModel
 
 import bindery.api.wire
-from bindery.api.wire.models.base import WireModel
+from bindery.api.responses.base import WireModel
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUTES = sorted(ROOT.glob("functions/*/*/routes/*.py"))
@@ -56,7 +56,7 @@ def _is_model(shape: object) -> bool:
     if inspect.isclass(shape):
         # A RootModel of them (one page of any type) too, from the response models' package.
         return issubclass(shape, WireModel) or (
-            issubclass(shape, RootModel) and shape.__module__.startswith("bindery.api.wire.models."))
+            issubclass(shape, RootModel) and shape.__module__.startswith("bindery.api.responses."))
     if typing.get_origin(shape) is typing.Annotated:
         return _is_model(typing.get_args(shape)[0])
     members = typing.get_args(shape)

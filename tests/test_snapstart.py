@@ -98,7 +98,7 @@ def test_before_the_snapshot_every_route_validation_and_deferred_model_is_built(
         sys.modules["snapshot_restore_py"] = runtime
         from content_api.app import app
         from bindery.api import snapshot
-        from bindery.api.wire.models.content import RevisionPage
+        from bindery.api.responses.content import RevisionPage
 
         def routes():
             return (*app._static_routes, *app._dynamic_routes)

@@ -8,13 +8,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
-from bindery.api.wire.integrations import site_installation_to_wire, space_installation_to_wire
-from bindery.api.wire.models.integrations import (
+from bindery.api.responses.integrations import (
     IntegrationSiteInstallation,
     IntegrationSiteInstallationList,
     IntegrationSpaceInstallation,
     IntegrationSpaceInstallationList,
 )
+from bindery.api.wire.integrations import site_installation_to_wire, space_installation_to_wire
 from bindery.domain.integrations.content_installs import ContentInstallationView
 from bindery.requests.integrations import InstallOnSite, InstallOnSpace
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bindery.api.http import api_handler, create_app
+from bindery.api.responses.users import User
 from bindery.api.route_params import Who
-from bindery.api.wire.models.users import User
 from bindery.api.wire.users import user_model
 from bindery.domain import users as domain
 

@@ -1,6 +1,6 @@
 """A stored value the response models refuse (an item an older Bindery imported, a hand edit) never makes a
 read answer 500: the field is served as its default and a warning names the item and the page
-(bindery.api.wire.models.base.stored_or), an optional field that does not validate is left out and a
+(bindery.api.responses.base.stored_or), an optional field that does not validate is left out and a
 layout key the spec does not name is dropped (StoredModel). A missing required field still fails."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import logging
 import pytest
 from pydantic import ValidationError
 
+from bindery.api.responses.content import RevisionPage
 from bindery.api.wire.content import View, page_to_wire
-from bindery.api.wire.models.content import RevisionPage
 from bindery.engines.content.page_defaults import DEFAULT_LAYOUT
 from bindery.store import revisions as revision_store
 from tests.api.content.test_content_reads import doc, page, publish, tree

@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.change_requests import ChangeRequest, ChangeRequestList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.change_requests import change_request_location, change_request_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.change_requests import ChangeRequest, ChangeRequestList
 from bindery.domain.change_requests import listing
 from bindery.domain.change_requests import records as domain
 from bindery.requests.change_requests import CreateChangeRequest, UpdateChangeRequest

@@ -7,15 +7,15 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
-from bindery.api.route_params import Who
-from bindery.api.wire.change_request_changes import changes_to_wire
-from bindery.api.wire.change_requests import merged_to_wire, pdf_to_wire, updated_to_wire
-from bindery.api.wire.models.change_requests import (
+from bindery.api.responses.change_requests import (
     ChangeRequestChanges,
     ChangeRequestMerged,
     ChangeRequestPdf,
     ChangeRequestUpdated,
 )
+from bindery.api.route_params import Who
+from bindery.api.wire.change_request_changes import changes_to_wire
+from bindery.api.wire.change_requests import merged_to_wire, pdf_to_wire, updated_to_wire
 from bindery.domain.change_requests import exports, merges
 
 router = Router()

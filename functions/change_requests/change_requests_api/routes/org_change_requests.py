@@ -5,10 +5,10 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.change_requests import ChangeRequestList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.change_requests import change_request_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.change_requests import ChangeRequestList
 from bindery.domain.change_requests import listing
 from change_requests_api.listing_query import ListingQuery, with_listing_query
 

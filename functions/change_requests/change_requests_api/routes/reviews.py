@@ -10,9 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
-from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.reviews import (
+from bindery.api.responses.reviews import (
     ChangeRequestRequestedReviewer,
     ChangeRequestRequestedReviewerList,
     ChangeRequestReview,
@@ -21,6 +19,8 @@ from bindery.api.wire.models.reviews import (
     ChangeRequestUserContributorList,
     RequestedReviewers,
 )
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.api.wire.reviews import contributor_to_wire, requested_reviewer_to_wire, review_to_wire
 from bindery.domain.change_requests import requested_reviewers
 from bindery.domain.change_requests import reviews as domain

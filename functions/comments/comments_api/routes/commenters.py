@@ -8,10 +8,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.depends import Depends
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.users import OrganizationMember, OrganizationMemberList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.comments import commenter_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.users import OrganizationMember, OrganizationMemberList
 from bindery.domain.comments import commenters as domain
 from bindery.domain.comments.commenters import Commenter
 from bindery.domain.comments.targets import TargetRef

@@ -12,10 +12,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.comments import Comment, CommentList
 from bindery.api.route_params import IdsFilter, PageCursor, PageLimit, Who
 from bindery.api.wire.comments import comment_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.comments import Comment, CommentList
 from bindery.domain.comments import threads as domain
 from bindery.domain.comments.targets import TargetRef
 from bindery.requests.comments import CommentStatus, PostComment, UpdateComment

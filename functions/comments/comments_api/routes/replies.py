@@ -12,10 +12,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.comments import CommentReply, CommentReplyList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.comments import reply_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.comments import CommentReply, CommentReplyList
 from bindery.domain.comments import replies as domain
 from bindery.domain.comments.targets import TargetRef
 from bindery.requests.comments import PostReply, UpdateReply

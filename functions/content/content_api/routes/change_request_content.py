@@ -9,10 +9,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from bindery.api.responses.content import ContentUpdateResult
 from bindery.api.route_params import Who
 from bindery.api.wire.change_requests import change_request_to_wire
 from bindery.api.wire.content import content_updated_to_wire
-from bindery.api.wire.models.content import ContentUpdateResult
 from bindery.domain.change_requests import edits
 from bindery.requests.change_requests import UpdateContent
 

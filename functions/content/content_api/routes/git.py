@@ -10,11 +10,11 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.git_sync import GitSyncRun, GitSyncRunList
+from bindery.api.responses.spaces import GitSyncState
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.git_sync import git_info_to_wire, run_location, run_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.git_sync import GitSyncRun, GitSyncRunList
-from bindery.api.wire.models.spaces import GitSyncState
 from bindery.domain.git_sync import operations as domain
 from bindery.requests.git_sync import ExportToGitRepository, ImportGitRepository
 from bindery.store.git_runs import GitRun

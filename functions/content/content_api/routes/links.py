@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.content_locations import ContentLocationList, ContentReferenceUsageList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.links import backlinks_to_wire, links_to_wire
-from bindery.api.wire.models.content_locations import ContentLocationList, ContentReferenceUsageList
 from bindery.domain import links as domain
 
 router = Router()

@@ -18,6 +18,14 @@ from aws_lambda_powertools.event_handler.depends import Depends
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.content import (
+    Revision,
+    RevisionFile,
+    RevisionFileList,
+    RevisionPage,
+    RevisionPages,
+    RevisionReusableContent,
+)
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.change_requests import change_request_to_wire
 from bindery.api.wire.content import (
@@ -29,14 +37,6 @@ from bindery.api.wire.content import (
     view_of,
 )
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.content import (
-    Revision,
-    RevisionFile,
-    RevisionFileList,
-    RevisionPage,
-    RevisionPages,
-    RevisionReusableContent,
-)
 from bindery.domain import content_reads as reads
 from bindery.domain.content_reads import ContentRef, PageRead
 from bindery.requests.content import DocumentFormat, Evaluated

@@ -9,9 +9,9 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from bindery.api.responses.content import JSONDocument
 from bindery.api.route_params import Who
 from bindery.api.wire.content import document_to_wire
-from bindery.api.wire.models.content import JSONDocument
 from bindery.domain import content_reads as reads
 from bindery.requests.content import Evaluated
 

@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.conversations import ConversationDetail, ConversationList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.conversations import conversation_to_wire, detail_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.conversations import ConversationDetail, ConversationList
 from bindery.domain.conversations import ingest, reads
 from bindery.requests.conversations import ConversationsBody, conversations
 

@@ -8,10 +8,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.conversations import ConversationIssueList, ConversationIssueWithConversation
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.conversations import issue_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.conversations import ConversationIssueList, ConversationIssueWithConversation
 from bindery.domain.conversations import reads
 from bindery.domain.conversations.reads import IssueView
 

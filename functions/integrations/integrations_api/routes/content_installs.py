@@ -13,14 +13,14 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
-from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.integrations import (
+from bindery.api.responses.integrations import (
     IntegrationSiteInstallation,
     IntegrationSiteInstallationList,
     IntegrationSpaceInstallation,
     IntegrationSpaceInstallationList,
 )
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.lists import list_page
 from bindery.domain.integrations import content_installs
 from bindery.requests.integrations import InstallOnSite, InstallOnSpace, UpdateContentInstallation
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown

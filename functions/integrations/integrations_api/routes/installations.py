@@ -10,14 +10,14 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
-from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.integrations import installation_to_wire
-from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.integrations import (
+from bindery.api.responses.integrations import (
     IntegrationInstallation,
     IntegrationInstallationList,
     IntegrationInstallationToken,
 )
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.integrations import installation_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.domain.integrations import installations, tokens
 from bindery.requests.integrations import InstallIntegration, UpdateInstallation
 

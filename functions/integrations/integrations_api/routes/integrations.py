@@ -10,10 +10,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
-from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.integrations import event_to_wire, event_with_trace, integration_to_wire
-from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.integrations import (
+from bindery.api.responses.integrations import (
     Integration,
     IntegrationEventList,
     IntegrationEventWithTrace,
@@ -22,6 +19,9 @@ from bindery.api.wire.models.integrations import (
     IntegrationSiteInstallationList,
     IntegrationSpaceInstallationList,
 )
+from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.integrations import event_to_wire, event_with_trace, integration_to_wire
+from bindery.api.wire.lists import list_page
 from bindery.domain.integrations import content_installs, events, publishing, sealed_secrets
 from bindery.requests.integrations import IntegrationDevMode, PublishIntegration
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown

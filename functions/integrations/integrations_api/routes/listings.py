@@ -6,10 +6,10 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.integrations import InstalledIntegrationList, IntegrationList
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.api.wire.integrations import installed_to_wire, integration_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.integrations import InstalledIntegrationList, IntegrationList
 from bindery.domain.integrations import content_installs, installations, publishing
 from integrations_api.listing_query import ListingQuery, Search, with_listing_query
 

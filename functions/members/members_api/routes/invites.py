@@ -7,10 +7,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+from bindery.api.responses.common import Empty
+from bindery.api.responses.organizations import InvitedUsers
 from bindery.api.route_params import MemberOf, Who
 from bindery.api.wire.invites import invited_users_to_wire
-from bindery.api.wire.models.common import Empty
-from bindery.api.wire.models.organizations import InvitedUsers
 from bindery.domain import invites as domain
 from bindery.requests.invites import InviteUsersToOrganization
 

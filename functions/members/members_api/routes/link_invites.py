@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit
 from bindery.api.wire.invites import invite_link_item, invite_link_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.organizations import OrganizationInviteLink, OrganizationInviteLinkList
 from bindery.domain import invites as domain
 from bindery.requests.invites import CreateInviteLink, UpdateInviteLink
 

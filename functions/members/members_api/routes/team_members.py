@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.users import OrganizationTeamMember, OrganizationTeamMemberList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.users import OrganizationTeamMember, OrganizationTeamMemberList
 from bindery.api.wire.teams import team_member_to_wire
 from bindery.domain import team_members as domain
 from bindery.domain.team_members import TeamMembership

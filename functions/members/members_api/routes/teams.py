@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.users import OrganizationTeam, OrganizationTeamList
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.users import OrganizationTeam, OrganizationTeamList
 from bindery.api.wire.teams import team_model
 from bindery.domain import teams as domain
 from bindery.domain.teams import TeamView

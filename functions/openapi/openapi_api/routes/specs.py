@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.openapi import OpenAPISpec, OpenAPISpecList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.openapi import OpenAPISpec, OpenAPISpecList
 from bindery.api.wire.openapi import spec_to_wire
 from bindery.domain.openapi import specs as domain
 from bindery.domain.openapi.specs import SpecView

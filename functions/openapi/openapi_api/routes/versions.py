@@ -6,9 +6,9 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.openapi import OpenAPISpecContent, OpenAPISpecVersion, OpenAPISpecVersionList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.openapi import OpenAPISpecContent, OpenAPISpecVersion, OpenAPISpecVersionList
 from bindery.api.wire.openapi import version_to_wire
 from bindery.domain.openapi import versions as domain
 from bindery.domain.openapi.versions import VersionView

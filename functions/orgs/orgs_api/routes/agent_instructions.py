@@ -7,8 +7,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+from bindery.api.responses.organizations import OrganizationAgentInstructions
 from bindery.api.route_params import MemberOf
-from bindery.api.wire.models.organizations import OrganizationAgentInstructions
 from bindery.api.wire.organizations import agent_instructions_to_wire
 from bindery.domain import organizations as domain
 from bindery.domain.organizations import AgentInstructions

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
+from bindery.api.responses.organizations import OrganizationsForEmailDomain
 from bindery.api.route_params import Who
-from bindery.api.wire.models.organizations import OrganizationsForEmailDomain
 from bindery.api.wire.organizations import org_model
 from bindery.domain import organizations as domain
 

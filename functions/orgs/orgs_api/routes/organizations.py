@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.organizations import Organization, OrganizationList, Ping
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.organizations import Organization, OrganizationList, Ping
 from bindery.api.wire.organizations import org_model
 from bindery.domain import organizations as domain
 from bindery.domain.organizations import OrgView

@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.content_locations import ContentReferenceUsageList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.links import links_to_wire
-from bindery.api.wire.models.content_locations import ContentReferenceUsageList
 from bindery.domain import links as domain
 
 router = Router()

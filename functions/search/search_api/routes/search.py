@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.search import SearchPageResultList, SearchSpaceResult, SearchSpaceResultList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult, SearchSpaceResultList
 from bindery.api.wire.search import hits_to_wire, space_hits_to_wire
 from bindery.domain import search as domain
 from bindery.domain.search import SpaceHits

@@ -8,8 +8,8 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+from bindery.api.responses.site_settings import SitePublishingAuth
 from bindery.api.route_params import Who
-from bindery.api.wire.models.site_settings import SitePublishingAuth
 from bindery.api.wire.site_settings import publishing_auth_to_wire
 from bindery.domain.sites import publishing_auth as domain
 from bindery.requests.sites import UpdatePublishingAuth

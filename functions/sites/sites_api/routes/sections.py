@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.site_sections import SiteSection, SiteSectionList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.site_sections import SiteSection, SiteSectionList
 from bindery.api.wire.site_structure import section_to_wire
 from bindery.domain.sites import sections as domain
 from bindery.requests.site_sections import AddSection, MoveSection, UpdateSection

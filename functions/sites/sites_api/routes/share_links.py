@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.site_settings import ShareLink, ShareLinkList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.site_settings import ShareLink, ShareLinkList
 from bindery.api.wire.site_settings import share_link_to_wire
 from bindery.domain.sites import share_links as domain
 from bindery.domain.sites.share_links import ShareLinkView

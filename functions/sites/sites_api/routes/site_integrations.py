@@ -9,10 +9,10 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
+from bindery.api.responses.integrations import IntegrationList
 from bindery.api.route_params import Who
 from bindery.api.wire.integrations import integration_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.integrations import IntegrationList
 from bindery.domain.integrations import content_installs
 
 router = Router()

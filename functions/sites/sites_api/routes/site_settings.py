@@ -8,13 +8,13 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
-from bindery.api.route_params import Who
-from bindery.api.wire.models.site_settings import (
+from bindery.api.responses.site_settings import (
     PublishedContentSite,
     SiteAdaptiveSchema,
     SiteAdaptiveTemplateConditions,
     SiteCustomizationSettings,
 )
+from bindery.api.route_params import Who
 from bindery.api.wire.site_settings import (
     adaptive_schema_to_wire,
     customization_to_wire,

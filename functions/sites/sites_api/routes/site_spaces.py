@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.site_settings import SiteCustomizationSettings
+from bindery.api.responses.sites import SiteSpace, SiteSpaceList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.site_settings import SiteCustomizationSettings
-from bindery.api.wire.models.sites import SiteSpace, SiteSpaceList
 from bindery.api.wire.site_settings import customization_to_wire
 from bindery.api.wire.site_structure import site_space_to_wire
 from bindery.domain.sites import customization

@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.sites import Site, SiteList
 from bindery.api.route_params import IdFilter, PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.sites import Site, SiteList
 from bindery.api.wire.sites import site_to_wire
 from bindery.domain.sites import lifecycle, listing
 from bindery.domain.sites.lifecycle import SiteResult

@@ -9,10 +9,10 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.spaces import Collection, CollectionList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.collections import collection_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.spaces import Collection, CollectionList
 from bindery.domain import collections as domain
 from bindery.requests.collections import CreateCollection
 

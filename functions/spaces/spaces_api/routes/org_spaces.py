@@ -8,9 +8,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.spaces import Space, SpaceList
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.spaces import Space, SpaceList
 from bindery.api.wire.spaces import space_model
 from bindery.domain.spaces import listing
 from bindery.domain.spaces import records as domain

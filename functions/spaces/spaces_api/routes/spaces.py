@@ -8,8 +8,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
+from bindery.api.responses.spaces import Space
 from bindery.api.route_params import Who
-from bindery.api.wire.models.spaces import Space
 from bindery.api.wire.spaces import space_model
 from bindery.domain.spaces import lifecycle
 from bindery.domain.spaces import records as domain

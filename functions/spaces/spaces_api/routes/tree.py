@@ -7,9 +7,9 @@ from typing import Annotated
 from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
+from bindery.api.responses.spaces import Collection, Space
 from bindery.api.route_params import Who
 from bindery.api.wire.collections import collection_to_wire
-from bindery.api.wire.models.spaces import Collection, Space
 from bindery.api.wire.spaces import space_model
 from bindery.domain import transfers, tree
 from bindery.requests.tree import MoveContent, TransferContent

@@ -6,7 +6,7 @@ from __future__ import annotations
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.api_gateway import Router
 
-from bindery.api.wire.models.saml import OrganizationSSOProviderLogins
+from bindery.api.responses.saml import OrganizationSSOProviderLogins
 from bindery.api.wire.saml import logins_to_wire
 from bindery.api.wire.urls import api_base
 from bindery.domain.sso import login, providers

@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList, SAMLLinkStart
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSAMLProviderList, SAMLLinkStart
 from bindery.api.wire.saml import provider_to_wire
 from bindery.api.wire.urls import api_base
 from bindery.domain.sso import login

@@ -9,9 +9,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.translations import GlossaryEntry, GlossaryEntryList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.translations import GlossaryEntry, GlossaryEntryList
 from bindery.api.wire.translations import entry_to_wire
 from bindery.domain.translations import glossary as domain
 from bindery.requests.translations import UpdateGlossary

@@ -10,9 +10,9 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body
 
 from bindery.api.dependencies import page_limit
+from bindery.api.responses.translations import Translation, TranslationList
 from bindery.api.route_params import PageCursor, PageLimit, Who
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.models.translations import Translation, TranslationList
 from bindery.api.wire.translations import translation_to_wire
 from bindery.domain.translations import records as domain
 from bindery.domain.translations.records import TranslationView

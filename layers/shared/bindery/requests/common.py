@@ -90,7 +90,7 @@ def _all_text_encodes(value: Any) -> bool:
 class Body(BaseModel):
     """Base of request bodies. Unknown fields are ignored: the official spec's request bodies are open,
     and clients send fields of newer API versions (docs/decisions.md, "Request bodies"). Built on first use
-    (defer_build), as the response models are (api/wire/models/base.py says why)."""
+    (defer_build), as the response models are (api/responses/base.py says why)."""
 
     model_config = ConfigDict(extra="ignore", defer_build=True)
 

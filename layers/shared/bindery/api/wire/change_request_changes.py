@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from bindery.api.responses.change_requests import ChangeRequestChanges
 from bindery.api.wire.content import layout
-from bindery.api.wire.models.change_requests import ChangeRequestChanges
 from bindery.engines.content.changes import Change
 from bindery.engines.content.merge.trees import PageConflict
 from bindery.store import blobs

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from bindery.api.wire.models.change_requests import (
+from bindery.api.responses.change_requests import (
     ChangeRequest,
     ChangeRequestMerged,
     ChangeRequestPdf,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bindery.api.wire.models.spaces import Collection as WireCollection
+from bindery.api.responses.spaces import Collection as WireCollection
 from bindery.api.wire.urls import api_url, app_url
 from bindery.domain.access.role_order import at_least
 from bindery.store.collections import Collection

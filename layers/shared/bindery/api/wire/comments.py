@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
-from bindery.api.wire.models.comments import Comment, CommentReply
-from bindery.api.wire.models.users import OrganizationMember
+from bindery.api.responses.comments import Comment, CommentReply
+from bindery.api.responses.users import OrganizationMember
 from bindery.api.wire.urls import api_url
 from bindery.api.wire.users import member_fields, user_fields
 from bindery.domain.comments.comment_users import named_users

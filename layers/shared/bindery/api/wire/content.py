@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 from urllib.parse import quote
 
-from bindery.api.wire.models.change_requests import ChangeRequest
-from bindery.api.wire.models.content import (
+from bindery.api.responses.change_requests import ChangeRequest
+from bindery.api.responses.content import (
     ContentUpdated,
     JSONDocument,
     Revision,

@@ -1,11 +1,11 @@
-"""Conversations, issues and clusters on the wire (models in bindery.api.wire.models.conversations)."""
+"""Conversations, issues and clusters on the wire (models in bindery.api.responses.conversations)."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
-from bindery.api.wire.models.conversations import (
+from bindery.api.responses.conversations import (
     Conversation,
     ConversationDetail,
     ConversationIssue,

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bindery.api.wire.models.git_sync import GitSyncRun
-from bindery.api.wire.models.spaces import GitSyncState
+from bindery.api.responses.git_sync import GitSyncRun
+from bindery.api.responses.spaces import GitSyncState
 from bindery.api.wire.urls import api_url
 from bindery.store.git_runs import GitRun
 

@@ -1,5 +1,5 @@
 """Integrations, their installations and their space/site installations on the wire
-(bindery.api.wire.models.integrations), each from what the domain found of it (bindery.domain.integrations'
+(bindery.api.responses.integrations), each from what the domain found of it (bindery.domain.integrations'
 views, read through the protocols below: api.wire imports no domain).
 
 `urls.publicEndpoint` is where the integration's handlers would be reached through Bindery:
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bindery.api.wire.models.integrations import (
+from bindery.api.responses.integrations import (
     InstalledIntegration,
     Integration,
     IntegrationEvent,

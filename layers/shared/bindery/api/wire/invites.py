@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.organizations import InvitedUsers, InviteLink, OrganizationInviteLink
+from bindery.api.responses.organizations import InvitedUsers, InviteLink, OrganizationInviteLink
 from bindery.store.invites import LinkInvite
 
 

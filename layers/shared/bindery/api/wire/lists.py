@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TypeVar
 
-from bindery.api.wire.models.base import ListPage, NextPage
+from bindery.api.responses.base import ListPage, NextPage
 from bindery.platform.pagination import Listing
 
 ListT = TypeVar("ListT", bound=ListPage)

@@ -1,10 +1,10 @@
-"""OpenAPI specifications and versions on the wire (models in bindery.api.wire.models.openapi)."""
+"""OpenAPI specifications and versions on the wire (models in bindery.api.responses.openapi)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.openapi import OpenAPISpec, OpenAPISpecVersion
+from bindery.api.responses.openapi import OpenAPISpec, OpenAPISpecVersion
 from bindery.api.wire.urls import api_url, app_url
 from bindery.store.openapi_specs import Spec, Version
 

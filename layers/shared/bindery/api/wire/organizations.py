@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.organizations import Organization as OrganizationModel
-from bindery.api.wire.models.organizations import OrganizationAgentInstructions
+from bindery.api.responses.organizations import Organization as OrganizationModel
+from bindery.api.responses.organizations import OrganizationAgentInstructions
 from bindery.api.wire.urls import api_url, app_url
 from bindery.domain.access.role_order import at_least
 from bindery.store.orgs import Organization

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.change_requests import Users, user_ref
-from bindery.api.wire.comments import Shown, comment_to_wire
-from bindery.api.wire.models.reviews import (
+from bindery.api.responses.reviews import (
     ChangeRequestRequestedReviewer,
     ChangeRequestReview,
     ChangeRequestUserContributor,
 )
+from bindery.api.wire.change_requests import Users, user_ref
+from bindery.api.wire.comments import Shown, comment_to_wire
 from bindery.api.wire.urls import api_url
 from bindery.store.comments import Comment as StoredComment
 from bindery.store.reviews import Contributor, RequestedReviewer, Review

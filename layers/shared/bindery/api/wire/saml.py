@@ -1,4 +1,4 @@
-"""SAML providers on the wire (models in bindery.api.wire.models.saml).
+"""SAML providers on the wire (models in bindery.api.responses.saml).
 
 The spec requires `ssoURL`, `entityID` and `certificate` of every provider, while a `pending` one has
 not been given them yet: until set, `entityID` and `certificate` are empty strings and `ssoURL`, which
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from bindery.api.wire.models.saml import OrganizationSAMLProvider, OrganizationSSOProviderLogins
+from bindery.api.responses.saml import OrganizationSAMLProvider, OrganizationSSOProviderLogins
 from bindery.api.wire.teams import team_fields
 from bindery.api.wire.urls import api_base, api_url
 from bindery.engines.saml.endpoints import service_endpoints

@@ -12,8 +12,8 @@ import re
 from typing import Any
 from urllib.parse import quote
 
+from bindery.api.responses.search import SearchPageResultList, SearchSpaceResult
 from bindery.api.wire.content import View
-from bindery.api.wire.models.search import SearchPageResultList, SearchSpaceResult
 from bindery.engines.search.query import PageHit
 from bindery.platform.pagination import Listing
 

@@ -1,4 +1,4 @@
-"""A site's settings on the wire (bindery.api.wire.models.site_settings): what its published content looks
+"""A site's settings on the wire (bindery.api.responses.site_settings): what its published content looks
 like, its customization, its adaptive schema, its share links and its publishing auth."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from bindery.api.wire.models.site_sections import SiteSection, SiteSectionGroup
-from bindery.api.wire.models.site_settings import (
+from bindery.api.responses.site_sections import SiteSection, SiteSectionGroup
+from bindery.api.responses.site_settings import (
     PublishedContentSite,
     ShareLink,
     SiteAdaptiveSchema,
@@ -15,7 +15,7 @@ from bindery.api.wire.models.site_settings import (
     SiteCustomizationSettings,
     SitePublishingAuth,
 )
-from bindery.api.wire.models.sites import SiteSpace
+from bindery.api.responses.sites import SiteSpace
 from bindery.api.wire.sites import published_url, site_to_wire
 from bindery.store.orgs import Organization
 from bindery.store.site_settings import AdaptiveSchema, PublishingAuth

@@ -1,4 +1,4 @@
-"""A site's structure on the wire (bindery.api.wire.models.sites and .site_sections): its site spaces, its
+"""A site's structure on the wire (bindery.api.responses.sites and .site_sections): its site spaces, its
 sections and their groups, each shown from what the domain found of it (bindery.domain.sites.views, which
 this module reads through the protocols below: api.wire imports no domain)."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from bindery.api.wire.models.site_sections import SiteSection, SiteSectionGroup
-from bindery.api.wire.models.sites import SiteSpace as WireSiteSpace
+from bindery.api.responses.site_sections import SiteSection, SiteSectionGroup
+from bindery.api.responses.sites import SiteSpace as WireSiteSpace
 from bindery.api.wire.sites import published_at
 from bindery.api.wire.spaces import space_fields
 from bindery.store.orgs import Organization

@@ -1,4 +1,4 @@
-"""A site on the wire (bindery.api.wire.models.sites), and the addresses its parts are published at.
+"""A site on the wire (bindery.api.responses.sites), and the addresses its parts are published at.
 Its site spaces, sections and groups: bindery.api.wire.site_structure; its settings:
 bindery.api.wire.site_settings."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.sites import Site as WireSite
+from bindery.api.responses.sites import Site as WireSite
 from bindery.api.wire.urls import api_url, app_url
 from bindery.platform import stack_urls
 from bindery.store.orgs import Organization

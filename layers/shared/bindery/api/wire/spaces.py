@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from bindery.api.wire.git_sync import git_state_fields
-from bindery.api.wire.models.spaces import (
+from bindery.api.responses.spaces import (
     MemberContentPermission,
     TeamContentPermission,
     UserContentPermission,
 )
-from bindery.api.wire.models.spaces import Space as WireSpace
+from bindery.api.responses.spaces import Space as WireSpace
+from bindery.api.wire.git_sync import git_state_fields
 from bindery.api.wire.teams import team_fields
 from bindery.api.wire.urls import api_url, app_url
 from bindery.api.wire.users import user_fields

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.users import MemberTeam, OrganizationTeam, OrganizationTeamMember
+from bindery.api.responses.users import MemberTeam, OrganizationTeam, OrganizationTeamMember
 from bindery.api.wire.users import member_fields
 from bindery.store.members import Member
 from bindery.store.teams import Team, TeamLink

@@ -1,10 +1,10 @@
-"""Translations and glossary entries on the wire (models in bindery.api.wire.models.translations)."""
+"""Translations and glossary entries on the wire (models in bindery.api.responses.translations)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.translations import GlossaryEntry, Translation
+from bindery.api.responses.translations import GlossaryEntry, Translation
 from bindery.api.wire.urls import api_url
 from bindery.store.glossary import GlossaryEntry as StoredEntry
 from bindery.store.translations import Translation as StoredTranslation

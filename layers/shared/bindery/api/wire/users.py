@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.users import OrganizationMember
-from bindery.api.wire.models.users import User as UserModel
+from bindery.api.responses.users import OrganizationMember
+from bindery.api.responses.users import User as UserModel
 from bindery.api.wire.urls import api_url
 from bindery.store.members import Member
 from bindery.store.users import User

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.comments import Comment, UserContributor
-from bindery.api.wire.models.common import Location, Timestamp
-from bindery.api.wire.models.users import User
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.comments import Comment, UserContributor
+from bindery.api.responses.common import Location, Timestamp
+from bindery.api.responses.users import User
 
 
 class ChangeRequestReview(WireModel):

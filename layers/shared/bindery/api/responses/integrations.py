@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import JSONObject, Timestamp
-from bindery.api.wire.models.organizations import Organization
-from bindery.api.wire.models.sites import Site
-from bindery.api.wire.models.spaces import Space
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import JSONObject, Timestamp
+from bindery.api.responses.organizations import Organization
+from bindery.api.responses.sites import Site
+from bindery.api.responses.spaces import Space
 from bindery.requests.integrations import Category, Scope, Selection, Target, Visibility
 
 InstallationStatus = Literal["active", "pending", "paused"]

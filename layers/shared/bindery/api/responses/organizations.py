@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel, WireRoot
-from bindery.api.wire.models.common import JSONObject, Location, MemberRoleOrGuest, Timestamp
+from bindery.api.responses.base import ListPage, Omitted, WireModel, WireRoot
+from bindery.api.responses.common import JSONObject, Location, MemberRoleOrGuest, Timestamp
 
 OrganizationType = Literal["business", "community"]
 OrganizationUseCase = Literal[

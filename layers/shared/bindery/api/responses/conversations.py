@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import Location, Timestamp
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import Location, Timestamp
 
 
 class ConversationUrls(WireModel):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import JSONObject, Location, Timestamp
-from bindery.api.wire.models.users import User
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import JSONObject, Location, Timestamp
+from bindery.api.responses.users import User
 
 
 class ReactionUser(WireModel):

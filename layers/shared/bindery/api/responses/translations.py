@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import Location, Timestamp
-from bindery.api.wire.models.content import JSONDocument
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import Location, Timestamp
+from bindery.api.responses.content import JSONDocument
 from bindery.requests.translations import TranslationLanguage
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import Location, MemberRoleOrGuest, Timestamp
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import Location, MemberRoleOrGuest, Timestamp
 
 
 class User(WireModel):

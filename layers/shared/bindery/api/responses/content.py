@@ -8,9 +8,9 @@ from typing import Annotated, Literal
 
 from pydantic import Field, StrictBool
 
-from bindery.api.wire.models.base import ListPage, Omitted, StoredModel, WireModel, WireRoot, stored_or
-from bindery.api.wire.models.change_requests import ChangeRequest
-from bindery.api.wire.models.common import JSONObject, Timestamp
+from bindery.api.responses.base import ListPage, Omitted, StoredModel, WireModel, WireRoot, stored_or
+from bindery.api.responses.change_requests import ChangeRequest
+from bindery.api.responses.common import JSONObject, Timestamp
 from bindery.engines.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
 
 # The spec's `Icon` and `Emoji`.

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import JSONObject, MemberRole, Timestamp
-from bindery.api.wire.models.users import OrganizationTeam, User
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import JSONObject, MemberRole, Timestamp
+from bindery.api.responses.users import OrganizationTeam, User
 from bindery.requests.spaces import DefaultLevel, Language
 
 ContentVisibility = Literal["public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"]

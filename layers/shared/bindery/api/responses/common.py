@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bindery.api.wire.models.base import WireModel
+from bindery.api.responses.base import WireModel
 from bindery.requests.common import RoleOrGuest, RoleValue
 
 # The request bodies' role types, reused: Python treats Literals with the same values in another order as

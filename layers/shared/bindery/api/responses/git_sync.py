@@ -1,12 +1,12 @@
 """Git Sync: a run (a Bindery extension, `object: "git-run"`) and its listing; the space's GitSyncState
-is bindery.api.wire.models.spaces.GitSyncState."""
+is bindery.api.responses.spaces.GitSyncState."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import Location, Timestamp
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import Location, Timestamp
 
 
 class GitSyncRun(WireModel):

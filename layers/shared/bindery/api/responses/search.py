@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.content import AppUrl
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.content import AppUrl
 
 
 class SearchSectionResult(WireModel):

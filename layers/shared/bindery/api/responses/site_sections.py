@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.sites import SiteSpace, SiteSpaceUrls
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.sites import SiteSpace, SiteSpaceUrls
 
 
 class SiteSection(WireModel):

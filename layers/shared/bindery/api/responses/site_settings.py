@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import Timestamp
-from bindery.api.wire.models.site_sections import SiteSection, SiteSectionGroup
-from bindery.api.wire.models.sites import Site, SiteSpace
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import Timestamp
+from bindery.api.responses.site_sections import SiteSection, SiteSectionGroup
+from bindery.api.responses.sites import Site, SiteSpace
 
 Settings = dict[str, Any]
 

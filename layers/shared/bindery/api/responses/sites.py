@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.common import Timestamp
-from bindery.api.wire.models.spaces import Space
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.common import Timestamp
+from bindery.api.responses.spaces import Space
 from bindery.requests.sites import SiteAgentsContext, SiteType, SiteVisibility
 
 

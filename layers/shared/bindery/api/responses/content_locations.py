@@ -8,12 +8,12 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from bindery.api.wire.models.base import ListPage, Omitted, WireModel
-from bindery.api.wire.models.change_requests import ChangeRequest
-from bindery.api.wire.models.common import JSONObject
-from bindery.api.wire.models.content import PageUnion, RevisionFile, RevisionReusableContent
-from bindery.api.wire.models.organizations import Organization
-from bindery.api.wire.models.spaces import Space
+from bindery.api.responses.base import ListPage, Omitted, WireModel
+from bindery.api.responses.change_requests import ChangeRequest
+from bindery.api.responses.common import JSONObject
+from bindery.api.responses.content import PageUnion, RevisionFile, RevisionReusableContent
+from bindery.api.responses.organizations import Organization
+from bindery.api.responses.spaces import Space
 
 
 class ChangeRequestContext(WireModel):
