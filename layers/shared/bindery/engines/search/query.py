@@ -73,9 +73,9 @@ class PageInfo(NamedTuple):
 class IndexConnection(sqlite3.Connection):
     """A connection to one index file, which never changes (search.storage opens them read-only): the
     id, title, path and number of sections of each page a search has shown are kept with it, so that a
-    warm query reads
-    only what depends on the query (its ranking and sections). Pages are remembered as they are shown,
-    not loaded all at once: an organization search opens many indexes to show a few pages of each."""
+    warm query reads only what depends on the query (its ranking and sections). Pages are remembered as
+    they are shown, not loaded all at once: an organization search opens many indexes to show a few pages
+    of each."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
