@@ -4,13 +4,23 @@ content in the app (a search reads the current revision).
 
 A page of results is validated as one model (a page holds up to 1,000 results: one pydantic call, not
 one per result), and each result's app URL is made once for the page and its sections, from the view's
-base URL made once for all of them."""
+base URL made once for all of them.
+
+A space search's page of results is serialized here, once (`hits_to_json`), rather than by Powertools:
+its response validation would serialize the model to Python objects (`dump_python`) and the resolver
+those to JSON (`json.dumps`), two passes over up to 1,000 results where pydantic writes the JSON in
+one (bench/README.md, "Search"). The bytes are those Powertools writes (`json_body` says how).
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import quote
+
+from pydantic import BaseModel
+from pydantic_core import PydanticSerializationError
 
 from bindery.api.responses.search import SearchPageResultList, SearchSpaceResult
 from bindery.api.wire.content import View
@@ -39,6 +49,24 @@ def hits_to_wire(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> 
     """A page of a space search's results."""
     base_url = View(space_id, revision_id, current=True).app_url()
     return SearchPageResultList.model_validate(hits.map(lambda hit: _result(hit, base_url)).to_wire())
+
+
+def json_body(model: BaseModel) -> str:
+    """`model` as the JSON Powertools answers a returned model with (`dump_python(mode="json")`, then
+    `json.dumps` with compact separators: ASCII only, every other character escaped), in one pass.
+    pydantic's `ensure_ascii` escapes as `json.dumps` does except DEL, which it leaves raw (outside
+    strings JSON has no DEL to escape); a lone surrogate, which a stored text may hold and pydantic
+    cannot encode, takes Powertools' own two passes."""
+    try:
+        body = model.model_dump_json(ensure_ascii=True)
+    except PydanticSerializationError:
+        return json.dumps(model.model_dump(mode="json"), separators=(",", ":"))
+    return body.replace("\x7f", "\\u007f") if "\x7f" in body else body
+
+
+def hits_to_json(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> str:
+    """A page of a space search's results, as the response's JSON body."""
+    return json_body(hits_to_wire(hits, space_id=space_id, revision_id=revision_id))
 
 
 def space_hits_to_wire(space_id: str, title: str, *, revision_id: str,
