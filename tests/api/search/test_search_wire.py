@@ -31,11 +31,12 @@ def _as_powertools_answers(model):
 @pytest.mark.parametrize("text", ["plain", "café … 中文 😀", 'quote " back \\ slash / <b>&',
                                   "tab\tline\nret\r", "controls \x00\x01\x1f and DEL \x7f\x7f",
                                   "lone \ud800 surrogate", "separators \u2028\u2029"])
-def test_the_json_body_is_the_bytes_powertools_would_write(text):
+@pytest.mark.parametrize("cursor", [None, "next-page"])
+def test_the_json_body_is_the_bytes_powertools_would_write_of_the_model(text, cursor):
     path = "guides/" + text.encode("utf-8", "replace").decode()  # a path is text an URL can quote
     hits = [PageHit("p1", f"Page {text}", path, [SectionHit("a", text, f"…{text}…"),
                                                              SectionHit(None, "", "")]),
             PageHit("p2", "Empty", "empty", [])]
-    listing = Listing(hits, "cursor", 7)
-    model = hits_to_wire(listing, space_id="s1", revision_id="r1")
-    assert hits_to_json(listing, space_id="s1", revision_id="r1") == _as_powertools_answers(model)
+    for listing in (Listing(hits, cursor, 7), Listing([], cursor, 0)):
+        model = hits_to_wire(listing, space_id="s1", revision_id="r1")
+        assert hits_to_json(listing, space_id="s1", revision_id="r1") == _as_powertools_answers(model)
