@@ -2,18 +2,18 @@
 organization search's `SearchSpaceResult` (a space's best pages). Results link to the space's current
 content in the app (a search reads the current revision).
 
-A page of results is validated as one model (a page holds up to 1,000 results: one pydantic call, not
-one per result), and each result's app URL is made once for the page and its sections, from the view's
-base URL made once for all of them.
+Each result's app URL is made once for the page and its sections, from the view's base URL made once
+for all of them. An organization search's space of results is validated as one model (one pydantic
+call, not one per result).
 
 A space search's page of results is written as JSON here (`hits_to_json`), from the values this module
-shapes, not validated into `SearchPageResultList` and serialized by Powertools (its response validation
-`dump_python`, then the resolver's `json.dumps`). Those are three passes over up to 1,000 results, each
-costing more than writing them (bench/README.md, "Search"), and the validation checks nothing
-the types do not already guarantee: every value is a `str` of a `PageHit` (typed, built by the search
-engine) or made of them here, in a shape fixed by `_result`. The bytes are those the validated model
-gives through Powertools, results with and without sections, cursor or not, any character
-(tests/api/search/test_search_wire.py); the model stays the route's declared response (OpenAPI).
+shapes, not validated into `SearchPageResultList` and serialized by Powertools (its response validation's
+`dump_python`, then the resolver's `json.dumps`): three passes over up to 1,000 results, each costing
+more than writing them (bench/README.md, "Search"), where the validation checks nothing the types do
+not already guarantee: every value is a `str` of a `PageHit` (typed, built by the search engine) or
+made of them here, in a shape fixed by `_result`. The bytes are those the validated model gives through
+Powertools, with and without sections or cursor, any character (tests/api/search/test_search_wire.py);
+the model stays the route's declared response (the OpenAPI document).
 """
 
 from __future__ import annotations
