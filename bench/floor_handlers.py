@@ -14,8 +14,10 @@ per environment, so neither side pays the token's GetItem under load):
 - GET space: the space (GetItem), then the caller's membership and the organization (one BatchGetItem).
 - GET page: the same two; the revision, the tree and the document are immutable and cached per process,
   so a warm read makes no other request.
-- search: the same two, then the revision's index pointer (GetItem); the index itself is cached per
-  process. The floor runs no query: SQLite FTS over the cached index is Bindery's work above it.
+- search: the same two, then the revision's index pointer (GetItem) the first time the environment
+  searches that revision only: which index a revision has never changes, so it is remembered (as
+  Bindery's search remembers it, docs/search.md); the index itself is cached per process. The floor
+  runs no query: SQLite FTS over the cached index is Bindery's work above it.
 - list change requests: the same two, then one Query of GSI1 (the space's open change requests) and
   one BatchGetItem of the users they name (creators, mergers), as Bindery shows them.
 - merge a change request: the same two, the change request (GetItem), its revision and that revision's
@@ -34,6 +36,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -128,12 +131,29 @@ def _get_page(event: dict[str, Any], used: _Capacity) -> Reply:
     return used.answer({"id": event["pathParameters"]["pageId"], "revision": space.get("revision")})
 
 
+class _NotIndexed(Exception):
+    """The revision has no index pointer yet (raised, not returned: a missing pointer is not remembered)."""
+
+
+@lru_cache(maxsize=1024)
+def _index_digest(space_id: str, revision: str) -> str:
+    """The digest the revision's index pointer names, read once per environment and revision (a pointer
+    is written once and never changes: Bindery's search remembers it the same way). Capacity is not
+    asked: a remembered pointer is no request to size."""
+    pointer = aws.dynamodb_table().get_item(Key=search_keys.search_index(space_id, revision),
+                                            ConsistentRead=False).get("Item")
+    if pointer is None:
+        raise _NotIndexed(revision)
+    return str(pointer["digest"])
+
+
 def _search(event: dict[str, Any], used: _Capacity) -> Reply:
     space = _space_and_access(event, used)
-    pointer = used.add(aws.dynamodb_table().get_item(
-        Key=search_keys.search_index(str(space["id"]), str(space["revision"])), ConsistentRead=False,
-        **used.ask()))
-    return used.answer({"items": [], "indexed": "Item" in pointer})
+    try:
+        _index_digest(str(space["id"]), str(space["revision"]))
+    except _NotIndexed:
+        return used.answer({"items": [], "indexed": False})
+    return used.answer({"items": [], "indexed": True})
 
 
 def _list_change_requests(event: dict[str, Any], used: _Capacity) -> Reply:

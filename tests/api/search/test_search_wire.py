@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bindery.api.wire.content import View
-from bindery.api.wire.search import hits_to_wire
+from bindery.api.wire.search import hits_to_json, hits_to_wire
 from bindery.engines.search.query import PageHit, SectionHit
 from bindery.platform.pagination import Listing
 
@@ -17,3 +17,26 @@ def test_result_urls_are_the_pages_app_urls(path):
     page_url = View("s1", "r1", current=True).app_url(path)
     assert result["urls"]["app"] == page_url
     assert [section["urls"]["app"] for section in result["sections"]] == [page_url + "#setup", page_url]
+
+
+def _as_powertools_answers(model):
+    """What Powertools makes of a returned model: its response validation's `dump_python(mode="json")`,
+    then the resolver's serializer."""
+    from aws_lambda_powertools.event_handler.api_gateway import _JSON_DUMP_CALL
+    from pydantic import TypeAdapter
+
+    return _JSON_DUMP_CALL(TypeAdapter(type(model)).dump_python(model, mode="json", by_alias=True))
+
+
+@pytest.mark.parametrize("text", ["plain", "café … 中文 😀", 'quote " back \\ slash / <b>&',
+                                  "tab\tline\nret\r", "controls \x00\x01\x1f and DEL \x7f\x7f",
+                                  "lone \ud800 surrogate", "separators \u2028\u2029"])
+@pytest.mark.parametrize("cursor", [None, "next-page"])
+def test_the_json_body_is_the_bytes_powertools_would_write_of_the_model(text, cursor):
+    path = "guides/" + text.encode("utf-8", "replace").decode()  # a path is text an URL can quote
+    hits = [PageHit("p1", f"Page {text}", path, [SectionHit("a", text, f"…{text}…"),
+                                                             SectionHit(None, "", "")]),
+            PageHit("p2", "Empty", "empty", [])]
+    for listing in (Listing(hits, cursor, 7), Listing([], cursor, 0)):
+        model = hits_to_wire(listing, space_id="s1", revision_id="r1")
+        assert hits_to_json(listing, space_id="s1", revision_id="r1") == _as_powertools_answers(model)

@@ -2,15 +2,28 @@
 organization search's `SearchSpaceResult` (a space's best pages). Results link to the space's current
 content in the app (a search reads the current revision).
 
-A page of results is validated as one model (a page holds up to 1,000 results: one pydantic call, not
-one per result), and each result's app URL is made once for the page and its sections, from the view's
-base URL made once for all of them."""
+Each result's app URL is made once for the page and its sections, from the view's base URL made once
+for all of them. An organization search's space of results is validated as one model (one pydantic
+call, not one per result).
+
+A space search's page of results is written as JSON here (`hits_to_json`), from the values this module
+shapes, not validated into `SearchPageResultList` and serialized by Powertools (its response validation's
+`dump_python`, then the resolver's `json.dumps`): three passes over up to 1,000 results, each costing
+more than writing them (bench/README.md, "Search"), where the validation checks nothing the types do
+not already guarantee: every value is a `str` of a `PageHit` (typed, built by the search engine) or
+made of them here, in a shape fixed by `_result`. The bytes are those the validated model gives through
+Powertools, with and without sections or cursor, any character (tests/api/search/test_search_wire.py);
+the model stays the route's declared response (the OpenAPI document).
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import quote
+
+from pydantic_core import PydanticSerializationError, to_json
 
 from bindery.api.responses.search import SearchPageResultList, SearchSpaceResult
 from bindery.api.wire.content import View
@@ -35,10 +48,36 @@ def _result(hit: PageHit, base_url: str) -> dict[str, Any]:
             "urls": {"app": page_url}}
 
 
-def hits_to_wire(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> SearchPageResultList:
-    """A page of a space search's results."""
+def _page(hits: Listing[PageHit], space_id: str, revision_id: str) -> dict[str, Any]:
+    """A page of a space search's results, keyed in `SearchPageResultList`'s field order (`next` left out
+    when there is no next page, as the model leaves it out)."""
     base_url = View(space_id, revision_id, current=True).app_url()
-    return SearchPageResultList.model_validate(hits.map(lambda hit: _result(hit, base_url)).to_wire())
+    page: dict[str, Any] = {"next": {"page": hits.next_cursor}} if hits.next_cursor else {}
+    page["count"] = hits.count
+    page["items"] = [_result(hit, base_url) for hit in hits.items]
+    return page
+
+
+def hits_to_wire(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> SearchPageResultList:
+    """A page of a space search's results, validated (what `hits_to_json` writes)."""
+    return SearchPageResultList.model_validate(_page(hits, space_id, revision_id))
+
+
+def json_text(value: dict[str, Any]) -> str:
+    """`value` (JSON types only) as the resolver writes a body, `json.dumps` with compact separators:
+    ASCII only, every other character escaped. pydantic's `ensure_ascii` escapes as `json.dumps` does
+    except DEL, which it leaves raw (outside strings JSON has no DEL to escape); a lone surrogate, which
+    a stored text may hold and pydantic cannot encode, is written by `json.dumps` itself."""
+    try:
+        body = to_json(value, ensure_ascii=True).decode()
+    except PydanticSerializationError:
+        return json.dumps(value, separators=(",", ":"))
+    return body.replace("\x7f", "\\u007f") if "\x7f" in body else body
+
+
+def hits_to_json(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> str:
+    """A page of a space search's results, as the response's JSON body."""
+    return json_text(_page(hits, space_id, revision_id))
 
 
 def space_hits_to_wire(space_id: str, title: str, *, revision_id: str,
