@@ -28,7 +28,9 @@ API_FUNCTIONS = sorted(name for name, function in load().functions.items() if fu
 
 # The route modules (and the domain, wire and model modules only they use) each function imports on first
 # need: a content read that shows a change request imports neither its reviews nor their comments, nor
-# the link shapes that name an organization and a space.
+# the link shapes that name an organization and a space. And the modules only rare cases of an eager
+# route need: a change request that names an issues cluster, a computed (OpenAPI reference) page, a
+# space's duplicate, a site's deletion.
 DEFERRED = {
     "ContentFunction": (
         "content_api.routes.links", "content_api.routes.template", "content_api.routes.git",
@@ -37,20 +39,26 @@ DEFERRED = {
         "bindery.domain.templates", "bindery.api.wire.reviews", "bindery.api.wire.comments",
         "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
         "bindery.api.responses.comments", "bindery.api.responses.content_locations",
-        "bindery.requests.change_requests"),
+        "bindery.requests.change_requests", "bindery.domain.openapi.reference_pages",
+        "bindery.store.openapi_specs", "bindery.store.issue_clusters"),
     "ChangeRequestsFunction": (
         "change_requests_api.routes.merges", "change_requests_api.routes.mcp",
         "change_requests_api.routes.org_change_requests",
-        "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports"),
+        "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports",
+        "bindery.store.issue_clusters"),
+    "CommentsFunction": ("bindery.store.issue_clusters",),
     "MembersFunction": (
         "members_api.routes.invites", "members_api.routes.link_invites", "bindery.domain.invites",
         "bindery.api.wire.invites"),
     "SpacesFunction": (
         "spaces_api.routes.tree", "spaces_api.routes.permissions", "bindery.domain.transfers",
-        "bindery.domain.access.grant_listings", "bindery.requests.integrations"),
+        "bindery.domain.access.grant_listings", "bindery.requests.integrations", "bindery.domain.revisions",
+        "bindery.engines.search.indexing", "bindery.domain.integrations.content_events",
+        "bindery.store.issue_clusters"),
     "SitesFunction": (
         "sites_api.routes.site_integrations", "sites_api.routes.publishing_auth",
-        "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations"),
+        "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations",
+        "bindery.domain.integrations.content_installs", "bindery.domain.integrations.installations"),
 }
 
 
