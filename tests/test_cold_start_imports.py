@@ -56,6 +56,7 @@ DEFERRED = {
         "bindery.engines.search.indexing", "bindery.domain.integrations.content_events",
         "bindery.store.issue_clusters"),
     "SitesFunction": (
+        "sites_api.routes.share_links", "bindery.domain.sites.share_links",
         "sites_api.routes.site_integrations", "sites_api.routes.publishing_auth",
         "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations",
         "bindery.domain.integrations.content_installs", "bindery.domain.integrations.installations"),
