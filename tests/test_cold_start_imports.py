@@ -55,6 +55,9 @@ DEFERRED = {
         "bindery.domain.access.grant_listings", "bindery.requests.integrations", "bindery.domain.revisions",
         "bindery.engines.search.indexing", "bindery.domain.integrations.content_events",
         "bindery.store.issue_clusters"),
+    "SearchFunction": (
+        "search_api.routes.links", "bindery.domain.links", "bindery.api.wire.links", "bindery.api.wire.content",
+        "bindery.api.responses.content", "bindery.api.responses.content_locations"),
     "SitesFunction": (
         "sites_api.routes.share_links", "bindery.domain.sites.share_links",
         "sites_api.routes.site_integrations", "sites_api.routes.publishing_auth",

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote
 
 from bindery.api.responses.search import SearchPageResultList, SearchSpaceResult
-from bindery.api.wire.content import View
+from bindery.api.wire.content_views import View
 from bindery.engines.search.query import PageHit
 from bindery.platform.pagination import Listing
 
