@@ -56,7 +56,8 @@ DEFERRED = {
         "bindery.engines.search.indexing", "bindery.domain.integrations.content_events",
         "bindery.store.issue_clusters"),
     "SearchFunction": (
-        "search_api.routes.links", "bindery.domain.links", "bindery.api.wire.links", "bindery.api.wire.content",
+        "search_api.routes.links", "bindery.domain.links", "bindery.api.wire.links",
+        "bindery.api.wire.content",
         "bindery.api.responses.content", "bindery.api.responses.content_locations"),
     "SitesFunction": (
         "sites_api.routes.share_links", "bindery.domain.sites.share_links",
