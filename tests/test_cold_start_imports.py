@@ -55,6 +55,9 @@ DEFERRED = {
         "bindery.domain.access.grant_listings", "bindery.requests.integrations", "bindery.domain.revisions",
         "bindery.engines.search.indexing", "bindery.domain.integrations.content_events",
         "bindery.store.issue_clusters"),
+    "PublishedSiteFunction": (
+        "bindery.engines.site_pages.site_search", "bindery.engines.search.query", "bindery.store.search",
+        "sqlite3"),
     "SearchFunction": (
         "search_api.routes.links", "bindery.domain.links", "bindery.api.wire.links",
         "bindery.api.wire.content",
