@@ -11,6 +11,7 @@ import importlib.util
 import json
 import subprocess
 import sys
+import textwrap
 from types import ModuleType
 
 import pytest
@@ -110,6 +111,41 @@ def test_the_conversations_worker_loads_the_insights_engine_only_when_it_process
 @pytest.mark.parametrize("function_name", sorted(DEFERRED))
 def test_loading_a_handler_leaves_its_rarely_used_routes_unimported(function_name):
     assert set(DEFERRED[function_name]).isdisjoint(_modules_on_import(function_name))
+
+
+# Of those, the modules no route of the function imports at all, whatever the request: ContentFunction
+# shows a change request's revision without its reviews, comments or change list.
+NEVER_IMPORTED = {
+    "ContentFunction": ("bindery.api.wire.reviews", "bindery.api.wire.comments",
+                        "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
+                        "bindery.api.responses.comments"),
+}
+
+
+@pytest.mark.parametrize("function_name", sorted(DEFERRED))
+def test_what_a_function_leaves_unimported_is_imported_before_a_snapstart_snapshot(function_name):
+    # Under SnapStart the init phase runs once, into the snapshot: what a cold start leaves to a first
+    # request must be imported by the before-snapshot hooks, or every restored environment pays for it.
+    function = load().functions[function_name]
+    script = textwrap.dedent(f"""
+        import json, sys, types
+        hooks = []
+        runtime = types.ModuleType("snapshot_restore_py")
+        runtime.register_before_snapshot = hooks.append
+        runtime.register_after_restore = lambda hook: None
+        sys.modules["snapshot_restore_py"] = runtime
+        import {function.handler.rpartition(".")[0]}
+        for hook in hooks:
+            hook()
+        print(json.dumps(sorted(sys.modules)))
+    """)
+    env = {"PYTHONPATH": f"{ROOT / 'layers' / 'shared'}:{function.code_uri}", "PATH": "",
+           "AWS_DEFAULT_REGION": "us-east-1"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    imported = set(json.loads(out))
+    assert set(DEFERRED[function_name]) - set(NEVER_IMPORTED.get(function_name, ())) <= imported
+    assert imported.isdisjoint(NEVER_IMPORTED.get(function_name, ()))
 
 
 def _fresh_handler_module(function_name: str) -> ModuleType:

@@ -18,4 +18,6 @@ app.include_router(site_settings.router)
 app.include_later("sites_api.routes.share_links", "sites_api.routes.site_integrations",
                   "sites_api.routes.publishing_auth")
 
+app.import_before_snapshot("bindery.domain.integrations.content_installs")  # a site's deletion
+
 lambda_handler = api_handler(app)
