@@ -12,7 +12,8 @@ boto3, then what an API function imports before any code of its own (Powertools'
 brings Powertools' Logger, Metrics and Tracer with the package, and pydantic), then Bindery's own floor
 (`bindery.api.http`: the resolver, the observability wrapper and the settings model). The five costliest
 direct imports of each handler (one `python -X importtime` run, wall time) are listed so that a new heavy
-dependency shows up by name.
+dependency shows up by name. Every row has the environment the template gives every deployed function
+(its literal Globals variables: `PYDANTIC_DISABLE_PLUGINS` spares pydantic's scan for plugins).
 """
 
 from __future__ import annotations
@@ -60,9 +61,18 @@ class ImportFailed(Exception):
     pass
 
 
+def deployed_variables() -> dict[str, str]:
+    """The environment every deployed function has that the template writes out (Globals.Function's
+    variables with a literal value): some change what an import does (`PYDANTIC_DISABLE_PLUGINS`)."""
+    raw = template.load().raw
+    variables = ((raw.get("Globals") or {}).get("Function") or {}).get("Environment", {}).get("Variables", {})
+    return {name: value for name, value in variables.items() if isinstance(value, str)}
+
+
 def _env(code_dir: Path | None) -> dict[str, str]:
     paths = [str(ROOT / "layers" / "shared"), *([str(code_dir)] if code_dir else [])]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "AWS_DEFAULT_REGION": "us-east-1"}
+    env = {**os.environ, **deployed_variables(), "PYTHONPATH": os.pathsep.join(paths),
+           "AWS_DEFAULT_REGION": "us-east-1"}
     # Every row loads compiled bytecode (written by the first, untimed round): a module compiled from
     # source costs several times its import, and whether its .pyc happened to exist would decide a row.
     env.pop("PYTHONDONTWRITEBYTECODE", None)

@@ -6,10 +6,12 @@ answer that first request exactly as if they had been imported with the function
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import subprocess
 import sys
+import textwrap
 from types import ModuleType
 
 import pytest
@@ -27,7 +29,9 @@ API_FUNCTIONS = sorted(name for name, function in load().functions.items() if fu
 
 # The route modules (and the domain, wire and model modules only they use) each function imports on first
 # need: a content read that shows a change request imports neither its reviews nor their comments, nor
-# the link shapes that name an organization and a space.
+# the link shapes that name an organization and a space. And the modules only rare cases of an eager
+# route need: a change request that names an issues cluster, a computed (OpenAPI reference) page, a
+# space's duplicate, a site's deletion.
 DEFERRED = {
     "ContentFunction": (
         "content_api.routes.links", "content_api.routes.template", "content_api.routes.git",
@@ -36,21 +40,44 @@ DEFERRED = {
         "bindery.domain.templates", "bindery.api.wire.reviews", "bindery.api.wire.comments",
         "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
         "bindery.api.responses.comments", "bindery.api.responses.content_locations",
-        "bindery.requests.change_requests"),
+        "bindery.requests.change_requests", "bindery.domain.openapi.reference_pages",
+        "bindery.store.openapi_specs", "bindery.store.issue_clusters"),
     "ChangeRequestsFunction": (
         "change_requests_api.routes.merges", "change_requests_api.routes.mcp",
         "change_requests_api.routes.org_change_requests",
-        "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports"),
+        "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports",
+        "bindery.store.issue_clusters"),
+    "CommentsFunction": ("bindery.store.issue_clusters",),
     "MembersFunction": (
         "members_api.routes.invites", "members_api.routes.link_invites", "bindery.domain.invites",
         "bindery.api.wire.invites"),
     "SpacesFunction": (
         "spaces_api.routes.tree", "spaces_api.routes.permissions", "bindery.domain.transfers",
-        "bindery.domain.access.grant_listings", "bindery.requests.integrations"),
+        "bindery.domain.access.grant_listings", "bindery.requests.integrations", "bindery.domain.revisions",
+        "bindery.engines.search.indexing", "bindery.domain.integrations.content_events",
+        "bindery.store.issue_clusters"),
+    "PublishedSiteFunction": (
+        "bindery.engines.site_pages.site_search", "bindery.engines.search.query", "bindery.store.search",
+        "sqlite3"),
+    "SearchFunction": (
+        "search_api.routes.links", "bindery.domain.links", "bindery.api.wire.links",
+        "bindery.api.wire.content",
+        "bindery.api.responses.content", "bindery.api.responses.content_locations"),
     "SitesFunction": (
+        "sites_api.routes.share_links", "bindery.domain.sites.share_links",
         "sites_api.routes.site_integrations", "sites_api.routes.publishing_auth",
-        "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations"),
+        "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations",
+        "bindery.domain.integrations.content_installs", "bindery.domain.integrations.installations"),
 }
+
+
+def test_every_function_skips_pydantics_plugin_scan_which_no_requirement_needs():
+    # pydantic scans every installed distribution's entry points for plugins on its first model unless
+    # told there are none: a cold-start cost a deployed function need not pay while none is installed.
+    functions = load().functions
+    assert {name: function.environment.get("PYDANTIC_DISABLE_PLUGINS") for name, function in functions.items()
+            } == dict.fromkeys(functions, "__all__")
+    assert list(importlib.metadata.entry_points(group="pydantic")) == []
 
 
 def _modules_on_import(function_name: str) -> list[str]:
@@ -84,6 +111,41 @@ def test_the_conversations_worker_loads_the_insights_engine_only_when_it_process
 @pytest.mark.parametrize("function_name", sorted(DEFERRED))
 def test_loading_a_handler_leaves_its_rarely_used_routes_unimported(function_name):
     assert set(DEFERRED[function_name]).isdisjoint(_modules_on_import(function_name))
+
+
+# Of those, the modules no route of the function imports at all, whatever the request: ContentFunction
+# shows a change request's revision without its reviews, comments or change list.
+NEVER_IMPORTED = {
+    "ContentFunction": ("bindery.api.wire.reviews", "bindery.api.wire.comments",
+                        "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
+                        "bindery.api.responses.comments"),
+}
+
+
+@pytest.mark.parametrize("function_name", sorted(DEFERRED))
+def test_what_a_function_leaves_unimported_is_imported_before_a_snapstart_snapshot(function_name):
+    # Under SnapStart the init phase runs once, into the snapshot: what a cold start leaves to a first
+    # request must be imported by the before-snapshot hooks, or every restored environment pays for it.
+    function = load().functions[function_name]
+    script = textwrap.dedent(f"""
+        import json, sys, types
+        hooks = []
+        runtime = types.ModuleType("snapshot_restore_py")
+        runtime.register_before_snapshot = hooks.append
+        runtime.register_after_restore = lambda hook: None
+        sys.modules["snapshot_restore_py"] = runtime
+        import {function.handler.rpartition(".")[0]}
+        for hook in hooks:
+            hook()
+        print(json.dumps(sorted(sys.modules)))
+    """)
+    env = {"PYTHONPATH": f"{ROOT / 'layers' / 'shared'}:{function.code_uri}", "PATH": "",
+           "AWS_DEFAULT_REGION": "us-east-1"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
+                         check=True).stdout
+    imported = set(json.loads(out))
+    assert set(DEFERRED[function_name]) - set(NEVER_IMPORTED.get(function_name, ())) <= imported
+    assert imported.isdisjoint(NEVER_IMPORTED.get(function_name, ()))
 
 
 def _fresh_handler_module(function_name: str) -> ModuleType:

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bindery.api.responses.content import JSONDocument
-from bindery.api.wire.content import View, page_fields, page_to_wire, pages_to_wire
+from bindery.api.wire.content import page_fields, page_to_wire, pages_to_wire
+from bindery.api.wire.content_views import View
 from bindery.engines.content.markdown import document_to_markdown
 from bindery.engines.content.tree import Tree
 from bindery.engines.gitsync.importer import import_repository

@@ -16,4 +16,6 @@ app.include_router(reviews.router)
 app.include_later(*(f"change_requests_api.routes.{name}"
                     for name in ("merges", "org_change_requests", "mcp")))
 
+app.import_before_snapshot("bindery.store.issue_clusters")  # a change request naming an issues cluster
+
 lambda_handler = api_handler(app)

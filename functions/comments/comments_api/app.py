@@ -12,4 +12,6 @@ app = create_app("comments")
 for module in (comments, replies, commenters):
     app.include_router(module.router)
 
+app.import_before_snapshot("bindery.store.issue_clusters")  # a change request naming an issues cluster
+
 lambda_handler = api_handler(app)

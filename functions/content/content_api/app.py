@@ -35,4 +35,8 @@ def escape_deep_page_path(event: dict[str, Any]) -> dict[str, Any]:
     return event
 
 
+# What rare cases of the eager routes import on first need (a computed page, a change request naming an
+# issues cluster): imported before a SnapStart snapshot.
+app.import_before_snapshot("bindery.domain.openapi.reference_pages", "bindery.store.issue_clusters")
+
 lambda_handler = api_handler(app, prepare=escape_deep_page_path)

@@ -7,7 +7,9 @@ the first that answers wins, and the HTML pages come last. The one exception, th
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 from urllib.parse import unquote
 
@@ -67,4 +69,8 @@ def _run(event: dict[str, Any], context: LambdaContext,
     return _response(reply)
 
 
-lambda_handler = observability.observed(SERVICE, _run, correlation_id_path="requestContext.requestId")
+# A reader's first search imports the site search (the search engine, SQLite): before a SnapStart
+# snapshot, so that restored environments do not.
+lambda_handler = observability.observed(
+    SERVICE, _run, correlation_id_path="requestContext.requestId",
+    before_snapshot=partial(importlib.import_module, "bindery.engines.site_pages.site_search"))

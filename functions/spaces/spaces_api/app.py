@@ -18,4 +18,8 @@ app.include_router(spaces.router)
 app.include_router(collections.router)
 app.include_later("spaces_api.routes.tree", "spaces_api.routes.permissions")
 
+# What rare cases of the eager routes import on first need (a space's duplicate copies its content; a
+# change request naming an issues cluster): imported before a SnapStart snapshot.
+app.import_before_snapshot("bindery.domain.revisions", "bindery.store.issue_clusters")
+
 lambda_handler = api_handler(app)

@@ -11,7 +11,8 @@ import pytest
 from pydantic import ValidationError
 
 from bindery.api.responses.content import RevisionPage
-from bindery.api.wire.content import View, page_to_wire
+from bindery.api.wire.content import page_to_wire
+from bindery.api.wire.content_views import View
 from bindery.engines.content.page_defaults import DEFAULT_LAYOUT
 from bindery.store import revisions as revision_store
 from tests.api.content.test_content_reads import doc, page, publish, tree

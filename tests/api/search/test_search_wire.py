@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bindery.api.wire.content import View
+from bindery.api.wire.content_views import View
 from bindery.api.wire.search import hits_to_json, hits_to_wire
 from bindery.engines.search.query import PageHit, SectionHit
 from bindery.platform.pagination import Listing

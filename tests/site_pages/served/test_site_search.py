@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from lxml import html as lxml_html
 
-from bindery.engines.site_pages import page_view
+from bindery.engines.site_pages import site_search
 from tests.api.sites.test_site_sections import add_section
 from tests.site_pages.served.conftest import World, imported_space
 from tests.site_pages.served.test_site_visibility import cookie_of, publishing_auth, token
@@ -158,7 +158,7 @@ def test_an_empty_query_shows_no_results_and_asks_for_words(world: World, query:
 
 
 def test_a_site_with_more_site_spaces_than_searched_says_so(world: World, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(page_view, "MAX_PARTS", 1)
+    monkeypatch.setattr(site_search, "MAX_PARTS", 1)
     page = world.text("/~site/search?q=endpoints")  # only the site space shown is searched
     assert results(page) == []
     assert "1 other part of the site not searched" in page
@@ -174,7 +174,7 @@ def test_beyond_the_cap_every_sections_default_is_searched_before_other_site_spa
     added = world.api.post(world.site("/site-spaces"), token=world.ada.token,
                            body={"spaceId": changes, "sectionId": guide_section})
     assert (added.status, added.json()["section"]) == (201, guide_section), added.body
-    monkeypatch.setattr(page_view, "MAX_PARTS", 2)
+    monkeypatch.setattr(site_search, "MAX_PARTS", 2)
     # From the Guide: the Guide, then the other section's default; the Guide's second variant waits.
     page = world.text("/~site/search?q=endpoints")
     assert results(page) == [("Reference API", "API", "/sites/acme/docs/reference-api/readme")]

@@ -132,6 +132,7 @@ class Resolver(APIGatewayRestResolver):
         self.matched_route: str | None = None
         self.unmatched = False
         self._deferred: list[str] = []
+        self._imported_on_need: list[str] = []
 
     def include_later(self, *modules: str) -> None:
         """Include the `router` of each module (by name) only when a request matches no route included so
@@ -141,6 +142,12 @@ class Resolver(APIGatewayRestResolver):
         last, in the order `include_router` would have had them (the first matching route wins)."""
         self._deferred.extend(modules)
 
+    def import_before_snapshot(self, *modules: str) -> None:
+        """Modules that rare cases of this function's eager routes import on first need (inside the
+        functions that use them), for a SnapStart snapshot to hold: restored environments then pay
+        nothing for them, as for the routers of `include_later`."""
+        self._imported_on_need.extend(modules)
+
     def include_deferred(self) -> bool:
         """Import the deferred route modules and include their routers; False if none were left."""
         modules, self._deferred = self._deferred, []
@@ -149,9 +156,12 @@ class Resolver(APIGatewayRestResolver):
         return bool(modules)
 
     def build_for_snapshot(self) -> None:
-        """Before a SnapStart snapshot: every route included, and what their first requests would build
-        (bindery.api.snapshot), so that restored environments build none of it."""
+        """Before a SnapStart snapshot: every route included, the modules imported on first need
+        (`import_before_snapshot`), and what their first requests would build (bindery.api.snapshot), so
+        that restored environments build none of it."""
         self.include_deferred()
+        for name in self._imported_on_need:
+            importlib.import_module(name)
         snapshot.build((*self._static_routes, *self._dynamic_routes))
 
     def clear_context(self) -> None:

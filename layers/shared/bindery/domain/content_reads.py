@@ -27,7 +27,6 @@ from bindery.domain.change_requests.records import (
     change_request_view,
 )
 from bindery.domain.content_evaluation import evaluate
-from bindery.domain.openapi import reference_pages
 from bindery.engines.content.page_defaults import EMPTY_DOCUMENT
 from bindery.engines.content.tree import Located, Tree
 from bindery.platform.errors import BadRequest, NotFound
@@ -119,7 +118,10 @@ def open_revision(caller: Caller, space_id: str, revision_id: str | None, *, met
     if revision is None:
         raise NotFound(NO_REVISION)
     tree = revision_store.load_tree(revision)
-    if computed:
+    if computed and "computed" in tree.page_types:  # else `expand` returns the tree as it is
+        # Imported on first need: only a space with a computed page (an OpenAPI reference) uses it, and
+        # it brings the specs' store and the reference renderer (bench/README.md, "Cold start").
+        from bindery.domain.openapi import reference_pages
         tree = reference_pages.expand(tree, access.node.org_id)
     return Opened(access.node, revision, tree, revision_id is None if current is None else current,
                   access.member, metadata)
@@ -159,8 +161,10 @@ def to_markdown(document: Any) -> str:
 
 def _page_document(opened: Opened, entry: Mapping[str, Any], evaluated: Evaluated) -> Any:
     source = entry.get("computed")
-    computed = reference_pages.document(source) if isinstance(source, Mapping) and not entry.get(
-        "documentId") else None
+    computed = None
+    if isinstance(source, Mapping) and not entry.get("documentId"):
+        from bindery.domain.openapi import reference_pages  # on first need, as in open_revision
+        computed = reference_pages.document(source)
     document = computed or _stored_document(opened.space.id, entry.get("documentId"))
     return _evaluated(opened, document, evaluated, entry.get("variables"))
 

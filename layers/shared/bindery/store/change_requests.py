@@ -22,7 +22,6 @@ from bindery.keys import change_requests as cr_keys
 from bindery.keys import space as space_key
 from bindery.platform.aws import dynamodb_table
 from bindery.store import table
-from bindery.store.issue_clusters import tasks_op
 from bindery.store.item_fields import ItemFields
 from bindery.store.table import Item
 from bindery.store.tree import named_update_op
@@ -161,8 +160,13 @@ def cluster_tasks_ops(change_request: ChangeRequest, new_status: str | None) -> 
     """The task counters of the conversations issues cluster the change request names (none: nothing)
     moved from its status as read (None: being created) to `new_status` (store.issue_clusters)."""
     cluster = change_request.conversations_issues_cluster
+    if not cluster:
+        return []
+    # Imported here: few change requests name a cluster, and the clusters' module (four dataclasses) is
+    # a cold-start cost of every function that reads change requests (bench/README.md, "Cold start").
+    from bindery.store.issue_clusters import tasks_op
     op = tasks_op(cluster, None if new_status is None else change_request.status,
-                  new_status or change_request.status) if cluster else None
+                  new_status or change_request.status)
     return [op] if op is not None else []
 
 

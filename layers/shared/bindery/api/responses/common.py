@@ -18,6 +18,10 @@ Timestamp = str
 JSONObject = dict[str, Any]
 
 
+class AppUrl(WireModel):  # `urls` of content shown in the app: a page, a search hit
+    app: str
+
+
 class Location(WireModel):
     location: str
 

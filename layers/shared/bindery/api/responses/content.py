@@ -10,15 +10,11 @@ from pydantic import Field, StrictBool
 
 from bindery.api.responses.base import ListPage, Omitted, StoredModel, WireModel, WireRoot, stored_or
 from bindery.api.responses.change_requests import ChangeRequest
-from bindery.api.responses.common import JSONObject, Timestamp
+from bindery.api.responses.common import AppUrl, JSONObject, Timestamp
 from bindery.engines.content.page_defaults import DEFAULT_LAYOUT as _DEFAULT
 
 # The spec's `Icon` and `Emoji`.
 ShortName = Annotated[str, Field(max_length=50)]
-
-
-class AppUrl(WireModel):
-    app: str
 
 
 class GitSyncBlob(WireModel):

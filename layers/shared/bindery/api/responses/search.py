@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bindery.api.responses.base import ListPage, Omitted, WireModel
-from bindery.api.responses.content import AppUrl
+from bindery.api.responses.common import AppUrl
 
 
 class SearchSectionResult(WireModel):

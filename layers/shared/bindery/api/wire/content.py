@@ -11,9 +11,7 @@ revision's pages); the `*_to_wire` functions give the response models.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
-from urllib.parse import quote
 
 from bindery.api.responses.change_requests import ChangeRequest
 from bindery.api.responses.content import (
@@ -25,7 +23,8 @@ from bindery.api.responses.content import (
     RevisionPages,
     RevisionReusableContent,
 )
-from bindery.api.wire.urls import api_url, app_url
+from bindery.api.wire.content_views import View
+from bindery.api.wire.urls import api_url
 from bindery.engines.content.page_defaults import EMPTY_DOCUMENT, layout
 from bindery.engines.content.tree import Tree
 from bindery.store import blobs
@@ -45,27 +44,6 @@ TYPE_FIELDS = {
     "link": ("target", "href", "hidden"),
     "computed": ("computed",),
 }
-
-
-@dataclass(frozen=True)
-class View:
-    """Which revision is shown, and how: `current` content links to the space, others to the revision."""
-
-    space_id: str
-    revision_id: str
-    current: bool
-    metadata: bool = True
-
-    def stored(self) -> dict[str, Any]:
-        """The validation context of a response built from this revision's stored tree: the item a
-        stored value the response model refuses is logged with (models.base.stored_or)."""
-        return {"item": f"space {self.space_id} revision {self.revision_id}"}
-
-    def app_url(self, path: str = "") -> str:
-        base = f"/s/{self.space_id}/"
-        if not self.current:
-            base += f"~/revisions/{self.revision_id}/"
-        return app_url(base + quote(path))
 
 
 class OpenedShown(Protocol):

@@ -12,7 +12,8 @@ from typing import Any, Protocol
 
 from bindery.api.responses.change_requests import ChangeRequest
 from bindery.api.responses.content_locations import ContentLocationList, ContentReferenceUsageList
-from bindery.api.wire.content import View, file_fields, page_fields, reusable_content_fields
+from bindery.api.wire.content import file_fields, page_fields, reusable_content_fields
+from bindery.api.wire.content_views import View
 from bindery.api.wire.organizations import org_fields
 from bindery.api.wire.spaces import space_fields
 from bindery.engines.content.locations import FileAt, Location, PageAt, ReusableContentAt, UrlAt, Usage

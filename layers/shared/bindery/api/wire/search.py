@@ -26,7 +26,7 @@ from urllib.parse import quote
 from pydantic_core import PydanticSerializationError, to_json
 
 from bindery.api.responses.search import SearchPageResultList, SearchSpaceResult
-from bindery.api.wire.content import View
+from bindery.api.wire.content_views import View
 from bindery.engines.search.query import PageHit
 from bindery.platform.pagination import Listing
 

@@ -27,7 +27,6 @@ from bindery.store import change_requests as cr_store
 from bindery.store import spaces as space_store
 from bindery.store.change_requests import ChangeRequest
 from bindery.store.grants import next_updated_at
-from bindery.store.issue_clusters import cluster_in_org
 from bindery.store.members import Member
 from bindery.store.spaces import Space
 from bindery.store.users import User
@@ -127,6 +126,12 @@ def description_value(document: Any, field: str = "description") -> dict[str, An
 
 
 # --- create -------------------------------------------------------------------------------------------------
+def _cluster_in_org(cluster_id: str, org_id: str) -> bool:
+    # Imported on first need: few change requests name a cluster (bench/README.md, "Cold start").
+    from bindery.store.issue_clusters import cluster_in_org
+    return cluster_in_org(cluster_id, org_id)
+
+
 def create_change_request(caller: Caller, space_id: str, body: CreateChangeRequest) -> ChangeRequestView:
     """Numbered by the space's `changeRequests` total, which the same transaction increments on the
     condition that it is still the value read: of two concurrent creates one retries with the next
@@ -137,7 +142,7 @@ def create_change_request(caller: Caller, space_id: str, body: CreateChangeReque
     assert isinstance(space, Space)
     require_editable(space)
     cluster = body.conversationsIssuesCluster
-    if cluster is not None and not cluster_in_org(cluster, space.org_id):
+    if cluster is not None and not _cluster_in_org(cluster, space.org_id):
         raise BadRequest("conversationsIssuesCluster: no matching conversations issues cluster")
     for _ in range(CREATE_ATTEMPTS):
         now = now_iso()

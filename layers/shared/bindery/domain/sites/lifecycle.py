@@ -7,7 +7,6 @@ from typing import Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import org_access
-from bindery.domain.integrations.content_installs import content_gone
 from bindery.domain.sites.records import NO_SITE_SPACE, commit_change, open_site, open_structure
 from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.platform.clock import now_iso
@@ -136,4 +135,7 @@ def delete_site(caller: Caller, org_id: str, site_id: str) -> None:
         return
     site_store.delete_partition_items(site.id)
     Transaction(site_store.delete_site_ops(site)).commit()
-    content_gone("site", [site.id])  # its integration setups, which live in the integrations' items
+    # Its integration setups, which live in the integrations' items. Imported here: the integrations'
+    # domain is a cold-start cost SitesFunction's other routes do not need (bench/README.md, "Cold start").
+    from bindery.domain.integrations.content_installs import content_gone
+    content_gone("site", [site.id])

@@ -18,7 +18,6 @@ from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import ContentAccess, roles_on, space_access
 from bindery.domain.access.roles import at_least
 from bindery.domain.access.space_roles import role_at
-from bindery.domain.revisions import copy_content
 from bindery.domain.spaces.records import SpaceView
 from bindery.engines.content.positions import between
 from bindery.platform import clock
@@ -188,6 +187,9 @@ def duplicate_space(caller: Caller, space_id: str) -> SpaceView:
     if source is not None:
         # Blobs are per space: the copy's partition must hold every value its revision names before
         # the revision is written (idempotent writes, so a failed duplicate leaves only unread blobs).
+        # Imported here: the revisions' domain brings the search indexer and the integrations' content
+        # events, which nothing else SpacesFunction loads with needs (bench/README.md, "Cold start").
+        from bindery.domain.revisions import copy_content
         copy_content(space.id, Revision.from_item(source), copy.id)
     revision = space_store.copied_revision_item(source, copy.id, copy.revision, created)
     _transact(space_store.duplicate_space_ops(copy, revision), "duplicate")

@@ -31,7 +31,6 @@ from bindery.engines.site_pages.site_request import (
     open_site,
     redirect,
 )
-from bindery.engines.site_pages.site_search import MAX_PARTS, search_parts, site_parts
 from bindery.engines.site_pages.visibility import Visitor
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
@@ -197,6 +196,9 @@ def _page_not_found(view: _View) -> Reply:
 def _search(view: _View) -> Reply:
     """The whole site as this visitor sees it (at most MAX_PARTS site spaces), or with `scope=current`
     the site space shown alone."""
+    # Imported on a reader's first search, rarer than page views: it brings the search engine and
+    # SQLite, a cost of every cold start otherwise (bench/README.md, "Cold start").
+    from bindery.engines.site_pages.site_search import MAX_PARTS, search_parts, site_parts
     tree = revision_store.load_tree(view.revision)
     query = view.request.query.get("q", "")
     every = site_parts(view.site_map, view.place)  # the current site space first
