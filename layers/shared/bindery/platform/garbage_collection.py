@@ -4,8 +4,8 @@ reference cycles.
 Parsing a 5,000-page tree and comparing it with an index makes some 30,000 dicts, lists and tuples at
 once: each 700 of them starts a collection, and every tenth of those a deeper one, which find nothing to
 free (JSON values and rows hold no cycles; reference counting frees them) yet walk the objects the process
-already holds. Measured on a one-page merge into a 5,000-page space, those collections were nearly half
-of the build's CPU (docs/search.md, "Its CPU"; bench/README.md, "A merge and the work it queues").
+already holds. Measured on a one-page merge into a 5,000-page space, those collections were a third of
+the indexer's CPU (bench/README.md, "A merge and the work it queues").
 """
 
 from __future__ import annotations
