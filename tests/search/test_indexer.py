@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import json
 
 from bindery.platform import aws
@@ -67,26 +66,6 @@ def test_a_failed_build_is_reported_for_retry(api, monkeypatch):
     message = json.dumps({"spaceId": space_id, "revisionId": revision_id})
     reply = lambda_handler(_event("not json", message), Context())  # the malformed one is dropped
     assert reply == {"batchItemFailures": [{"itemIdentifier": "m1"}]}
-    assert gc.isenabled()  # the build paused the cyclic collector; its failure switched it back on
-
-
-def test_the_build_runs_with_the_cyclic_collector_paused(api, monkeypatch):
-    from bindery.engines.search import indexing
-
-    seen = []
-    full_build = indexing.full_build
-
-    def watched(*args):
-        seen.append(gc.isenabled())
-        return full_build(*args)
-
-    monkeypatch.setattr(indexing, "full_build", watched)
-    ada = api.org_admin()
-    space_id = new_space(api, ada)["id"]
-    revision_id = publish(space_id, tree(page("p1", "Install")), {"p1": doc("x")})
-    message = json.dumps({"spaceId": space_id, "revisionId": revision_id})
-    assert lambda_handler(_event(message), Context()) == {"batchItemFailures": []}
-    assert (seen, gc.isenabled()) == ([False], True)
 
 
 def test_a_new_revision_is_indexed_from_its_parents_index(api, request_counter, tmp_path):
