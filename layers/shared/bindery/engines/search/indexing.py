@@ -27,7 +27,6 @@ from bindery.engines.search.index import IndexedPage, build
 from bindery.engines.search.text import sections
 from bindery.platform import queues, stack_urls
 from bindery.platform.config import settings
-from bindery.platform.garbage_collection import collection_paused
 from bindery.platform.messages import IndexMessage
 from bindery.store import blobs
 from bindery.store import revisions as revision_store
@@ -109,8 +108,6 @@ def _app_base() -> str:
 
 
 def _built(revision: Revision, tree: Tree, parent: IndexPointer | None) -> Built:
-    """The revision's index and link report (the caller pauses the cyclic collector around this and
-    the tree's loading: platform.garbage_collection)."""
     built = incremental_build(revision, tree, parent)
     if built is None:
         documents = revision_store.revision_documents(revision.space_id, tree)
@@ -137,12 +134,10 @@ def ensure_index(revision: Revision) -> IndexPointer:
 
 def build_index(revision: Revision) -> IndexPointer:
     """The revision's index built and stored now, for a caller that has read its pointer missing."""
-    with collection_paused():
-        tree = revision_store.load_tree(revision)
-        parent = (search_store.get_index_pointer(revision.space_id, revision.parents[0])
-                  if worth_building_upon(revision, tree) else None)
-        built = _built(revision, tree, parent)
-    return _store_index(revision, built)
+    tree = revision_store.load_tree(revision)
+    parent = (search_store.get_index_pointer(revision.space_id, revision.parents[0])
+              if worth_building_upon(revision, tree) else None)
+    return _store_index(revision, _built(revision, tree, parent))
 
 
 def ensure_report(revision: Revision) -> dict[str, Any]:
@@ -167,8 +162,7 @@ def build_revision(space_id: str, revision_id: str) -> bool:
     found = search_store.built(space_id, revision_id, revision.parents[0] if revision.parents else None)
     if found.index is not None and found.report is not None:
         return True
-    with collection_paused():
-        built = _built(revision, revision_store.load_tree(revision), found.parent_index)
+    built = _built(revision, revision_store.load_tree(revision), found.parent_index)
     if found.index is None:
         _store_index(revision, built)
     if found.report is None:
