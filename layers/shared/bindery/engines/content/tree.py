@@ -21,7 +21,7 @@ This module does no I/O: `Tree` indexes a tree value; `validate` checks one befo
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,7 +81,9 @@ class Tree:
             self._pages[entry["id"]] = located
             if path is not None:
                 self._paths[path] = located
-            self._index(list(entry.get("pages") or []), f"{path}/" if path else prefix, entry["id"])
+            children = entry.get("pages")
+            if children:  # most pages have none: no call, no list
+                self._index(list(children), f"{path}/" if path else prefix, entry["id"])
 
     @property
     def page_count(self) -> int:
@@ -102,6 +104,10 @@ class Tree:
 
     def reusable_content(self, content_id: str) -> Mapping[str, Any] | None:
         return self._contents.get(content_id)
+
+    def located_pages(self) -> Iterable[Located]:
+        """Every page where the tree has it, parents before their children, in tree order."""
+        return self._pages.values()
 
     def page_documents(self) -> dict[str, str]:
         """The document digest of every page that has one, by page id, in tree order."""

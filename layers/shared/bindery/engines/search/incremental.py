@@ -74,19 +74,13 @@ class Plan:
 
 def heads(tree: Tree) -> list[Head]:
     """The document pages of a tree, in tree order (parents before their children)."""
-    found: list[Head] = []
-    stack = list(reversed(tree.pages))
-    while stack:
-        entry = stack.pop()
-        if entry["type"] == "document":
-            found.append(Head(entry["id"], entry["title"], tree.path_of(entry["id"]) or "",
-                              str(entry.get("description") or ""), str(entry.get("documentId") or "")))
-        stack.extend(reversed(entry.get("pages") or ()))
-    return found
+    return [Head(entry["id"], entry["title"], located.path or "", str(entry.get("description") or ""),
+                 str(entry.get("documentId") or ""))
+            for located in tree.located_pages() if (entry := located.entry)["type"] == "document"]
 
 
 def read_heads(connection: sqlite3.Connection) -> dict[str, tuple[int, Head]]:
-    return {row[0]: (rowid, Head._make(row)) for rowid, *row in connection.execute(
+    return {row[1]: (row[0], Head(*row[1:])) for row in connection.execute(
         "SELECT rowid, id, title, path, description, document FROM pages")}
 
 
@@ -110,11 +104,19 @@ def _longest_increasing(rowids: list[int]) -> set[int]:
     return kept
 
 
+def _same_content(old: Head, new: Head) -> bool:
+    # Field by field: Head.content would make two tuples per page, 5,000 times a build.
+    return old.document == new.document and old.title == new.title and old.description == new.description
+
+
 def plan(old: Mapping[str, tuple[int, Head]], new: list[Head]) -> Plan | None:
     """What to delete, insert and re-path to turn the index of `old` into that of `new`; None when
     rowids run out between two neighbours (then only a full build will do)."""
-    candidates = [(position, old[head.id][0]) for position, head in enumerate(new)
-                  if head.id in old and old[head.id][1].content == head.content]
+    candidates = []
+    for position, head in enumerate(new):
+        found = old.get(head.id)
+        if found is not None and _same_content(found[1], head):
+            candidates.append((position, found[0]))
     kept_positions = {candidates[i][0] for i in _longest_increasing([rowid for _, rowid in candidates])}
     kept = {new[position].id: old[new[position].id][0] for position in kept_positions}
     result = Plan(deleted={rowid: head for page_id, (rowid, head) in old.items() if page_id not in kept})
