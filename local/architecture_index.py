@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import importlib
 import inspect
 import json
 import sys
@@ -61,6 +62,29 @@ def _callee(node: ast.expr, scope: dict[str, Any]) -> Any:
     return None
 
 
+def _imported_in(tree: ast.AST, module: str) -> dict[str, Any]:
+    """The names `import` statements inside a function's source bind, resolved."""
+    names: dict[str, Any] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = importlib.import_module("." * node.level + (node.module or ""),
+                                             package=module.rpartition(".")[0] or None)
+            for alias in node.names:
+                found = getattr(source, alias.name, None)
+                if found is None:
+                    found = importlib.import_module(f"{source.__name__}.{alias.name}")
+                names[alias.asname or alias.name] = found
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                top = importlib.import_module(alias.name if alias.asname else alias.name.split(".")[0])
+                if alias.asname:
+                    names[alias.asname] = top
+                else:
+                    importlib.import_module(alias.name)
+                    names[alias.name.split(".")[0]] = top
+    return names
+
+
 def _calls(function: Callable[..., Any]) -> Iterator[Any]:
     """What `function`'s body calls, or passes along as a value (`found.map(shape)`), resolved."""
     function = inspect.unwrap(function)
@@ -68,8 +92,11 @@ def _calls(function: Callable[..., Any]) -> Iterator[Any]:
         source = textwrap.dedent(inspect.getsource(function))
     except (OSError, TypeError):
         return
-    scope = getattr(function, "__globals__", {})
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    # Names a function imports in its own body (a rare case's module, imported on first need to keep
+    # cold starts short) resolve like its module's globals, so the index still names that store.
+    scope = {**getattr(function, "__globals__", {}), **_imported_in(tree, function.__module__)}
+    for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             yield _callee(node.func, scope)
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):

@@ -47,6 +47,15 @@ def test_a_route_module_helper_is_followed_to_the_domain_function_it_calls(found
     assert "bindery.domain.integrations.content_installs.list_setups" in operation.domain
 
 
+def test_a_store_module_imported_inside_a_domain_function_is_indexed(found):
+    # Deleting a site reaches the integration events only through an import inside the function (a rare
+    # case, imported on first need for the cold start): the index still names that store.
+    operation = _operation(found, "DELETE", "/orgs/{organizationId}/sites/{siteId}")
+    assert "bindery.store.integration_events" in operation.store
+    operation = _operation(found, "POST", "/spaces/{spaceId}/change-requests")
+    assert "bindery.store.issue_clusters" in operation.store
+
+
 def test_a_stale_index_is_refused():
     page = "# Title\n\n" + architecture_index.START + "\nold\n" + architecture_index.END + "\n\nAfter.\n"
     assert architecture_index.with_index(page, "new") == "# Title\n\nnew\n\nAfter.\n"
