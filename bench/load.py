@@ -1,27 +1,32 @@
 """Load benchmark: `make run` under concurrent clients, against its own stack's floor and a stateless mock.
 
     python -m bench.load [--seconds 8] [--connections 64] [--engine dynamodb-local] [--merges 30]
+                         [--rounds 3] [--only space page search list merge] [--no-prism]
 
 Starts the local runner (`python -m local.server`, a fresh data directory) with the bench's bare handlers
 beside template.yaml's functions (bench/floor_handlers.py: for each operation, the DynamoDB requests its
 access pattern needs and nothing else, served by the same server, gateway and execution environments
-under /v1/floor/...), seeds it, then starts Stoplight Prism mocking the official spec
-(tests/reference/...: example data, no state); both tools come from bench/load/ (`npm ci` there:
-autocannon, Prism). Each operation is measured on Bindery, on its floor and on Prism in this run:
+under /v1/floor/...), seeds it once, then measures each operation's Bindery and floor back to back in
+`--rounds` rounds, the side going first alternating (bench/load_rounds.py): a ratio is only as good as
+the minutes it was measured in, so the table reports each round's ratio and their median and spread.
+Stoplight Prism mocks the official spec (tests/reference/...: example data, no state) in the first
+round only (`--no-prism`: never); both tools come from bench/load/ (`npm ci` there: autocannon, Prism).
 
 - GET space; GET a page of a 5,000-page space; search that space; list a space's change requests: each
   with `--connections` kept-alive clients (autocannon), after a warm-up of half as long (at least 4 s:
   every execution environment imports its function then);
-- merge a change request: one client merging `--merges` change requests in a row (a merge cannot be
-  repeated, so no load generator can replay it); the floor merges as many of its own, in a space seeded
-  the same way;
+- merge a change request: one client merging `--merges` change requests in a row per round (a merge
+  cannot be repeated, so no load generator can replay it), after one untimed merge on each side; the
+  floor merges as many of its own, in a space seeded the same way;
 - GET space from one client, kept alive vs a new connection per request (Bindery): ≥ 1 means no
   keep-alive stall.
 
 It also reads CPU times (/proc) over each measurement: the milliseconds of CPU one request costs in the
-runner's HTTP server, its execution environments and its engine, and in Prism. Unlike requests per
-second, these barely move when other work shares the machine; Bindery ÷ floor of environments + engine
-is the figure to watch. The load average before and after the run is recorded beside the results.
+runner's HTTP server, its execution environments and its engine, and in Prism. The runner's own process
+also runs moto's SQS and the queue deliveries: the worker handlers' own CPU (a merge's search indexing,
+what a deployed stack's workers run) is read apart (BINDERY_BENCH_WORKER_CPU) and reported as the queued
+work, the rest of the runner's CPU as the emulation (HTTP server, SQS, polling: AWS's side). Bindery ÷
+floor of environments + engine is the headline; the load average before and after goes with the results.
 Results go to bench/results/load.json (bench/cost.py prices them); bench/README.md shows the latest table.
 """
 
@@ -72,6 +77,9 @@ class Operation:
     floor_paths: list[list[str]]  # the same operation's bare handler (bench/floor_handlers.py), per round
     prism_path: str
     sizing_path: str  # one more floor call that reports the capacity units its requests consumed
+    # one-shot operations: requested once before the rounds (the function's and the worker's imports and
+    # caches, which a repeatable operation's warm-up pays), Bindery's then the floor's
+    warmup_paths: tuple[str, ...] = ()
 
 
 KEYS = ("space", "page", "search", "list", "merge")
@@ -157,8 +165,8 @@ def seed(runner: Runner, merges: int, rounds: int, keys: set[str]) -> list[Opera
         merging, floor_merging = space("Merges", 1, MERGE_PAGES), space("Floor merges", 1, MERGE_PAGES)
         crs = f"/spaces/{merging}/change-requests"
         floor_crs = f"/floor/spaces/{floor_merging}/change-requests"
-        mine = _change_requests(conn, merging, merges * rounds)
-        *floors, sizing = _change_requests(conn, floor_merging, merges * rounds + 1)
+        *mine, warm = _change_requests(conn, merging, merges * rounds + 1)
+        *floors, warm_floor, sizing = _change_requests(conn, floor_merging, merges * rounds + 2)
 
         def per_round(base: str, ids: list[str]) -> list[list[str]]:
             return [[f"/v1{base}/{cr}/merge" for cr in ids[number * merges:(number + 1) * merges]]
@@ -167,7 +175,8 @@ def seed(runner: Runner, merges: int, rounds: int, keys: set[str]) -> list[Opera
         chosen.append(Operation("merge", "merge a change request", "POST",
                                 "/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
                                 per_round(crs, mine), per_round(floor_crs, floors), f"{crs}/{mine[0]}/merge",
-                                sized(f"/v1{floor_crs}/{sizing}/merge")))
+                                sized(f"/v1{floor_crs}/{sizing}/merge"),
+                                (f"/v1{crs}/{warm}/merge", f"/v1{floor_crs}/{warm_floor}/merge")))
     conn.close()
     return chosen
 
@@ -235,6 +244,10 @@ def main() -> None:
         idle = partial(settle, runner.pid)
         rounds: dict[str, list[dict[str, Any]]] = {operation.name: [] for operation in chosen}
         extra: dict[str, dict[str, Any]] = {}
+        for operation in chosen:
+            if operation.warmup_paths:
+                sequential(runner.port, operation.method, list(operation.warmup_paths))
+        idle()
         # Every operation's Bindery and floor back to back, in alternating order, round after round: a
         # ratio is then taken over the same minutes, and the median of the rounds is what is reported.
         for number in range(args.rounds):
