@@ -230,7 +230,6 @@ class Deliveries:
         self.sqs, self.wired, self.lock = sqs, wired, lock
         self.usage_file = usage_file  # rewritten after each invocation: bench.load reads the workers' CPU
         self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
         self._writing = threading.Lock()
 
     def usage(self) -> dict[str, dict[str, float]]:
@@ -253,10 +252,8 @@ class Deliveries:
 
     def start(self) -> None:
         for delivery in self.wired:
-            thread = threading.Thread(target=self._poll, args=(delivery,), daemon=True,
-                                      name=f"sqs-{delivery.source.function}")
-            thread.start()
-            self._threads.append(thread)
+            threading.Thread(target=self._poll, args=(delivery,), daemon=True,
+                             name=f"sqs-{delivery.source.function}").start()
 
     def _poll(self, delivery: Delivery) -> None:
         while not self._stop.is_set():
