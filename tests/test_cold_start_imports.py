@@ -64,7 +64,8 @@ DEFERRED = {
         "bindery.api.wire.content",
         "bindery.api.responses.content", "bindery.api.responses.content_locations"),
     "SitesFunction": (
-        "sites_api.routes.structure_edits", "sites_api.routes.site_space_customization",
+        "sites_api.routes.site_lifecycle", "sites_api.routes.structure_edits",
+        "sites_api.routes.site_space_customization", "bindery.requests.sites", "bindery.store.integrations",
         "sites_api.routes.section_groups", "sites_api.routes.site_customization",
         "sites_api.routes.share_links", "sites_api.routes.site_integrations",
         "sites_api.routes.publishing_auth", "bindery.requests.site_sections",
@@ -82,7 +83,7 @@ DEFERRED = {
         "bindery.api.wire.content_installations", "bindery.api.responses.sites",
         "bindery.api.responses.spaces", "bindery.api.wire.sites", "bindery.api.wire.spaces",
         "bindery.domain.integrations.events",
-        "bindery.domain.integrations.tokens", "bindery.platform.queues",
+        "bindery.domain.integrations.tokens", "bindery.platform.queues", "bindery.requests.integrations",
         "bindery.api.responses.users", "bindery.api.responses.content_permissions", "bindery.api.wire.users",
         "bindery.api.wire.teams", "bindery.api.wire.git_sync", "bindery.api.responses.git_sync"),
 }
@@ -132,7 +133,8 @@ def test_loading_a_handler_leaves_its_rarely_used_routes_unimported(function_nam
 
 # Of those, the modules no route of the function imports at all, whatever the request: ContentFunction
 # shows a change request's revision without its reviews, comments or change list; SitesFunction and
-# IntegrationsFunction show spaces without the users and teams of their permissions or their Git Sync runs.
+# IntegrationsFunction show spaces without the users and teams of their permissions or their Git Sync runs,
+# and integrations without the bodies that publish and install them.
 _NO_USERS_OR_RUNS = ("bindery.api.responses.users", "bindery.api.responses.content_permissions",
                      "bindery.api.wire.users", "bindery.api.wire.teams", "bindery.api.wire.git_sync",
                      "bindery.api.responses.git_sync")
@@ -140,8 +142,9 @@ NEVER_IMPORTED = {
     "ContentFunction": ("bindery.api.wire.reviews", "bindery.api.wire.comments",
                         "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
                         "bindery.api.responses.comments"),
-    "SitesFunction": _NO_USERS_OR_RUNS,
+    "SitesFunction": (*_NO_USERS_OR_RUNS, "bindery.requests.integrations"),
     "IntegrationsFunction": _NO_USERS_OR_RUNS,
+    "SpacesFunction": ("bindery.requests.integrations",),  # an integration's shapes name none of its bodies
 }
 
 

@@ -9,7 +9,7 @@ from typing import Any, Literal
 from bindery.api.responses.base import ListPage, Omitted, WireModel
 from bindery.api.responses.common import JSONObject, Timestamp
 from bindery.api.responses.organizations import Organization
-from bindery.requests.integrations import Category, Scope, Selection, Target, Visibility
+from bindery.requests.integration_kinds import Category, Scope, Selection, Target, Visibility
 
 InstallationStatus = Literal["active", "pending", "paused"]
 

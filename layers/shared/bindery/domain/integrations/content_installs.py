@@ -22,7 +22,6 @@ from bindery.platform import clock
 from bindery.platform.errors import BadRequest, Conflict, NotFound
 from bindery.platform.ids import plausible
 from bindery.platform.pagination import Listing, next_page, open_page
-from bindery.requests.integrations import UpdateContentInstallation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store
 from bindery.store import integrations as integration_store
@@ -36,6 +35,7 @@ from bindery.store.spaces import Space
 
 if TYPE_CHECKING:
     from bindery.domain.integrations.events import Recorded
+    from bindery.requests.integrations import UpdateContentInstallation
 
 FIELD = {"space": "space", "site": "siteId"}
 MISSING = {"space": "No matching space", "site": "No matching site"}

@@ -10,7 +10,7 @@ install a 409.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
@@ -27,12 +27,14 @@ from bindery.platform import clock
 from bindery.platform.errors import Conflict, Forbidden, NotFound
 from bindery.platform.ids import new_id, plausible
 from bindery.platform.pagination import Listing, next_page, open_page
-from bindery.requests.integrations import UpdateInstallation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store
 from bindery.store import integrations as integration_store
 from bindery.store.integration_installations import Installation
 from bindery.store.integrations import Integration
+
+if TYPE_CHECKING:  # request bodies, built by the routes: the reads and listings import none
+    from bindery.requests.integrations import UpdateInstallation
 
 NO_INSTALLATION = "No matching installation"
 
