@@ -262,3 +262,24 @@ def test_a_fresh_sites_function_answers_a_structure_edit_and_then_lists_it(
     listed = module.lambda_handler(_event("SitesFunction", "GET", path, ada.user_id),
                                    WorkerContext("SitesFunction"))
     assert "Guides" in [section["title"] for section in json.loads(listed["body"])["items"]]
+
+
+def test_a_fresh_integrations_function_answers_a_deferred_route_not_a_missing_one(
+        api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
+    # An integration's events are a deferred route: its first request is answered by that route (its own
+    # 404 for an unknown integration, its route dimension), not by the resolver's "No route" 404.
+    ada = api.user("Ada")
+    module = _fresh_handler_module("IntegrationsFunction")
+    template = "/integrations/<integrationName>/events"
+    assert template not in _route_paths(module)
+    capsys.readouterr()
+
+    with json_logs("integrations") as logs:
+        response = module.lambda_handler(_event("IntegrationsFunction", "GET", "/integrations/nothing/events",
+                                                ada.user_id), WorkerContext("IntegrationsFunction"))
+
+    assert response["statusCode"] == 404
+    assert json.loads(response["body"])["error"]["message"] == "No matching integration"
+    (done,) = [line for line in logs if line["message"] == "invocation done"]
+    assert (done["route"], done["status"]) == (f"GET {template}", 404)
+    assert dimensions(invocation_blob(capsys.readouterr().out))["route"] == f"GET {template}"
