@@ -5,7 +5,7 @@
 From the latest load run: the CPU milliseconds an execution environment spent per call (Bindery's
 column), the read and write capacity units the operation's requests consumed (DynamoDB Local's
 `ConsumedCapacity` for the floor's identical requests on the same items, bench/floor_handlers.py), and
-for a merge the CPU of the work it queues (the runner's server CPU above the floor's). Priced with
+for a merge the CPU of the work it queues (the worker's handler, as the runner measures it). Priced with
 `PRICES` (us-east-1, on-demand; the date they were taken is in `Prices.as_of`) at the memory template.yaml
 gives each function. Prints a Markdown table (bench/README.md and docs/deploy.md show the latest).
 
@@ -58,11 +58,12 @@ PRICES = Prices()
 @dataclass(frozen=True)
 class Queued:
     """Work an operation queues, run by a worker function after the call: its SQS requests (send,
-    receive, delete) and S3 PUTs."""
+    receive, delete), S3 PUTs and GETs."""
 
     function: str
     sqs_requests: int
     s3_puts: int
+    s3_gets: int = 0
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,9 @@ OPERATIONS = [
     Operation("merge a change request", "ChangeRequestsFunction",
               {"GetItem": 4, "BatchGetItem": 1, "BatchWriteItem": 1, "PutItem": 1, "TransactWriteItems": 1,
                "Query": 1},
-              # SendMessage, then the event source mapping's ReceiveMessage and DeleteMessage; one PUT of
-              # the new revision's search index
-              queued=Queued("SearchIndexWorker", sqs_requests=3, s3_puts=1)),
+              # SendMessage, then the event source mapping's ReceiveMessage and DeleteMessage; the new
+              # revision's search index built from the parent's (one GET, docs/search.md) and PUT
+              queued=Queued("SearchIndexWorker", sqs_requests=3, s3_puts=1, s3_gets=1)),
 ]
 
 
@@ -140,14 +141,17 @@ def price(operation: Operation, row: dict[str, Any], prices: Prices = PRICES) ->
     dynamodb = reads * prices.read_units_per_million + writes * prices.write_units_per_million
     queued, worker_ms = 0.0, None
     if operation.queued is not None:
-        # The queue deliveries run in the runner's process: its CPU above the floor's (whose server
-        # share is the HTTP side alone) is the worker's.
-        work = max(0.0, measured["cpu_ms_server"] - row["floor"]["cpu_ms_server"])
+        # The queue deliveries run in the runner's process, beside moto's SQS and the HTTP server: since
+        # session 39 bench.load reads the workers' handlers' own CPU; older runs only had the runner's
+        # CPU above the floor's, which also counts the SQS emulation.
+        work = measured["cpu_ms_workers"] if "cpu_ms_workers" in measured else \
+            max(0.0, measured["cpu_ms_server"] - row["floor"]["cpu_ms_server"])
         worker_memory = memory_mb(operation.queued.function)
         worker_ms = billed_ms(work, worker_memory, 0)
         queued = (lambda_per_million(worker_ms, worker_memory, prices)
                   + operation.queued.sqs_requests * prices.sqs_per_million
-                  + operation.queued.s3_puts * prices.s3_put_per_million)
+                  + operation.queued.s3_puts * prices.s3_put_per_million
+                  + operation.queued.s3_gets * prices.s3_get_per_million)
     return Cost(ms, memory, reads, writes, prices.api_rest_per_million,
                 lambda_per_million(ms, memory, prices), dynamodb, queued, worker_ms)
 

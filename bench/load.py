@@ -1,27 +1,32 @@
 """Load benchmark: `make run` under concurrent clients, against its own stack's floor and a stateless mock.
 
     python -m bench.load [--seconds 8] [--connections 64] [--engine dynamodb-local] [--merges 30]
+                         [--rounds 3] [--only space page search list merge] [--no-prism]
 
 Starts the local runner (`python -m local.server`, a fresh data directory) with the bench's bare handlers
 beside template.yaml's functions (bench/floor_handlers.py: for each operation, the DynamoDB requests its
 access pattern needs and nothing else, served by the same server, gateway and execution environments
-under /v1/floor/...), seeds it, then starts Stoplight Prism mocking the official spec
-(tests/reference/...: example data, no state); both tools come from bench/load/ (`npm ci` there:
-autocannon, Prism). Each operation is measured on Bindery, on its floor and on Prism in this run:
+under /v1/floor/...), seeds it once, then measures each operation's Bindery and floor back to back in
+`--rounds` rounds, the side going first alternating (bench/load_rounds.py): a ratio is only as good as
+the minutes it was measured in, so the table reports each round's ratio and their median and spread.
+Stoplight Prism mocks the official spec (tests/reference/...: example data, no state) in the first
+round only (`--no-prism`: never); both tools come from bench/load/ (`npm ci` there: autocannon, Prism).
 
 - GET space; GET a page of a 5,000-page space; search that space; list a space's change requests: each
   with `--connections` kept-alive clients (autocannon), after a warm-up of half as long (at least 4 s:
   every execution environment imports its function then);
-- merge a change request: one client merging `--merges` change requests in a row (a merge cannot be
-  repeated, so no load generator can replay it); the floor merges as many of its own, in a space seeded
-  the same way;
+- merge a change request: one client merging `--merges` change requests in a row per round (a merge
+  cannot be repeated, so no load generator can replay it), after one untimed merge on each side; the
+  floor merges as many of its own, in a space seeded the same way;
 - GET space from one client, kept alive vs a new connection per request (Bindery): ≥ 1 means no
   keep-alive stall.
 
 It also reads CPU times (/proc) over each measurement: the milliseconds of CPU one request costs in the
-runner's HTTP server, its execution environments and its engine, and in Prism. Unlike requests per
-second, these barely move when other work shares the machine; Bindery ÷ floor of environments + engine
-is the figure to watch. The load average before and after the run is recorded beside the results.
+runner's HTTP server, its execution environments and its engine, and in Prism. The runner's own process
+also runs moto's SQS and the queue deliveries: the worker handlers' own CPU (a merge's search indexing,
+what a deployed stack's workers run) is read apart (BINDERY_BENCH_WORKER_CPU) and reported as the queued
+work, the rest of the runner's CPU as the emulation (HTTP server, SQS, polling: AWS's side). Bindery ÷
+floor of environments + engine is the headline; the load average before and after goes with the results.
 Results go to bench/results/load.json (bench/cost.py prices them); bench/README.md shows the latest table.
 """
 
@@ -43,6 +48,7 @@ for _entry in (ROOT / "layers" / "shared", ROOT):
     if str(_entry) not in sys.path:
         sys.path.insert(0, str(_entry))
 
+from bench.load_rounds import attribute, order, report, summarize  # noqa: E402
 from bench.load_servers import (  # noqa: E402
     Runner,
     autocannon,
@@ -63,25 +69,20 @@ MERGE_PAGES = 100  # the merges' space: one group of this many pages, one page e
 
 @dataclass(frozen=True)
 class Operation:
+    key: str  # what `--only` names it by
     name: str
     method: str
     spec_path: str  # the official spec's path: what Prism mocks
-    bindery_paths: list[str]  # one: a load generator repeats it; several: each once, in order
-    floor_paths: list[str]  # the same operation's bare handler (bench/floor_handlers.py)
+    bindery_paths: list[list[str]]  # per round: one path a load generator repeats, or several, each once
+    floor_paths: list[list[str]]  # the same operation's bare handler (bench/floor_handlers.py), per round
     prism_path: str
     sizing_path: str  # one more floor call that reports the capacity units its requests consumed
+    # one-shot operations: requested once before the rounds (the function's and the worker's imports and
+    # caches, which a repeatable operation's warm-up pays), Bindery's then the floor's
+    warmup_paths: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Seeded:
-    space: str  # a space with nothing in it
-    handbook: str  # 5,000 pages
-    page: str  # a page in its middle
-    merges: str  # the space of the change requests Bindery merges
-    change_requests: list[str]
-    floor_merges: str  # a space seeded the same way, whose change requests the floor merges
-    floor_change_requests: list[str]
-    sizing_change_request: str  # one more there, merged once to read a merge's capacity units
+KEYS = ("space", "page", "search", "list", "merge")
 
 
 def _seed_content(runner: Runner, space_id: str, groups: int, pages_per_group: int) -> str:
@@ -115,51 +116,69 @@ def _change_requests(conn: http.client.HTTPConnection, space_id: str, count: int
     return created_ids
 
 
-def seed(runner: Runner, merges: int) -> Seeded:
+def seed(runner: Runner, merges: int, rounds: int, keys: set[str]) -> list[Operation]:
+    """What the chosen operations read, through the API and the runner's own table: a space with nothing
+    in it; a 5,000-page space for page and search; for list, a 100-page space with `merges` open change
+    requests (never merged, so every round lists as many); for merge, two 100-page spaces (Bindery's, its
+    floor's) with `merges` change requests per round each, and one more for the floor's sizing call."""
     conn = http.client.HTTPConnection("127.0.0.1", runner.port, timeout=120)
 
-    def space(title: str) -> str:
-        return str(request(conn, "POST", f"/v1/orgs/{org_id}/spaces", {"title": title})["id"])
-
-    org_id = request(conn, "GET", "/v1/orgs")["items"][0]["id"]
-    empty, handbook, merging, floor_merging = space("Load"), space("Handbook"), space("Merges"), \
-        space("Floor merges")
-    page = _seed_content(runner, handbook, 50, 100)
-    for target in (merging, floor_merging):
-        _seed_content(runner, target, 1, MERGE_PAGES)
-    *floor_change_requests, sizing = _change_requests(conn, floor_merging, merges + 1)
-    seeded = Seeded(empty, handbook, page, merging, _change_requests(conn, merging, merges),
-                    floor_merging, floor_change_requests, sizing)
-    conn.close()
-    return seeded
-
-
-def operations(seeded: Seeded) -> list[Operation]:
-    crs = f"/spaces/{seeded.merges}/change-requests"
-    floor_crs = f"/floor/spaces/{seeded.floor_merges}/change-requests"
-    page = f"/spaces/{seeded.handbook}/content/page/{seeded.page}"
-    search = f"/spaces/{seeded.handbook}/search?query=installation"
-    space = f"/spaces/{seeded.space}"
+    def space(title: str, groups: int = 0, pages: int = 0) -> str:
+        created = str(request(conn, "POST", f"/v1/orgs/{org_id}/spaces", {"title": title})["id"])
+        if groups:
+            seeded_pages[created] = _seed_content(runner, created, groups, pages)
+        return created
 
     def sized(path: str) -> str:
         return path + ("&" if "?" in path else "?") + "capacity=total"
 
-    return [
-        Operation("GET space", "GET", "/spaces/{spaceId}", [f"/v1{space}"], [f"/v1/floor{space}"], space,
-                  sized(f"/v1/floor{space}")),
-        Operation("GET page (5,000 pages)", "GET", "/spaces/{spaceId}/content/page/{pageId}", [f"/v1{page}"],
-                  [f"/v1/floor{page}"], page, sized(f"/v1/floor{page}")),
-        Operation("search (5,000 pages)", "GET", "/spaces/{spaceId}/search", [f"/v1{search}"],
-                  [f"/v1/floor{search}"], search, sized(f"/v1/floor{search}")),
-        Operation("list change requests", "GET", "/spaces/{spaceId}/change-requests", [f"/v1{crs}"],
-                  [f"/v1/floor{crs}"], crs, sized(f"/v1/floor{crs}")),
-        Operation("merge a change request", "POST",
-                  "/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
-                  [f"/v1{crs}/{cr}/merge" for cr in seeded.change_requests],
-                  [f"/v1{floor_crs}/{cr}/merge" for cr in seeded.floor_change_requests],
-                  f"{crs}/{seeded.change_requests[0]}/merge",
-                  sized(f"/v1{floor_crs}/{seeded.sizing_change_request}/merge")),
-    ]
+    def each_round(path: str) -> list[list[str]]:
+        return [[path]] * rounds
+
+    org_id = request(conn, "GET", "/v1/orgs")["items"][0]["id"]
+    seeded_pages: dict[str, str] = {}
+    chosen: list[Operation] = []
+    if "space" in keys:
+        empty = f"/spaces/{space('Load')}"
+        chosen.append(Operation("space", "GET space", "GET", "/spaces/{spaceId}", each_round(f"/v1{empty}"),
+                                each_round(f"/v1/floor{empty}"), empty, sized(f"/v1/floor{empty}")))
+    if keys & {"page", "search"}:
+        handbook = space("Handbook", 50, 100)
+        page = f"/spaces/{handbook}/content/page/{seeded_pages[handbook]}"
+        search = f"/spaces/{handbook}/search?query=installation"
+        if "page" in keys:
+            chosen.append(Operation("page", "GET page (5,000 pages)", "GET",
+                                    "/spaces/{spaceId}/content/page/{pageId}", each_round(f"/v1{page}"),
+                                    each_round(f"/v1/floor{page}"), page, sized(f"/v1/floor{page}")))
+        if "search" in keys:
+            chosen.append(Operation("search", "search (5,000 pages)", "GET", "/spaces/{spaceId}/search",
+                                    each_round(f"/v1{search}"), each_round(f"/v1/floor{search}"), search,
+                                    sized(f"/v1/floor{search}")))
+    if "list" in keys:
+        listed = space("Listing", 1, MERGE_PAGES)
+        _change_requests(conn, listed, merges)
+        crs = f"/spaces/{listed}/change-requests"
+        chosen.append(Operation("list", "list change requests", "GET", "/spaces/{spaceId}/change-requests",
+                                each_round(f"/v1{crs}"), each_round(f"/v1/floor{crs}"), crs,
+                                sized(f"/v1/floor{crs}")))
+    if "merge" in keys:
+        merging, floor_merging = space("Merges", 1, MERGE_PAGES), space("Floor merges", 1, MERGE_PAGES)
+        crs = f"/spaces/{merging}/change-requests"
+        floor_crs = f"/floor/spaces/{floor_merging}/change-requests"
+        *mine, warm = _change_requests(conn, merging, merges * rounds + 1)
+        *floors, warm_floor, sizing = _change_requests(conn, floor_merging, merges * rounds + 2)
+
+        def per_round(base: str, ids: list[str]) -> list[list[str]]:
+            return [[f"/v1{base}/{cr}/merge" for cr in ids[number * merges:(number + 1) * merges]]
+                    for number in range(rounds)]
+
+        chosen.append(Operation("merge", "merge a change request", "POST",
+                                "/spaces/{spaceId}/change-requests/{changeRequestId}/merge",
+                                per_round(crs, mine), per_round(floor_crs, floors), f"{crs}/{mine[0]}/merge",
+                                sized(f"/v1{floor_crs}/{sizing}/merge"),
+                                (f"/v1{crs}/{warm}/merge", f"/v1{floor_crs}/{warm_floor}/merge")))
+    conn.close()
+    return chosen
 
 
 def measure(method: str, paths: list[str], port: int, connections: int, seconds: int, *,
@@ -200,78 +219,66 @@ def capacity(port: int, operation: Operation) -> dict[str, float]:
     return used
 
 
-def work_ms(measured: dict[str, float]) -> float:
-    """CPU milliseconds per request in the execution environments and the engine: what the operation's
-    own code and its requests cost (the HTTP server is the same for Bindery and its floor, and it runs
-    the queue deliveries a merge triggers)."""
-    return measured.get("cpu_ms_environments", float("nan")) + measured.get("cpu_ms_engine", float("nan"))
-
-
-def compare(row: dict[str, Any]) -> dict[str, Any]:
-    b, f, p = row["bindery"], row["floor"], row["prism"]
-    row["ratio"] = p and b["rps"] / max(p["rps"], 1e-9)
-    row["floor_ratio"] = {"rps": b["rps"] / max(f["rps"], 1e-9), "cpu": work_ms(b) / work_ms(f)}
-    return row
-
-
-def report(results: dict[str, Any]) -> None:
-    print(f"{results['connections']} kept-alive connections (merges: one client), {results['seconds']} s, "
-          f"engine {results['engine']}, load average {results['load_before']} before, "
-          f"{results['load_after']} after")
-    print(f"{'operation':<26}{'Bindery req/s':>14}{'p50':>7}{'p99':>7}{'floor req/s':>12}{'÷ floor':>8}"
-          f"{'Prism req/s':>12}{'÷ Prism':>8}   CPU ms/request, environments + engine: Bindery, floor, "
-          f"÷ floor; server; Prism")
-    for name, row in results["operations"].items():
-        b, f, p = row["bindery"], row["floor"], row["prism"]
-        peer = f"{p['rps']:>12.0f}{row['ratio']:>8.2f}" if p else f"{'—':>12}{'—':>8}"
-        nan = float("nan")
-        cpu = (f"{work_ms(b):.1f}, {work_ms(f):.1f}, {row['floor_ratio']['cpu']:.2f}; "
-               f"{b.get('cpu_ms_server', nan):.1f} (floor {f.get('cpu_ms_server', nan):.1f}); "
-               f"{(p or {}).get('cpu_ms_prism', nan):.1f}")
-        failed = b["failed"] + f["failed"] + (p["failed"] if p else 0)
-        print(f"{name:<26}{b['rps']:>14.0f}{b['p50_ms']:>7.0f}{b['p99_ms']:>7.0f}{f['rps']:>12.0f}"
-              f"{row['floor_ratio']['rps']:>8.2f}{peer}   {cpu}"
-              + (f"  ({failed:.0f} failed)" if failed else ""))
-    one = results["one_client"]
-    print(f"One client, GET space, median: kept alive {one['keep_alive_ms']:.1f} ms, new connection "
-          f"{one['new_connection_ms']:.1f} ms (new ÷ kept {one['ratio_new_over_kept']:.2f})")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=int, default=8)
     parser.add_argument("--connections", type=int, default=64)
-    parser.add_argument("--merges", type=int, default=30)
+    parser.add_argument("--merges", type=int, default=30, help="change requests merged per round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="+", choices=KEYS, default=list(KEYS), metavar="OPERATION",
+                        help=f"measure only these operations ({', '.join(KEYS)})")
+    parser.add_argument("--no-prism", action="store_true", help="do not measure Prism")
     parser.add_argument("--engine", default="dynamodb-local", choices=("dynamodb-local", "moto"))
     args = parser.parse_args()
+    if args.rounds < 1 or args.merges < 1:
+        parser.error("--rounds and --merges must be at least 1")
     results: dict[str, Any] = {"connections": args.connections, "seconds": args.seconds,
-                               "engine": args.engine, "load_before": _load_average(), "operations": {}}
+                               "rounds": args.rounds, "merges": args.merges, "engine": args.engine,
+                               "load_before": _load_average(), "operations": {}}
     with bindery(args.engine, bench_functions="bench.floor_handlers") as runner:
-        seeded = seed(runner, args.merges)
-        chosen = operations(seeded)
-        results["one_client"] = one_client(runner.port, chosen[0].bindery_paths[0], 200)
-        runner_cpu, idle = partial(cpu_by_role, runner.pid), partial(settle, runner.pid)
-        # Each operation on Bindery, its floor, then Prism, one after the other: the machine's load
-        # changes over minutes.
+        chosen = seed(runner, args.merges, args.rounds, set(args.only))
+        if chosen[0].key == "space":
+            results["one_client"] = one_client(runner.port, chosen[0].bindery_paths[0][0], 200)
+        runner_cpu = partial(cpu_by_role, runner.pid, runner.worker_cpu)
+        idle = partial(settle, runner.pid)
+        rounds: dict[str, list[dict[str, Any]]] = {operation.name: [] for operation in chosen}
+        extra: dict[str, dict[str, Any]] = {}
         for operation in chosen:
-            row: dict[str, Any] = {
-                "bindery": measure(operation.method, operation.bindery_paths, runner.port, args.connections,
-                                   args.seconds, cpu=runner_cpu, quiet=idle),
-                "floor": measure(operation.method, operation.floor_paths, runner.port, args.connections,
-                                 args.seconds, cpu=runner_cpu, quiet=idle),
-                "capacity": capacity(runner.port, operation)}
-            # Prism keeps no state: a merge is the same one, as many times.
-            mocked = [operation.prism_path] * len(operation.bindery_paths)
-            with prism((operation.spec_path, operation.method.lower())) as peer:
-                row["prism"] = None if peer is None else measure(
-                    operation.method, mocked, peer[0], args.connections, args.seconds,
-                    cpu=partial(cpu_of_tree, peer[1]))
-            results["operations"][operation.name] = compare(row)
+            if operation.warmup_paths:
+                sequential(runner.port, operation.method, list(operation.warmup_paths))
+        idle()
+        # Every operation's Bindery and floor back to back, in alternating order, round after round: a
+        # ratio is then taken over the same minutes, and the median of the rounds is what is reported.
+        for number in range(args.rounds):
+            for operation in chosen:
+                paths = {"bindery": operation.bindery_paths[number], "floor": operation.floor_paths[number]}
+                measured = {side: attribute(measure(operation.method, paths[side], runner.port,
+                                                    args.connections, args.seconds, cpu=runner_cpu,
+                                                    quiet=idle))
+                            for side in order(number)}
+                rounds[operation.name].append(measured)
+                if number == 0:
+                    extra[operation.name] = {"capacity": capacity(runner.port, operation),
+                                             "prism": None if args.no_prism else _prism(operation, args)}
+        for operation in chosen:
+            row = {**summarize(rounds[operation.name]), **extra[operation.name]}
+            prism_rps = row["prism"] and row["prism"]["rps"]
+            row["ratio"] = prism_rps and row["bindery"]["rps"] / max(prism_rps, 1e-9)
+            results["operations"][operation.name] = row
     results["load_after"] = _load_average()
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")
     report(results)
+
+
+def _prism(operation: Operation, args: argparse.Namespace) -> dict[str, float] | None:
+    """Prism mocking the operation, as many calls as Bindery's first round (it keeps no state: a merge
+    is the same one, as many times); None when it does not start on the operation."""
+    mocked = [operation.prism_path] * len(operation.bindery_paths[0])
+    with prism((operation.spec_path, operation.method.lower())) as peer:
+        return None if peer is None else measure(operation.method, mocked, peer[0], args.connections,
+                                                 args.seconds, cpu=partial(cpu_of_tree, peer[1]))
 
 
 def _load_average() -> list[float]:

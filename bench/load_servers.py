@@ -41,6 +41,7 @@ class Runner:
     dynamodb_endpoint: str
     blob_dir: str | None
     s3_endpoint: str | None
+    worker_cpu: Path  # where its queue deliveries keep their workers' CPU (local/background_work.py)
 
 
 def _free_port() -> int:
@@ -92,8 +93,9 @@ def bindery(engine: str, *, bench_functions: str | None = None) -> Iterator[Runn
     serves beside template.yaml's (local.gateway.served_template)."""
     data = Path(tempfile.mkdtemp(prefix="bindery-load-"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BINDERY_", "AWS_"))}
+    worker_cpu = data / "worker-cpu.json"
     env.update(BINDERY_PORT="0", BINDERY_DATA_DIR=str(data), BINDERY_BOOTSTRAP_TOKEN=TOKEN,
-               BINDERY_QUIET="1", BINDERY_ENGINE=engine)
+               BINDERY_QUIET="1", BINDERY_ENGINE=engine, BINDERY_BENCH_WORKER_CPU=str(worker_cpu))
     if bench_functions:
         env["BINDERY_BENCH_FUNCTIONS"] = bench_functions
     process = subprocess.Popen([sys.executable, "-m", "local.server"], cwd=ROOT, env=env, text=True,
@@ -104,7 +106,8 @@ def bindery(engine: str, *, bench_functions: str | None = None) -> Iterator[Runn
         storage, blobs = _first(STORAGE, lines), _first(BLOBS, lines)
         if storage is None or blobs is None:
             raise SystemExit("the runner did not say where its table and blobs are:\n" + "".join(lines))
-        yield Runner(int(ready.group(1)), process.pid, storage.group(1), blobs.group(1), blobs.group(2))
+        yield Runner(int(ready.group(1)), process.pid, storage.group(1), blobs.group(1), blobs.group(2),
+                     worker_cpu)
     finally:
         _stop(process)
         shutil.rmtree(data, ignore_errors=True)
@@ -280,10 +283,12 @@ def cpu_of_tree(pid: int) -> dict[str, float]:
     return {"prism": sum(processes[p][2] for p in tree if p in processes)}
 
 
-def cpu_by_role(runner_pid: int) -> dict[str, float]:
-    """CPU seconds so far of the runner's processes by role: the HTTP server (the runner itself), its
-    execution environments (its Python children) and the engine (its Java child, DynamoDB Local). Empty
-    where there is no /proc."""
+def cpu_by_role(runner_pid: int, worker_cpu: Path | None = None) -> dict[str, float]:
+    """CPU seconds so far of the runner's processes by role: the HTTP server (the runner itself, with the
+    queue deliveries and moto's SQS it runs), its execution environments (its Python children) and the
+    engine (its Java child, DynamoDB Local); with `worker_cpu`, the part of the server's that the worker
+    functions' handlers spent (the queued work a deployed stack runs in its workers). Empty where there
+    is no /proc."""
     if not Path("/proc").is_dir():
         return {}
     processes = _processes()
@@ -291,4 +296,16 @@ def cpu_by_role(runner_pid: int) -> dict[str, float]:
     for _pid, (parent, name, seconds) in processes.items():
         if parent == runner_pid:
             totals["engine" if name == "java" else "environments"] += seconds
+    if worker_cpu is not None:
+        totals["workers"] = workers_cpu(worker_cpu)
     return totals
+
+
+def workers_cpu(path: Path) -> float:
+    """The worker handlers' CPU seconds so far, as the runner's deliveries keep them (0 before the
+    first delivery)."""
+    try:
+        usage: dict[str, dict[str, float]] = json.loads(path.read_text())
+    except FileNotFoundError:
+        return 0.0
+    return sum(used["cpu_seconds"] for used in usage.values())

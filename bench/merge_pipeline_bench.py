@@ -1,7 +1,9 @@
 """A merge of a one-page change request into a 5,000-page space and all the work it queues, in CPU time,
 against the floor of the same stack measured in the same run (moto, in process; or DynamoDB Local).
 
-    python -m bench.merge_pipeline_bench [--repeat 5] [--engine moto]
+    python -m bench.merge_pipeline_bench [--repeat 5] [--engine moto] [--pages 5000]
+
+(`--pages 100`: the space of bench.load's merges, one group of 100 pages.)
 
 Each round: a change request editing one page (title and body) is opened and edited through the API
 (untimed), then merged through the API (`POST …/merge`, in-process gateway, authorizer, route, domain),
@@ -52,7 +54,7 @@ from local import queue_delivery  # noqa: E402
 from local.template import load as load_template  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 
-EDITED = "page02550"
+PAGES_PER_GROUP = 100
 
 
 def _engine_ticks() -> int:
@@ -79,8 +81,9 @@ def _cpu_ms(call: Callable[[], Any]) -> tuple[float, Any]:
 class Pipeline:
     """The space, its queues and workers, and one merge after another."""
 
-    def __init__(self, api: ApiClient, who: Identity) -> None:
+    def __init__(self, api: ApiClient, who: Identity, pages: int) -> None:
         self.api, self.who = api, who
+        self.edited = f"page{pages // 2 + 50 if pages > PAGES_PER_GROUP else pages // 2:05d}"  # in the middle
         template = load_template()
         self.sqs = aws.sqs_client()
         queues = queue_delivery.create_queues(self.sqs, template, prefix=f"bench-{uuid.uuid4().hex[:6]}-")
@@ -91,7 +94,8 @@ class Pipeline:
         reply = api.post(f"/orgs/{who.org_id}/spaces", body={"title": "Bench handbook"}, token=who.token)
         self.space_id = str(reply.json()["id"])
         started = time.process_time()
-        commit_handbook(self.space_id)
+        groups = max(1, pages // PAGES_PER_GROUP)
+        commit_handbook(self.space_id, groups, min(pages, PAGES_PER_GROUP))
         self.deliver()
         self.full_build_ms = (time.process_time() - started) * 1000
         self.round = 0
@@ -118,7 +122,7 @@ class Pipeline:
         created = self.api.post(base, body={"subject": f"Edit {self.round}"}, token=self.who.token).json()
         leaf = {"object": "leaf", "text": f"Round {self.round} rewrote this page.", "marks": []}
         paragraph = {"object": "block", "type": "paragraph", "nodes": [{"object": "text", "leaves": [leaf]}]}
-        edit = {"operation": "update_page", "page": EDITED, "title": f"Edited {self.round}",
+        edit = {"operation": "update_page", "page": self.edited, "title": f"Edited {self.round}",
                 "document": {"document": {"object": "document", "data": {}, "nodes": [paragraph]}}}
         reply = self.api.post(f"{base}/{created['id']}/content", body={"changes": [edit]},
                               token=self.who.token)
@@ -191,12 +195,12 @@ def floor(pipeline: Pipeline, change_request: str) -> dict[str, float]:
     return {"merge": merged, "indexing": indexed, "index file bytes": float(len(index_bytes))}
 
 
-def run(repeat: int, engine: str) -> dict[str, Any]:
+def run(repeat: int, engine: str, pages: int = 5000) -> dict[str, Any]:
     set_environment()
     with in_process_aws(engine):
         api = ApiClient()
         who = api.org_admin("Bench", "Bench")
-        pipeline = Pipeline(api, who)
+        pipeline = Pipeline(api, who, pages)
         phases: dict[str, list[float]] = {}
         floors: dict[str, list[float]] = {}
         requests: dict[str, dict[str, dict[str, int]]] = {}
@@ -229,11 +233,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                                      description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--engine", choices=ENGINES, default="moto")
+    parser.add_argument("--pages", type=int, default=5000,
+                        help="pages of the space: up to 100 in one group, else groups of 100")
     args = parser.parse_args(argv)
-    result = run(args.repeat, args.engine)
+    if args.pages < 2 or (args.pages > PAGES_PER_GROUP and args.pages % PAGES_PER_GROUP):
+        parser.error("--pages: 2 to 100, or a multiple of 100")
+    result = run(args.repeat, args.engine, args.pages)
     floor_total = result["floor"]["merge"] + result["floor"]["indexing"]
     total = sum(result["phases"].values())
-    print(f"seeding: 5,000 pages committed and indexed in {result['full_build_ms']:.0f} ms of CPU")
+    print(f"seeding: {args.pages:,} pages committed and indexed in {result['full_build_ms']:.0f} ms of CPU")
     for name, value in result["phases"].items():
         print(f"{name:26} {value:8.1f} ms CPU")
     print(f"{'total':26} {total:8.1f} ms CPU")

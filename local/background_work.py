@@ -8,8 +8,11 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 from local import engine as engines
+
+WORKER_CPU_FILE = "BINDERY_BENCH_WORKER_CPU"  # set by bench.load only
 
 
 def start(engine: engines.Engine, dispatch_lock: threading.Lock) -> Callable[[], None]:
@@ -32,7 +35,11 @@ def start(engine: engines.Engine, dispatch_lock: threading.Lock) -> Callable[[],
                       f"for in-process SQS: {error}", file=sys.stderr)
                 return stop_server
     aws.reset()
-    environment, deliveries = queue_delivery.start_local(aws.sqs_client(), dispatch_lock)
+    # bench.load names a file where the deliveries keep their workers' CPU (the runner's process also
+    # runs the SQS emulation: only the workers' share is what a deployed stack would run).
+    usage = os.environ.get(WORKER_CPU_FILE)
+    environment, deliveries = queue_delivery.start_local(aws.sqs_client(), dispatch_lock,
+                                                         usage_file=Path(usage) if usage else None)
     os.environ.update(environment)
     aws.reset()
     deliveries.start()

@@ -13,8 +13,9 @@ it, or when the handler raises, the whole batch stays). A message that stays is 
 once (Lambda would wait for the visibility timeout), and SQS itself moves it to the dead-letter queue
 once it has been received maxReceiveCount times.
 
-`Deliveries` runs this on a background thread per event source for the local runner; tests call
-`deliver_available` directly, which returns once the queues are empty: no thread, no sleeps.
+`Deliveries` runs this on a background thread per event source for the local runner, long-polling
+(`POLL_SECONDS`); tests call `deliver_available` directly, which returns once the queues are empty: no
+thread, no sleeps.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ import hashlib
 import json
 import sys
 import threading
+import time
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from local.lambda_runtime import Handler, WorkerContext, load_handler
@@ -34,7 +37,10 @@ from local.template import Template, load
 if TYPE_CHECKING:
     from mypy_boto3_sqs.client import SQSClient
 
-POLL_SECONDS = 1  # long-poll wait of the runner's delivery threads (bounds how long stop() takes)
+# The runner's delivery threads long-poll as Lambda's event source mapping does, 20 s (SQS's most): each
+# poll is a ReceiveMessage through the SQS emulation, so polling every second cost the idle runner ~40 ms
+# of CPU a second. stop() does not wait for a poll to end, only for a delivery in progress.
+POLL_SECONDS = 20
 MAX_ROUNDS = 100  # deliver_available: a bound on redeliveries, far above any maxReceiveCount
 
 
@@ -156,6 +162,10 @@ class Delivery:
     handler: Handler
     region: str = "us-east-1"
     dead_letters: list[str] = field(default_factory=list)
+    # The handler's own CPU (its thread's, so neither the polling around it nor other threads), summed
+    # over its invocations: what the worker function would run on Lambda, apart from the queue emulation.
+    invocations: int = 0
+    cpu_seconds: float = 0.0
 
     def receive(self, sqs: SQSClient, wait_seconds: int = 0) -> list[dict[str, Any]]:
         response = sqs.receive_message(QueueUrl=self.queue.url, MaxNumberOfMessages=self.source.batch_size,
@@ -167,6 +177,7 @@ class Delivery:
         """Invoke the handler with one event of `messages`; the ids of those that failed (left in the
         queue, visible again at once)."""
         event = sqs_event(messages, self.queue.arn, self.region)
+        started = time.thread_time()
         try:
             result = self.handler(event, WorkerContext(self.source.function))
         except Exception:  # noqa: BLE001 - Lambda retries the whole batch when the function fails
@@ -174,6 +185,9 @@ class Delivery:
         else:
             reported = (result or {}).get("batchItemFailures") or [] if self.source.report_failures else []
             failed = {entry["itemIdentifier"] for entry in reported}
+        finally:
+            self.invocations += 1
+            self.cpu_seconds += time.thread_time() - started
         for message in messages:
             if message["MessageId"] in failed:
                 sqs.change_message_visibility(QueueUrl=self.queue.url, ReceiptHandle=message["ReceiptHandle"],
@@ -211,17 +225,35 @@ class Deliveries:
     """The local runner's delivery: one daemon thread per event source, long-polling its queue and
     invoking the handler under `lock` (the runner handles one event at a time, like one warm Lambda)."""
 
-    def __init__(self, sqs: SQSClient, wired: list[Delivery], lock: AbstractContextManager[Any]) -> None:
+    def __init__(self, sqs: SQSClient, wired: list[Delivery], lock: AbstractContextManager[Any], *,
+                 usage_file: Path | None = None) -> None:
         self.sqs, self.wired, self.lock = sqs, wired, lock
+        self.usage_file = usage_file  # rewritten after each invocation: bench.load reads the workers' CPU
         self._stop = threading.Event()
-        self._threads: list[threading.Thread] = []
+        self._writing = threading.Lock()
+
+    def usage(self) -> dict[str, dict[str, float]]:
+        """Per worker function, its invocations so far and its handlers' CPU seconds."""
+        totals: dict[str, dict[str, float]] = {}
+        for delivery in self.wired:
+            used = totals.setdefault(delivery.source.function, {"invocations": 0, "cpu_seconds": 0.0})
+            used["invocations"] += delivery.invocations
+            used["cpu_seconds"] += delivery.cpu_seconds
+        return totals
+
+    def record_usage(self) -> None:
+        """Writes `usage()` to `usage_file` (when there is one), whole or not at all."""
+        if self.usage_file is None:
+            return
+        with self._writing:
+            partial = self.usage_file.with_name(self.usage_file.name + ".partial")
+            partial.write_text(json.dumps(self.usage()))
+            partial.replace(self.usage_file)  # a reader never sees half a file
 
     def start(self) -> None:
         for delivery in self.wired:
-            thread = threading.Thread(target=self._poll, args=(delivery,), daemon=True,
-                                      name=f"sqs-{delivery.source.function}")
-            thread.start()
-            self._threads.append(thread)
+            threading.Thread(target=self._poll, args=(delivery,), daemon=True,
+                             name=f"sqs-{delivery.source.function}").start()
 
     def _poll(self, delivery: Delivery) -> None:
         while not self._stop.is_set():
@@ -229,27 +261,34 @@ class Deliveries:
                 messages = delivery.receive(self.sqs, POLL_SECONDS)
                 if messages:
                     with self.lock:
+                        if self._stop.is_set():
+                            # Stopping: they stay in the queue and come back after their visibility
+                            # timeout, as when Lambda stops polling between a receive and an invocation.
+                            return
                         delivery.deliver(self.sqs, messages)
+                    self.record_usage()
             except Exception as error:  # noqa: BLE001 - a delivery thread must outlive one bad round
                 if not self._stop.is_set():
                     print(f"SQS delivery to {delivery.source.function} failed: {error}", file=sys.stderr)
-                    self._stop.wait(POLL_SECONDS)
+                    self._stop.wait(1)
 
     def stop(self) -> None:
+        """No delivery starts after this returns, and none is in progress; a thread still in its long
+        poll ends with it (daemon threads: they never hold up the process's exit)."""
         self._stop.set()
-        for thread in self._threads:
-            thread.join(timeout=POLL_SECONDS + 5)
+        with self.lock:  # a delivery in progress holds it: it still needs its table and queues
+            pass
 
 
 def start_local(sqs: SQSClient, lock: AbstractContextManager[Any], *, prefix: str = "bindery-",
-                region: str = "us-east-1",
-                template: Template | None = None) -> tuple[dict[str, str], Deliveries]:
+                region: str = "us-east-1", template: Template | None = None,
+                usage_file: Path | None = None) -> tuple[dict[str, str], Deliveries]:
     """Create the queues, wire the event sources and start delivering: the environment variables to set
-    (queue URLs) and the running deliveries."""
+    (queue URLs) and the running deliveries (`usage_file`: where they keep their workers' CPU)."""
     template = template or load()
     queues = create_queues(sqs, template, prefix)
     environment = {env: queues[ref].url for env, ref in queue_environment(template).items()}
-    running = Deliveries(sqs, deliveries(template, queues, region), lock)
+    running = Deliveries(sqs, deliveries(template, queues, region), lock, usage_file=usage_file)
     return environment, running
 
 

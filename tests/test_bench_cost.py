@@ -36,10 +36,20 @@ def test_a_merge_adds_the_work_it_queues():
     assert priced.function == pytest.approx(1.133338, abs=1e-6)
     # the floor's identical requests' units: 6 * $0.125 + 8 * $0.625
     assert priced.dynamodb == pytest.approx(6 * 0.125 + 8 * 0.625)
-    # the indexer: 48 ms of CPU → 166 ms billed at 512 MB ($1.3066722), 3 SQS requests, 1 S3 PUT
+    # the indexer: 48 ms of CPU → 166 ms billed at 512 MB ($1.3066722), 3 SQS requests, 1 S3 PUT, 1 GET
     assert priced.worker_ms == 166
-    assert priced.queued == pytest.approx(1.3066722 + 1.20 + 5.00, abs=1e-6)
-    assert priced.total == pytest.approx(17.8900102, abs=1e-6)
+    assert priced.queued == pytest.approx(1.3066722 + 1.20 + 5.00 + 0.40, abs=1e-6)
+    assert priced.total == pytest.approx(18.2900102, abs=1e-6)
+
+
+def test_a_merge_prices_the_workers_own_cpu_not_the_queue_emulation():
+    """Since session 39 bench.load reads the worker handlers' CPU apart from the runner's: the SQS
+    emulation and the delivery polling around them (AWS's side) are not priced as Lambda time."""
+    merge = next(op for op in cost.OPERATIONS if op.name == "merge a change request")
+    row = {"bindery": {"cpu_ms_environments": 30.0, "cpu_ms_server": 90.0, "cpu_ms_workers": 48.0},
+           "floor": {"cpu_ms_server": 2.0}, "capacity": {"read": 6.0, "write": 8.0}}
+    # 48 ms, not 90 - 2 = 88: the same 166 ms billed as above
+    assert cost.price(merge, row).worker_ms == 166
 
 
 def test_the_table_prices_every_sized_operation_of_a_run():

@@ -69,10 +69,28 @@ DEFERRED = {
         "bindery.api.wire.content",
         "bindery.api.responses.content", "bindery.api.responses.content_locations"),
     "SitesFunction": (
-        "sites_api.routes.share_links", "bindery.domain.sites.share_links",
-        "sites_api.routes.site_integrations", "sites_api.routes.publishing_auth",
+        "sites_api.routes.site_lifecycle", "sites_api.routes.structure_edits",
+        "sites_api.routes.site_space_customization", "bindery.requests.sites", "bindery.store.integrations",
+        "sites_api.routes.section_groups", "sites_api.routes.site_customization",
+        "sites_api.routes.share_links", "sites_api.routes.site_integrations",
+        "sites_api.routes.publishing_auth", "bindery.requests.site_sections",
+        "bindery.domain.sites.section_groups", "bindery.domain.sites.adaptive",
+        "bindery.domain.sites.share_links",
         "bindery.domain.sites.publishing_auth", "bindery.api.wire.integrations",
-        "bindery.domain.integrations.content_installs", "bindery.domain.integrations.installations"),
+        "bindery.domain.integrations.content_installs", "bindery.domain.integrations.installations",
+        "bindery.domain.integrations.events", "bindery.platform.queues",
+        "bindery.api.responses.users", "bindery.api.responses.content_permissions", "bindery.api.wire.users",
+        "bindery.api.wire.teams", "bindery.api.wire.git_sync", "bindery.api.responses.git_sync"),
+    "IntegrationsFunction": (
+        "integrations_api.routes.publishing", "integrations_api.routes.events",
+        "integrations_api.routes.installations", "integrations_api.routes.content_installs",
+        "integrations_api.install_targets", "bindery.api.responses.content_installations",
+        "bindery.api.wire.content_installations", "bindery.api.responses.sites",
+        "bindery.api.responses.spaces", "bindery.api.wire.sites", "bindery.api.wire.spaces",
+        "bindery.domain.integrations.events",
+        "bindery.domain.integrations.tokens", "bindery.platform.queues", "bindery.requests.integrations",
+        "bindery.api.responses.users", "bindery.api.responses.content_permissions", "bindery.api.wire.users",
+        "bindery.api.wire.teams", "bindery.api.wire.git_sync", "bindery.api.responses.git_sync"),
 }
 
 
@@ -133,13 +151,21 @@ def test_loading_a_handler_leaves_the_installation_tokens_access_checks_unimport
 
 
 # Of those, the modules no route of the function imports at all, whatever the request: ContentFunction
-# shows a change request's revision without its reviews, comments or change list; neither function needs
-# the spaces' domain to check a space's `editMode`.
+# shows a change request's revision without its reviews, comments or change list; neither it nor
+# ChangeRequestsFunction needs the spaces' domain to check a space's `editMode`; SitesFunction and
+# IntegrationsFunction show spaces without the users and teams of their permissions or their Git Sync runs,
+# and integrations without the bodies that publish and install them.
+_NO_USERS_OR_RUNS = ("bindery.api.responses.users", "bindery.api.responses.content_permissions",
+                     "bindery.api.wire.users", "bindery.api.wire.teams", "bindery.api.wire.git_sync",
+                     "bindery.api.responses.git_sync")
 NEVER_IMPORTED = {
     "ContentFunction": ("bindery.api.wire.reviews", "bindery.api.wire.comments",
                         "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
                         "bindery.api.responses.comments", "bindery.domain.spaces.records"),
     "ChangeRequestsFunction": ("bindery.domain.spaces.records", "bindery.requests.spaces"),
+    "SitesFunction": (*_NO_USERS_OR_RUNS, "bindery.requests.integrations"),
+    "IntegrationsFunction": _NO_USERS_OR_RUNS,
+    "SpacesFunction": ("bindery.requests.integrations",),  # an integration's shapes name none of its bodies
 }
 
 
@@ -229,3 +255,57 @@ def test_a_path_no_route_serves_is_still_a_404_once_every_route_is_included(
         assert json.loads(response["body"])["error"]["message"] == "No route for GET /spaces/s1/nothing-here"
         assert dimensions(invocation_blob(capsys.readouterr().out))["route"] == "(no route)"
     assert "/spaces/<spaceId>/change-requests/<changeRequestId>/merge" in _route_paths(module)
+
+
+def test_a_fresh_sites_function_answers_a_structure_edit_and_then_lists_it(
+        api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
+    # Adding a section is a deferred route (sites_api.routes.structure_edits) over the same paths as the
+    # eager listing: its first request, a POST where only the GET is included, still gets its 201, its
+    # log line and its route dimension; the listing the function loaded with then shows the section.
+    ada = api.org_admin()
+    docs, guides = (api.post(f"/orgs/{ada.org_id}/spaces", token=ada.token, body={"title": title}).json()
+                    for title in ("Docs", "Guides"))
+    site = api.post(f"/orgs/{ada.org_id}/sites", token=ada.token,
+                    body={"title": "Docs", "spaces": [docs["id"]]}).json()
+    module = _fresh_handler_module("SitesFunction")
+    path = f"/orgs/{ada.org_id}/sites/{site['id']}/sections"
+    template = "/orgs/<organizationId>/sites/<siteId>/sections"
+    routes = {(route.method, route.path) for route in module.app._static_routes + module.app._dynamic_routes}
+    assert ("GET", template) in routes
+    assert ("POST", template) not in routes
+    capsys.readouterr()
+
+    event = _event("SitesFunction", "POST", path, ada.user_id)
+    event["body"] = json.dumps({"spaceId": guides["id"], "title": "Guides"})
+    event["headers"] = {**event["headers"], "Content-Type": "application/json"}  # type: ignore[dict-item]
+    with json_logs("sites") as logs:
+        response = module.lambda_handler(event, WorkerContext("SitesFunction"))
+
+    assert response["statusCode"] == 201, response["body"]
+    (done,) = [line for line in logs if line["message"] == "invocation done"]
+    assert (done["route"], done["status"]) == (f"POST {template}", 201)
+    assert dimensions(invocation_blob(capsys.readouterr().out))["route"] == f"POST {template}"
+    listed = module.lambda_handler(_event("SitesFunction", "GET", path, ada.user_id),
+                                   WorkerContext("SitesFunction"))
+    assert "Guides" in [section["title"] for section in json.loads(listed["body"])["items"]]
+
+
+def test_a_fresh_integrations_function_answers_a_deferred_route_not_a_missing_one(
+        api: ApiClient, capsys: pytest.CaptureFixture[str]) -> None:
+    # An integration's events are a deferred route: its first request is answered by that route (its own
+    # 404 for an unknown integration, its route dimension), not by the resolver's "No route" 404.
+    ada = api.user("Ada")
+    module = _fresh_handler_module("IntegrationsFunction")
+    template = "/integrations/<integrationName>/events"
+    assert template not in _route_paths(module)
+    capsys.readouterr()
+
+    with json_logs("integrations") as logs:
+        response = module.lambda_handler(_event("IntegrationsFunction", "GET", "/integrations/nothing/events",
+                                                ada.user_id), WorkerContext("IntegrationsFunction"))
+
+    assert response["statusCode"] == 404
+    assert json.loads(response["body"])["error"]["message"] == "No matching integration"
+    (done,) = [line for line in logs if line["message"] == "invocation done"]
+    assert (done["route"], done["status"]) == (f"GET {template}", 404)
+    assert dimensions(invocation_blob(capsys.readouterr().out))["route"] == f"GET {template}"

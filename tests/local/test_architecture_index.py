@@ -43,7 +43,7 @@ def test_an_operation_leads_to_its_route_its_domain_function_and_the_store_it_wr
 def test_a_route_module_helper_is_followed_to_the_domain_function_it_calls(found):
     # list_space_installations calls the module's _list_setups, which calls the domain.
     operation = _operation(found, "GET", "/integrations/{integrationName}/spaces")
-    assert operation.route == "integrations_api.routes.integrations:list_space_installations"
+    assert operation.route == "integrations_api.routes.content_installs:list_space_installations"
     assert "bindery.domain.integrations.content_installs.list_setups" in operation.domain
 
 

@@ -90,3 +90,32 @@ def test_without_report_batch_item_failures_a_raising_handler_fails_the_whole_ba
     queue_delivery.deliver_available(sqs, [Delivery(EventSource("W", "SearchIndexQueue", 10, False), queue,
                                                     crashing)])
     assert calls == [1, 1, 1]
+
+
+def test_each_delivery_counts_its_workers_invocations_and_their_own_cpu(sqs_queues: dict[str, Any],
+                                                                      tmp_path: Any) -> None:
+    """What bench.load reads to tell the workers' queued work from the SQS emulation around it: the CPU
+    the handler's own thread spent, for every invocation, failed ones included."""
+    import threading
+    import time
+
+    sqs, queue = aws.sqs_client(), sqs_queues["SearchIndexQueue"]
+    spent: list[float] = []
+
+    def busy(event: dict[str, Any], context: Any) -> None:
+        started = time.thread_time()
+        while time.thread_time() - started < 0.002:  # CPU work, not a wait
+            pass
+        spent.append(time.thread_time() - started)
+        if json.loads(event["Records"][0]["body"]).get("fail"):
+            raise RuntimeError("boom")
+
+    delivery = Delivery(EventSource("W", "SearchIndexQueue", 1, False), queue, busy)
+    _send(queue.url, {"n": 1}, {"n": 2, "fail": True})
+    queue_delivery.deliver_available(sqs, [delivery])
+    assert delivery.invocations == 1 + 3  # the failing one until SQS dead-letters it
+    assert delivery.cpu_seconds >= sum(spent)
+    usage = tmp_path / "workers.json"
+    running = queue_delivery.Deliveries(sqs, [delivery], threading.Lock(), usage_file=usage)
+    running.record_usage()
+    assert json.loads(usage.read_text()) == {"W": {"invocations": 4, "cpu_seconds": delivery.cpu_seconds}}

@@ -125,3 +125,38 @@ def test_each_page_shows_its_best_sections_best_first_and_a_kept_connection_answ
     shown = {hit.id: [s.anchor for s in hit.sections] for hit in search(kept, "flush", limit=10)[1]}
     assert shown == {"few": ["flush", "other", None], "many": ["part-4", "part-3", "part-2"]}
     assert search(kept, "match", limit=10)[1][0].sections == [SectionHit(None, "", "No match.")]
+
+
+def test_a_sections_body_is_what_snippet_gives_whether_its_text_is_short_or_long(tmp_path):
+    # Texts of up to SNIPPET_TOKENS tokens are shown whole without snippet() (query.SNIPPET): the answer
+    # must be snippet()'s on both sides of that size, for texts with leading and trailing punctuation,
+    # non-ASCII words, one matched by its heading alone, and an empty one.
+    words = ["flush,", "élan", "日本語", "naïve", "x"]  # a token each
+
+    def text(size, pad=""):
+        return pad + " ".join(words[i % len(words)] for i in range(size)) + pad
+
+    bodies = [text(0), text(1), text(23, " — "), text(24), text(24, "… "), text(25), text(25, "  "),
+              text(40), "Nothing to see." + " more" * 30]
+    pages = [IndexedPage(f"p{n}", f"Page {n}", f"p{n}", "", [Section(None, "", body)])
+             for n, body in enumerate(bodies)]
+    pages.append(IndexedPage("h", "Heading", "h", "", [Section(None, "", "Intro."),
+                                                       Section("f", "Flush", text(30))]))
+    pages.append(IndexedPage("m", "Many", "m", "", [Section(f"s{n}", f"Flush {n}", text(20 + n))
+                                                    for n in range(6)]))
+    plain = _connect(tmp_path, pages)
+    rowids = dict(plain.execute("SELECT id, rowid FROM pages"))
+    shown = set()
+    for query in ("flush", "élan", "nothing", "flush see"):
+        rows = plain.execute("SELECT rowid, anchor, snippet(fts, 1, '', '', '…', 24) FROM fts "
+                             "WHERE fts MATCH ?", (" OR ".join(terms(query)),))
+        expected = {(rowid // search_index.SECTIONS, anchor): snippet for rowid, anchor, snippet in rows}
+        _, hits = search(plain, query, limit=100)
+        for hit in hits:
+            for section in hit.sections:
+                assert section.body == expected[rowids[hit.id], section.anchor], (query, hit.id)
+                shown.add(section.body)
+    # both sides of the size were shown: texts whole (up to 24 tokens) and cut (from 25)
+    assert {text(24), text(24, "… "), text(23, " — ")} <= shown
+    assert any(body.endswith("…") for body in shown)
+    assert text(25) not in shown

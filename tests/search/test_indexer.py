@@ -131,3 +131,44 @@ def test_a_damaged_parent_index_costs_a_full_build_not_a_failure(api, tmp_path):
     assert isinstance(built, sqlite3.Connection)
     assert [hit.id for hit in search(built, "rotate logs", limit=5)[1]][:1] == ["p7"]
     assert search(built, "install", limit=200)[0] == count - 1
+
+
+def test_a_space_of_a_few_dozen_pages_is_built_from_its_parents_index(api, monkeypatch, tmp_path):
+    """bench.load's merges edit one page of a 100-page space: its new revision is built from the parent's
+    index (the edited page read again) rather than by reading and indexing every document, and answers
+    as a full build does; a space of a handful of pages is still built in full."""
+    import sqlite3
+
+    from bindery.engines.search import indexing, storage
+    from bindery.engines.search.indexing import build_revision, full_build
+    from bindery.engines.search.query import search
+    from bindery.store import revisions as revision_store
+    from tests.api.content.test_content_reads import stored_tree
+
+    ada = api.org_admin()
+    reads_all = revision_store.revision_documents
+
+    def revision_of(count: int) -> tuple[str, str]:
+        space_id = new_space(api, ada)["id"]
+        first = publish(space_id, tree(*(page(f"p{i}", f"Step {i}") for i in range(count))),
+                        {f"p{i}": doc(f"Install step {i} of the server.") for i in range(count)})
+        assert build_revision(space_id, first)
+        value = stored_tree(space_id)
+        value["pages"][3]["title"] = "Rotate logs"
+        return space_id, publish(space_id, value, {"p3": doc("Rotate the server's log files.")})
+
+    small_space, small = revision_of(indexing.BUILD_UPON_ABOVE)
+    space_id, second = revision_of(indexing.BUILD_UPON_ABOVE + 8)
+    full_builds: list[str] = []
+    monkeypatch.setattr(indexing.revision_store, "revision_documents",
+                        lambda space, stored: full_builds.append(space) or reads_all(space, stored))
+    assert build_revision(space_id, second)
+    assert build_revision(small_space, small)
+    assert full_builds == [small_space]
+    revision = revision_store.get_revision(space_id, second)
+    stored = revision_store.load_tree(revision)
+    full = tmp_path / "full.sqlite"
+    full.write_bytes(full_build(space_id, stored, reads_all(space_id, stored)).data)
+    built = storage.connect(space_id, search_store.get_index_pointer(space_id, second).digest)
+    for query in ("rotate", "install server", "step*", "log"):
+        assert search(built, query, limit=200) == search(sqlite3.connect(full), query, limit=200), query

@@ -1,6 +1,6 @@
 """The two kinds of content an installation is set up on, a space and a site, as their routes name them:
-the routes of both, each written out (routes/content_installs.py, the developer's listings of
-routes/integrations.py), share their work, which takes the kind's names and shapes from here."""
+the routes of both, each written out (routes/content_installs.py), share their work, which takes the
+kind's names and shapes from here."""
 
 from __future__ import annotations
 
@@ -8,13 +8,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, Literal, TypeVar
 
-from bindery.api.responses.integrations import (
+from bindery.api.responses.content_installations import (
     IntegrationSiteInstallation,
     IntegrationSiteInstallationList,
     IntegrationSpaceInstallation,
     IntegrationSpaceInstallationList,
 )
-from bindery.api.wire.integrations import site_installation_to_wire, space_installation_to_wire
+from bindery.api.wire.content_installations import site_installation_to_wire, space_installation_to_wire
 from bindery.domain.integrations.content_installs import ContentInstallationView
 from bindery.requests.integrations import InstallOnSite, InstallOnSpace
 

@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel
 
 from bindery.api.route_signatures import with_query
-from bindery.requests.integrations import Category, Scope, Target
+from bindery.requests.integration_kinds import Category, Scope, Target
 from bindery.store.integrations import IntegrationFilter
 
 Search = Annotated[str | None, Query(max_length=100)]

@@ -40,3 +40,22 @@ def test_the_json_body_is_the_bytes_powertools_would_write_of_the_model(text, cu
     for listing in (Listing(hits, cursor, 7), Listing([], cursor, 0)):
         model = hits_to_wire(listing, space_id="s1", revision_id="r1")
         assert hits_to_json(listing, space_id="s1", revision_id="r1") == _as_powertools_answers(model)
+
+
+TEXTS = ["plain", "é", "…", "中文", "😀", "tab\tline\nret\r", "controls \x00\x1f and DEL \x7f",
+         'quote " \\ /', "lone \ud800", "\u2028"]
+
+
+@pytest.mark.parametrize("text", TEXTS)
+@pytest.mark.parametrize("field", ["id", "title", "path", "anchor", "heading", "body", "cursor"])
+def test_one_character_anywhere_in_the_page_is_written_as_powertools_would(text, field):
+    # A page of results whose every string is ASCII is written without pydantic's `ensure_ascii`
+    # (bindery.api.wire.search.json_text): one character outside ASCII in any one string must turn it on.
+    values = {"id": "p1", "title": "Page", "path": "guides/setup", "anchor": "setup", "heading": "Setup",
+              "body": "Run make.", "cursor": "next-page"}
+    values[field] = text if field != "path" else "guides/" + text.encode("utf-8", "replace").decode()
+    section = SectionHit(values["anchor"], values["heading"], values["body"])
+    hit = PageHit(values["id"], values["title"], values["path"], [section, SectionHit(None, "", "x")])
+    listing = Listing([hit, PageHit("p2", "Other", "other", [])], values["cursor"], 2)
+    model = hits_to_wire(listing, space_id="s1", revision_id="r1")
+    assert hits_to_json(listing, space_id="s1", revision_id="r1") == _as_powertools_answers(model)

@@ -1,5 +1,6 @@
 """/integrations/{integrationName}/installations/{installationId}/spaces|sites[/{id}]: an installation
-set up on its organization's spaces and sites.
+set up on its organization's spaces and sites; /integrations/{integrationName}/spaces|sites: the
+integration's setups across its installations (the developer's view).
 
 Each route is written out, so that grep finds its path; a space's and a site's routes share their work
 (`_list`, `_install`, ...), which takes the kind's names and shapes (integrations_api.install_targets)."""
@@ -13,7 +14,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
-from bindery.api.responses.integrations import (
+from bindery.api.responses.content_installations import (
     IntegrationSiteInstallation,
     IntegrationSiteInstallationList,
     IntegrationSpaceInstallation,
@@ -26,6 +27,7 @@ from bindery.requests.integrations import InstallOnSite, InstallOnSpace, UpdateC
 from integrations_api.install_targets import SITE, SPACE, Install, InstallTarget, Shelf, Shown
 
 router = Router()
+ExternalId = Annotated[str | None, Query(max_length=200)]
 Extended = Annotated[bool, Query()]
 Update = Annotated[UpdateContentInstallation, Body()]
 
@@ -63,6 +65,30 @@ def _uninstall(target: InstallTarget[Install, Shown, Shelf], who: Who, integrati
                installationId: str, content_id: str) -> Response[str]:
     content_installs.uninstall_from(who, integrationName, installationId, target.kind, content_id)
     return Response(status_code=204, body="")
+
+
+def _list_setups(target: InstallTarget[Install, Shown, Shelf], who: Who, integrationName: str, *,
+                 page: PageCursor, limit: PageLimit, externalId: str | None, extended: bool) -> Shelf:
+    """The integration's setups on spaces or on sites, across its installations (the developer's view)."""
+    found = content_installs.list_setups(who, integrationName, None, target.kind, externalId,
+                                         extended=extended, limit=page_limit(limit), page=page)
+    return list_page(target.shelf, found, target.shape)
+
+
+@router.get("/integrations/<integrationName>/spaces")
+def list_space_installations(integrationName: str, who: Who, *, page: PageCursor = None,
+                             limit: PageLimit = None, externalId: ExternalId = None,
+                             extended: Extended = False) -> IntegrationSpaceInstallationList:
+    return _list_setups(SPACE, who, integrationName, page=page, limit=limit,
+                        externalId=externalId, extended=extended)
+
+
+@router.get("/integrations/<integrationName>/sites")
+def list_site_installations(integrationName: str, who: Who, *, page: PageCursor = None,
+                            limit: PageLimit = None, externalId: ExternalId = None,
+                            extended: Extended = False) -> IntegrationSiteInstallationList:
+    return _list_setups(SITE, who, integrationName, page=page, limit=limit,
+                        externalId=externalId, extended=extended)
 
 
 @router.get("/integrations/<integrationName>/installations/<installationId>/spaces")

@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.api_gateway import Router
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 
 from bindery.api.dependencies import page_limit
-from bindery.api.responses.spaces import MemberContentPermissionList
+from bindery.api.responses.content_permissions import MemberContentPermissionList
 from bindery.api.responses.users import (
     MemberTeam,
     MemberTeamList,
@@ -17,8 +17,8 @@ from bindery.api.responses.users import (
     OrganizationMemberList,
 )
 from bindery.api.route_params import MemberOf, PageCursor, PageLimit, Who
+from bindery.api.wire.content_permissions import member_space_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.spaces import member_space_to_wire
 from bindery.api.wire.teams import member_team_to_wire
 from bindery.api.wire.users import member_model
 from bindery.domain import members as domain

@@ -15,15 +15,15 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 
 from bindery.api.dependencies import page_limit
-from bindery.api.responses.spaces import (
+from bindery.api.responses.content_permissions import (
     TeamContentPermission,
     TeamContentPermissionList,
     UserContentPermission,
     UserContentPermissionList,
 )
 from bindery.api.route_params import PageCursor, PageLimit, Who
+from bindery.api.wire.content_permissions import team_permission_to_wire, user_permission_to_wire
 from bindery.api.wire.lists import list_page
-from bindery.api.wire.spaces import team_permission_to_wire, user_permission_to_wire
 from bindery.domain.access import grant_listings
 from bindery.domain.access import grants as domain
 from bindery.domain.access.auth import Caller

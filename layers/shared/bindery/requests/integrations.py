@@ -10,15 +10,8 @@ from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from bindery.requests.common import Body, Text, Url
+from bindery.requests.integration_kinds import Category, Scope, Selection, Target, Visibility
 
-Scope = Literal["space:content:read", "space:content:write", "space:metadata:read", "space:metadata:write",
-                "space:git:sync", "page:feedback:read", "site:metadata:read", "site:views:read",
-                "site:script:inject", "site:script:cookies", "site:visitor:auth", "site:adaptive:read",
-                "site:adaptive:write", "openapi:read", "openapi:write", "conversations:ingest"]
-Category = Literal["analytics", "collaboration", "content", "gitsync", "marketing", "visitor-auth", "other"]
-Target = Literal["all", "site", "space", "organization"]
-Visibility = Literal["public", "private", "unlisted"]
-Selection = Literal["all", "selected"]
 ExternalIds = Annotated[list[Annotated[str, Field(max_length=200)]], Field(max_length=5)]
 Base64 = Annotated[str, Field(min_length=1, max_length=2_000_000)]
 CSP_DIRECTIVES = frozenset({

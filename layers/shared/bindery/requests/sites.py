@@ -9,10 +9,8 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from bindery.requests.common import Body, StoredJson
+from bindery.requests.site_kinds import SiteAgentsContext, SiteType, SiteVisibility
 
-SiteType = Literal["basic", "premium", "ultimate", "sponsored", "legacy-basic", "legacy-premium"]
-SiteVisibility = Literal["public", "unlisted", "share-link", "visitor-auth"]
-SiteAgentsContext = Literal["excluded", "included"]
 SiteTitle = Annotated[str, Field(min_length=2, max_length=128)]
 SiteBasename = Annotated[str, Field(min_length=1, max_length=100,
                                    pattern=r"^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$")]

@@ -1,5 +1,6 @@
-"""Integrations, installations and space/site installations, as the reference spec declares them
-(Integration, IntegrationInstallation, IntegrationSpaceInstallation, IntegrationSiteInstallation)."""
+"""Integrations and their installations, as the reference spec declares them (Integration,
+IntegrationInstallation); an installation's setups on spaces and sites, which show a Space or a Site, are
+in api/responses/content_installations.py."""
 
 from __future__ import annotations
 
@@ -8,9 +9,7 @@ from typing import Any, Literal
 from bindery.api.responses.base import ListPage, Omitted, WireModel
 from bindery.api.responses.common import JSONObject, Timestamp
 from bindery.api.responses.organizations import Organization
-from bindery.api.responses.sites import Site
-from bindery.api.responses.spaces import Space
-from bindery.requests.integrations import Category, Scope, Selection, Target, Visibility
+from bindery.requests.integration_kinds import Category, Scope, Selection, Target, Visibility
 
 InstallationStatus = Literal["active", "pending", "paused"]
 
@@ -94,39 +93,6 @@ class InstalledIntegration(WireModel):
 
 class InstalledIntegrationList(ListPage):
     items: list[InstalledIntegration]
-
-
-class ContentInstallationUrls(WireModel):
-    location: str
-    publicEndpoint: str
-
-
-class IntegrationSpaceInstallation(WireModel):
-    integration: str
-    installation: str
-    status: InstallationStatus
-    configuration: dict[str, Any]
-    externalIds: list[str]
-    urls: ContentInstallationUrls
-    space: str | Space
-
-
-class IntegrationSpaceInstallationList(ListPage):
-    items: list[IntegrationSpaceInstallation]
-
-
-class IntegrationSiteInstallation(WireModel):
-    integration: str
-    installation: str
-    status: InstallationStatus
-    configuration: dict[str, Any]
-    externalIds: list[str]
-    urls: ContentInstallationUrls
-    site: str | Site
-
-
-class IntegrationSiteInstallationList(ListPage):
-    items: list[IntegrationSiteInstallation]
 
 
 class IntegrationInstallationToken(WireModel):

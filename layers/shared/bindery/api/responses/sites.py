@@ -7,7 +7,7 @@ from typing import Literal
 from bindery.api.responses.base import ListPage, Omitted, WireModel
 from bindery.api.responses.common import Timestamp
 from bindery.api.responses.spaces import Space
-from bindery.requests.sites import SiteAgentsContext, SiteType, SiteVisibility
+from bindery.requests.site_kinds import SiteAgentsContext, SiteType, SiteVisibility
 
 
 class SiteUrls(WireModel):

@@ -1,12 +1,12 @@
-"""Space, Collection and the content permission shapes (who holds which role on a space or collection)."""
+"""Space and Collection (the content permission shapes, which show users and teams, are
+api/responses/content_permissions.py)."""
 
 from __future__ import annotations
 
 from typing import Literal
 
 from bindery.api.responses.base import ListPage, Omitted, WireModel
-from bindery.api.responses.common import JSONObject, MemberRole, Timestamp
-from bindery.api.responses.users import OrganizationTeam, User
+from bindery.api.responses.common import JSONObject, Timestamp
 from bindery.requests.spaces import DefaultLevel, Language
 
 ContentVisibility = Literal["public", "unlisted", "share-link", "visitor-auth", "in-collection", "private"]
@@ -94,32 +94,3 @@ class Collection(WireModel):
 
 class CollectionList(ListPage):
     items: list[Collection]
-
-
-class MemberContentPermission(WireModel):
-    """A space a member holds a role on, as the caller sees it."""
-
-    permission: MemberRole
-    space: Space
-
-
-class MemberContentPermissionList(ListPage):
-    items: list[MemberContentPermission]
-
-
-class UserContentPermission(WireModel):
-    permission: MemberRole
-    user: User
-
-
-class UserContentPermissionList(ListPage):
-    items: list[UserContentPermission]
-
-
-class TeamContentPermission(WireModel):
-    permission: MemberRole
-    team: OrganizationTeam
-
-
-class TeamContentPermissionList(ListPage):
-    items: list[TeamContentPermission]

@@ -7,6 +7,7 @@ from typing import Any
 
 from bindery.api.responses.git_sync import GitSyncRun
 from bindery.api.responses.spaces import GitSyncState
+from bindery.api.wire.spaces import git_state_fields
 from bindery.api.wire.urls import api_url
 from bindery.store.git_runs import GitRun
 
@@ -30,12 +31,6 @@ def run_to_wire(run: GitRun) -> GitSyncRun:
         body["standalone"] = run.standalone
         body["warnings"] = run.warnings
     return GitSyncRun.model_validate(body)
-
-
-def git_state_fields(state: Mapping[str, Any]) -> dict[str, Any]:
-    """GitSyncState, from the space item's `gitSync` attribute (stored in that shape)."""
-    return {name: state[name] for name in ("repoName", "installationProvider", "integration", "url",
-                                            "updatedAt") if state.get(name) is not None}
 
 
 def git_info_to_wire(state: Mapping[str, Any]) -> GitSyncState:

@@ -1,6 +1,6 @@
-"""Integrations, their installations and their space/site installations on the wire
-(bindery.api.responses.integrations), each from what the domain found of it (bindery.domain.integrations'
-views, read through the protocols below: api.wire imports no domain).
+"""Integrations and their installations on the wire (bindery.api.responses.integrations), each from what
+the domain found of it (bindery.domain.integrations' views, read through the protocols below: api.wire
+imports no domain); their setups on spaces and sites are in api/wire/content_installations.py.
 
 `urls.publicEndpoint` is where the integration's handlers would be reached through Bindery:
 `{api}/integrations/{name}` (and `/installations/{id}` below it); `assets` is the prefix its icon and
@@ -17,19 +17,13 @@ from bindery.api.responses.integrations import (
     IntegrationEvent,
     IntegrationEventWithTrace,
     IntegrationInstallation,
-    IntegrationSiteInstallation,
-    IntegrationSpaceInstallation,
 )
 from bindery.api.wire.organizations import org_fields
-from bindery.api.wire.sites import site_to_wire
-from bindery.api.wire.spaces import space_fields
 from bindery.api.wire.urls import api_url, app_url
 from bindery.store.integration_events import Event
-from bindery.store.integration_installations import ContentInstallation, Installation
+from bindery.store.integration_installations import Installation
 from bindery.store.integrations import Integration as IntegrationRecord
 from bindery.store.orgs import Organization
-from bindery.store.sites import Site
-from bindery.store.spaces import Space
 
 
 class IntegrationShown(Protocol):
@@ -55,23 +49,6 @@ class InstalledShown(Protocol):
     def installation(self) -> Installation: ...
     @property
     def integration(self) -> IntegrationShown: ...
-
-
-class ContentInstallationShown(Protocol):
-    """A space or site installation; extended, with the space (and the caller's role on it) or the site
-    (and its organization): what bindery.domain.integrations.content_installs' ContentInstallationView
-    holds."""
-
-    @property
-    def setup(self) -> ContentInstallation: ...
-    @property
-    def space(self) -> Space | None: ...
-    @property
-    def space_role(self) -> str | None: ...
-    @property
-    def site(self) -> Site | None: ...
-    @property
-    def org(self) -> Organization | None: ...
 
 
 def _owner(owner: Organization, role: str | None) -> dict[str, Any]:
@@ -125,28 +102,6 @@ def installation_to_wire(installation: Installation) -> IntegrationInstallation:
 def installed_to_wire(found: InstalledShown) -> InstalledIntegration:
     return InstalledIntegration(installation=installation_to_wire(found.installation),
                                 integration=integration_to_wire(found.integration))
-
-
-def _content_base(setup: ContentInstallation) -> dict[str, Any]:
-    path = (f"/integrations/{setup.integration}/installations/{setup.installation_id}/"
-            f"{setup.kind}s/{setup.content_id}")
-    return {"integration": setup.integration, "installation": setup.installation_id, "status": setup.status,
-            "configuration": setup.configuration, "externalIds": setup.external_ids,
-            "urls": {"location": api_url(path), "publicEndpoint": api_url(path)}}
-
-
-def space_installation_to_wire(view: ContentInstallationShown) -> IntegrationSpaceInstallation:
-    """The space as its id, or (extended) as the Space shape with the caller's role on it."""
-    space = view.space
-    shown: Any = space_fields(space, view.space_role) if space is not None else view.setup.content_id
-    return IntegrationSpaceInstallation.model_validate({**_content_base(view.setup), "space": shown})
-
-
-def site_installation_to_wire(view: ContentInstallationShown) -> IntegrationSiteInstallation:
-    """The site as its id, or (extended) as the Site shape."""
-    site, org = view.site, view.org
-    shown: Any = site_to_wire(site, org) if site is not None and org is not None else view.setup.content_id
-    return IntegrationSiteInstallation.model_validate({**_content_base(view.setup), "site": shown})
 
 
 def event_to_wire(event: Event) -> IntegrationEvent:

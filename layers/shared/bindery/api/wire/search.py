@@ -48,28 +48,45 @@ def _result(hit: PageHit, base_url: str) -> dict[str, Any]:
             "urls": {"app": page_url}}
 
 
-def _page(hits: Listing[PageHit], space_id: str, revision_id: str) -> dict[str, Any]:
+def _page(hits: Listing[PageHit], base_url: str) -> dict[str, Any]:
     """A page of a space search's results, keyed in `SearchPageResultList`'s field order (`next` left out
     when there is no next page, as the model leaves it out)."""
-    base_url = View(space_id, revision_id, current=True).app_url()
     page: dict[str, Any] = {"next": {"page": hits.next_cursor}} if hits.next_cursor else {}
     page["count"] = hits.count
     page["items"] = [_result(hit, base_url) for hit in hits.items]
     return page
 
 
+def _ascii(hits: Listing[PageHit], base_url: str) -> bool:
+    """Whether every string `_page` writes is ASCII: those of the hits, the base URL and the cursor (a
+    page's URL is the base URL and its path, quoted when not ASCII). One `isascii` of them joined: a
+    call per string costs half as much again."""
+    texts = [base_url, hits.next_cursor or ""]
+    for hit in hits.items:
+        texts += (hit.id, hit.title, hit.path)
+        for section in hit.sections:
+            texts += (section.title, section.body, section.anchor or "")
+    return "".join(texts).isascii()
+
+
+def _base_url(space_id: str, revision_id: str) -> str:
+    return View(space_id, revision_id, current=True).app_url()
+
+
 def hits_to_wire(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> SearchPageResultList:
     """A page of a space search's results, validated (what `hits_to_json` writes)."""
-    return SearchPageResultList.model_validate(_page(hits, space_id, revision_id))
+    return SearchPageResultList.model_validate(_page(hits, _base_url(space_id, revision_id)))
 
 
-def json_text(value: dict[str, Any]) -> str:
+def json_text(value: dict[str, Any], *, ascii_only: bool = False) -> str:
     """`value` (JSON types only) as the resolver writes a body, `json.dumps` with compact separators:
     ASCII only, every other character escaped. pydantic's `ensure_ascii` escapes as `json.dumps` does
     except DEL, which it leaves raw (outside strings JSON has no DEL to escape); a lone surrogate, which
-    a stored text may hold and pydantic cannot encode, is written by `json.dumps` itself."""
+    a stored text may hold and pydantic cannot encode, is written by `json.dumps` itself. `ascii_only`:
+    the caller knows every string of `value` is ASCII, so there is nothing for `ensure_ascii` to escape
+    (pydantic escapes ASCII alike either way), and it is skipped: 40% of a 36 KB page of results."""
     try:
-        body = to_json(value, ensure_ascii=True).decode()
+        body = to_json(value, ensure_ascii=not ascii_only).decode()
     except PydanticSerializationError:
         return json.dumps(value, separators=(",", ":"))
     return body.replace("\x7f", "\\u007f") if "\x7f" in body else body
@@ -77,11 +94,12 @@ def json_text(value: dict[str, Any]) -> str:
 
 def hits_to_json(hits: Listing[PageHit], *, space_id: str, revision_id: str) -> str:
     """A page of a space search's results, as the response's JSON body."""
-    return json_text(_page(hits, space_id, revision_id))
+    base_url = _base_url(space_id, revision_id)
+    return json_text(_page(hits, base_url), ascii_only=_ascii(hits, base_url))
 
 
 def space_hits_to_wire(space_id: str, title: str, *, revision_id: str,
                        hits: list[PageHit]) -> SearchSpaceResult:
-    base_url = View(space_id, revision_id, current=True).app_url()
+    base_url = _base_url(space_id, revision_id)
     return SearchSpaceResult.model_validate({"id": space_id, "title": title,
                                              "pages": [_result(hit, base_url) for hit in hits]})

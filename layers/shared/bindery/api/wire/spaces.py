@@ -1,25 +1,16 @@
-"""Space shape, with `permissions` computed from the caller's effective role, and the content permission
-shapes (who holds which role on a space or collection, and which spaces a member holds a role on). The
-domain's results are read through the protocols below (api.wire imports no domain)."""
+"""Space shape, with `permissions` computed from the caller's effective role (the content permission
+shapes, which show users and teams, are api/wire/content_permissions.py). The domain's results are read
+through the protocol below (api.wire imports no domain)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
-from bindery.api.responses.spaces import (
-    MemberContentPermission,
-    TeamContentPermission,
-    UserContentPermission,
-)
 from bindery.api.responses.spaces import Space as WireSpace
-from bindery.api.wire.git_sync import git_state_fields
-from bindery.api.wire.teams import team_fields
 from bindery.api.wire.urls import api_url, app_url
-from bindery.api.wire.users import user_fields
 from bindery.domain.access.role_order import at_least
 from bindery.store.spaces import Space
-from bindery.store.teams import Team
-from bindery.store.users import User
 
 
 class SpaceShown(Protocol):
@@ -29,32 +20,6 @@ class SpaceShown(Protocol):
     def space(self) -> Space: ...
     @property
     def role(self) -> str | None: ...
-
-
-class UserGrantShown(Protocol):
-    """A user's grant: what bindery.domain.access.grant_listings.UserGrantView holds (`show_email` is false
-    for guests, who see users without their email everywhere)."""
-
-    @property
-    def permission(self) -> str: ...
-    @property
-    def user(self) -> User: ...
-    @property
-    def show_email(self) -> bool: ...
-
-
-class TeamGrantShown(Protocol):
-    """A team's grant: what bindery.domain.access.grant_listings.TeamGrantView holds (`admin` and `view`
-    are the caller's on the team, see team_fields)."""
-
-    @property
-    def permission(self) -> str: ...
-    @property
-    def team(self) -> Team: ...
-    @property
-    def admin(self) -> bool: ...
-    @property
-    def view(self) -> bool: ...
 
 
 def space_permissions(role: str | None, edit_mode: str) -> dict[str, bool]:
@@ -69,6 +34,12 @@ def space_permissions(role: str | None, edit_mode: str) -> dict[str, bool]:
         "comment": at_least(role, "comment"), "merge": editable and at_least(role, "review"),
         "review": at_least(role, "review"), "installIntegration": at_least(role, "admin"),
     }
+
+
+def git_state_fields(state: Mapping[str, Any]) -> dict[str, Any]:
+    """GitSyncState, from the space item's `gitSync` attribute (stored in that shape)."""
+    return {name: state[name] for name in ("repoName", "installationProvider", "integration", "url",
+                                            "updatedAt") if state.get(name) is not None}
 
 
 def space_fields(space: Space, role: str | None) -> dict[str, Any]:
@@ -98,21 +69,3 @@ def space_fields(space: Space, role: str | None) -> dict[str, Any]:
 
 def space_model(view: SpaceShown) -> WireSpace:
     return WireSpace.model_validate(space_fields(view.space, view.role))
-
-
-def member_space_to_wire(permission: str, space: Space, role: str | None) -> MemberContentPermission:
-    """A space a member was granted `permission` on, with `permissions` from the caller's `role` on it."""
-    return MemberContentPermission.model_validate(
-        {"permission": permission, "space": space_fields(space, role)})
-
-
-def user_permission_to_wire(grant: UserGrantShown) -> UserContentPermission:
-    wired = user_fields(grant.user)
-    if not grant.show_email:
-        wired.pop("email", None)
-    return UserContentPermission.model_validate({"permission": grant.permission, "user": wired})
-
-
-def team_permission_to_wire(grant: TeamGrantShown) -> TeamContentPermission:
-    team = team_fields(grant.team, admin=grant.admin, view=grant.view)
-    return TeamContentPermission.model_validate({"permission": grant.permission, "team": team})

@@ -10,11 +10,11 @@ installation's organization's (404 otherwise), and the integration's `target` mu
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import member_roles, space_access
 from bindery.domain.access.organization import require_org_role
-from bindery.domain.integrations import events
 from bindery.domain.integrations.configuration import status_for, with_defaults
 from bindery.domain.integrations.installations import managing, reading
 from bindery.domain.integrations.records import IntegrationView, load, owner_admin, readable_views
@@ -22,7 +22,6 @@ from bindery.platform import clock
 from bindery.platform.errors import BadRequest, Conflict, NotFound
 from bindery.platform.ids import plausible
 from bindery.platform.pagination import Listing, next_page, open_page
-from bindery.requests.integrations import UpdateContentInstallation
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_installations as install_store
 from bindery.store import integrations as integration_store
@@ -33,6 +32,10 @@ from bindery.store.integrations import Integration
 from bindery.store.orgs import Organization, get_org
 from bindery.store.sites import Site
 from bindery.store.spaces import Space
+
+if TYPE_CHECKING:
+    from bindery.domain.integrations.events import Recorded
+    from bindery.requests.integrations import UpdateContentInstallation
 
 FIELD = {"space": "space", "site": "siteId"}
 MISSING = {"space": "No matching space", "site": "No matching site"}
@@ -91,9 +94,11 @@ def install_on(caller: Caller, name: str, installation_id: str, kind: str, conte
     return _views(caller, [setup], extended=extended)[0]
 
 
-def _event(setup: ContentInstallation, what: str, **fields: object) -> events.Recorded:
+def _event(setup: ContentInstallation, what: str, **fields: object) -> Recorded:
     """`space_installation_setup`, `site_installation_deleted`…, naming the space or site."""
     named: dict[str, object] = {f"{setup.kind}Id": setup.content_id, **fields}
+    # The event queue, which only changes reach: a cold-start cost of the listings (bench/README.md).
+    from bindery.domain.integrations import events
     return events.event(setup.integration, setup.installation_id, setup.org_id,
                         f"{setup.kind}_installation_{what}", fields=named)
 

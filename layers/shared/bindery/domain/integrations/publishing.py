@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from typing import TYPE_CHECKING
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
@@ -30,13 +31,15 @@ from bindery.platform import clock
 from bindery.platform.errors import BadRequest, Conflict, Forbidden, NotFound
 from bindery.platform.pagination import Listing, next_page, open_page
 from bindery.platform.url_policy import check_endpoint
-from bindery.requests.integrations import PublishIntegration
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import integration_events as event_store
 from bindery.store import integrations as integration_store
 from bindery.store import members as member_store
 from bindery.store import orgs as org_store
 from bindery.store.integrations import Integration, IntegrationFilter
+
+if TYPE_CHECKING:  # request bodies, built by the routes: the reads and listings import none
+    from bindery.requests.integrations import PublishIntegration
 
 # Images are stored as sent and served with the type their first bytes show.
 _IMAGE_TYPES = ((b"\x89PNG\r\n\x1a\n", "image/png"), (b"\xff\xd8\xff", "image/jpeg"),

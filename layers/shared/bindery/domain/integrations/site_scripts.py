@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from bindery.store import integration_installations as install_store
-from bindery.store import integrations as integration_store
 
 INJECT = "site:script:inject"
 COOKIES = "site:script:cookies"
@@ -33,6 +32,11 @@ def policy_header(policy: Any) -> str | None:
 
 def site_scripts(site_id: str) -> list[SiteScript]:
     setups = [s for s in install_store.installed_on("site", site_id) if s.status == "active"]
+    if not setups:
+        return []
+    # The integrations' store, for a site with integrations installed: a cold-start cost of every other
+    # published site (bench/README.md, "Cold start").
+    from bindery.store import integrations as integration_store
     integrations = integration_store.get_integrations([s.integration for s in setups])
     scripts = []
     for name in sorted(integrations):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import org_access
@@ -12,7 +12,6 @@ from bindery.domain.sites.site_spaces import new_site_spaces, readable_spaces
 from bindery.platform.clock import now_iso
 from bindery.platform.errors import BadRequest
 from bindery.platform.ids import new_id
-from bindery.requests.sites import CreateSite, UpdateSite
 from bindery.store import Op, Transaction
 from bindery.store import site_sections as section_store
 from bindery.store import site_spaces as site_space_store
@@ -20,6 +19,9 @@ from bindery.store import sites as site_store
 from bindery.store.orgs import Organization
 from bindery.store.site_structure import Structure
 from bindery.store.sites import Site
+
+if TYPE_CHECKING:  # request bodies, built by the routes: a reading of the site imports none
+    from bindery.requests.sites import CreateSite, UpdateSite
 
 # A transaction holds 100 operations: the site, its basename guard, and two per site space.
 MAX_SPACES = 49

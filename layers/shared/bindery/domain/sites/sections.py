@@ -10,7 +10,7 @@ Section paths are unique among the site's sections through guard items, claimed 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.organization import OrgAccess, org_access
@@ -32,13 +32,15 @@ from bindery.platform.clock import now_iso
 from bindery.platform.errors import BadRequest, Conflict, NotFound
 from bindery.platform.ids import new_id
 from bindery.platform.pagination import Listing
-from bindery.requests.site_sections import AddSection, MoveSection, UpdateSection
 from bindery.store import Op, Transaction, TransactionConflict, site_structure
 from bindery.store import site_sections as section_store
 from bindery.store import site_spaces as site_space_store
 from bindery.store import sites as site_store
 from bindery.store.site_sections import Section
 from bindery.store.site_structure import Structure
+
+if TYPE_CHECKING:  # request bodies, built by the routes: a listing of the site imports none
+    from bindery.requests.site_sections import AddSection, MoveSection, UpdateSection
 
 NO_SECTION = "No matching site section"
 # One transaction holds 100 operations: the first section moves each root site space (3 operations).

@@ -11,7 +11,7 @@ but hidden (it shows again if the space is restored); docs/sites.md says why.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import roles_on
@@ -33,8 +33,6 @@ from bindery.platform.clock import now_iso
 from bindery.platform.errors import BadRequest, NotFound
 from bindery.platform.ids import new_id
 from bindery.platform.pagination import Listing, next_page, open_page
-from bindery.requests.site_sections import MoveSiteSpace
-from bindery.requests.sites import AddSiteSpace, UpdateSiteSpace
 from bindery.store import site_spaces as site_space_store
 from bindery.store import site_structure
 from bindery.store import sites as site_store
@@ -43,6 +41,10 @@ from bindery.store.site_spaces import SiteSpace
 from bindery.store.site_structure import Structure
 from bindery.store.sites import Site
 from bindery.store.spaces import Space, get_spaces
+
+if TYPE_CHECKING:  # request bodies, built by the routes: a listing of the site imports none
+    from bindery.requests.site_sections import MoveSiteSpace
+    from bindery.requests.sites import AddSiteSpace, UpdateSiteSpace
 
 
 def readable_spaces(member: Member, org_id: str, space_ids: list[str], field: str) -> list[Space]:
