@@ -31,7 +31,8 @@ API_FUNCTIONS = sorted(name for name, function in load().functions.items() if fu
 # need: a content read that shows a change request imports neither its reviews nor their comments, nor
 # the link shapes that name an organization and a space. And the modules only rare cases of an eager
 # route need: a change request that names an issues cluster, a computed (OpenAPI reference) page, a
-# space's duplicate, a site's deletion.
+# document read `?evaluated`, a merge's revision (its change request's shapes), a review with a comment,
+# a space's duplicate, a site's deletion. Checking a space's `editMode` needs none of the spaces' domain.
 DEFERRED = {
     "ContentFunction": (
         "content_api.routes.links", "content_api.routes.template", "content_api.routes.git",
@@ -41,12 +42,16 @@ DEFERRED = {
         "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
         "bindery.api.responses.comments", "bindery.api.responses.content_locations",
         "bindery.requests.change_requests", "bindery.domain.openapi.reference_pages",
-        "bindery.store.openapi_specs", "bindery.store.issue_clusters"),
+        "bindery.store.openapi_specs", "bindery.store.issue_clusters", "bindery.domain.content_evaluation",
+        "bindery.engines.content.expressions", "bindery.api.wire.change_requests",
+        "bindery.domain.spaces.records", "bindery.requests.spaces"),
     "ChangeRequestsFunction": (
         "change_requests_api.routes.merges", "change_requests_api.routes.mcp",
         "change_requests_api.routes.org_change_requests",
         "bindery.domain.change_requests.merges", "bindery.domain.change_requests.exports",
-        "bindery.store.issue_clusters"),
+        "bindery.store.issue_clusters", "bindery.domain.comments.views", "bindery.domain.comments.bodies",
+        "bindery.domain.comments.targets", "bindery.api.wire.comments", "bindery.store.comments",
+        "bindery.domain.spaces.records", "bindery.requests.spaces"),
     "CommentsFunction": ("bindery.store.issue_clusters",),
     "MembersFunction": (
         "members_api.routes.invites", "members_api.routes.link_invites", "bindery.domain.invites",
@@ -87,6 +92,15 @@ DEFERRED = {
         "bindery.api.responses.users", "bindery.api.responses.content_permissions", "bindery.api.wire.users",
         "bindery.api.wire.teams", "bindery.api.wire.git_sync", "bindery.api.responses.git_sync"),
 }
+
+
+# The access checks every API function shares import an installation token's scopes and installation
+# (its store) only for such a caller (bindery.domain.access.auth, .organization, .content); these
+# functions' own routes do not need them otherwise.
+INSTALLATIONS = ("bindery.domain.access.installation_scopes", "bindery.domain.access.installations",
+                 "bindery.store.integration_installations")
+INSTALLATIONS_ON_NEED = sorted(set(API_FUNCTIONS) - {
+    "SitesFunction", "IntegrationsFunction", "ConversationsFunction", "PublishedSiteFunction"})
 
 
 def test_every_function_skips_pydantics_plugin_scan_which_no_requirement_needs():
@@ -131,8 +145,14 @@ def test_loading_a_handler_leaves_its_rarely_used_routes_unimported(function_nam
     assert set(DEFERRED[function_name]).isdisjoint(_modules_on_import(function_name))
 
 
+@pytest.mark.parametrize("function_name", INSTALLATIONS_ON_NEED)
+def test_loading_a_handler_leaves_the_installation_tokens_access_checks_unimported(function_name):
+    assert set(INSTALLATIONS).isdisjoint(_modules_on_import(function_name))
+
+
 # Of those, the modules no route of the function imports at all, whatever the request: ContentFunction
-# shows a change request's revision without its reviews, comments or change list; SitesFunction and
+# shows a change request's revision without its reviews, comments or change list; neither it nor
+# ChangeRequestsFunction needs the spaces' domain to check a space's `editMode`; SitesFunction and
 # IntegrationsFunction show spaces without the users and teams of their permissions or their Git Sync runs,
 # and integrations without the bodies that publish and install them.
 _NO_USERS_OR_RUNS = ("bindery.api.responses.users", "bindery.api.responses.content_permissions",
@@ -141,14 +161,20 @@ _NO_USERS_OR_RUNS = ("bindery.api.responses.users", "bindery.api.responses.conte
 NEVER_IMPORTED = {
     "ContentFunction": ("bindery.api.wire.reviews", "bindery.api.wire.comments",
                         "bindery.api.wire.change_request_changes", "bindery.api.responses.reviews",
-                        "bindery.api.responses.comments"),
+                        "bindery.api.responses.comments", "bindery.domain.spaces.records"),
+    "ChangeRequestsFunction": ("bindery.domain.spaces.records", "bindery.requests.spaces"),
     "SitesFunction": (*_NO_USERS_OR_RUNS, "bindery.requests.integrations"),
     "IntegrationsFunction": _NO_USERS_OR_RUNS,
     "SpacesFunction": ("bindery.requests.integrations",),  # an integration's shapes name none of its bodies
 }
 
 
-@pytest.mark.parametrize("function_name", sorted(DEFERRED))
+def _left_unimported(function_name: str) -> set[str]:
+    shared = INSTALLATIONS if function_name in INSTALLATIONS_ON_NEED else ()
+    return {*DEFERRED.get(function_name, ()), *shared} - set(NEVER_IMPORTED.get(function_name, ()))
+
+
+@pytest.mark.parametrize("function_name", sorted(set(DEFERRED) | set(INSTALLATIONS_ON_NEED)))
 def test_what_a_function_leaves_unimported_is_imported_before_a_snapstart_snapshot(function_name):
     # Under SnapStart the init phase runs once, into the snapshot: what a cold start leaves to a first
     # request must be imported by the before-snapshot hooks, or every restored environment pays for it.
@@ -170,7 +196,7 @@ def test_what_a_function_leaves_unimported_is_imported_before_a_snapstart_snapsh
     out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True,
                          check=True).stdout
     imported = set(json.loads(out))
-    assert set(DEFERRED[function_name]) - set(NEVER_IMPORTED.get(function_name, ())) <= imported
+    assert _left_unimported(function_name) <= imported
     assert imported.isdisjoint(NEVER_IMPORTED.get(function_name, ()))
 
 

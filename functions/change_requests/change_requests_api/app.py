@@ -16,6 +16,9 @@ app.include_router(reviews.router)
 app.include_later(*(f"change_requests_api.routes.{name}"
                     for name in ("merges", "org_change_requests", "mcp")))
 
-app.import_before_snapshot("bindery.store.issue_clusters")  # a change request naming an issues cluster
+# What rare cases of the eager routes import on first need: a change request naming an issues cluster, a
+# review with a comment (the comments area's domain and shapes).
+app.import_before_snapshot("bindery.store.issue_clusters", "bindery.domain.comments.views",
+                           "bindery.domain.comments.bodies", "bindery.api.wire.comments")
 
 lambda_handler = api_handler(app)

@@ -36,7 +36,9 @@ def escape_deep_page_path(event: dict[str, Any]) -> dict[str, Any]:
 
 
 # What rare cases of the eager routes import on first need (a computed page, a change request naming an
-# issues cluster): imported before a SnapStart snapshot.
-app.import_before_snapshot("bindery.domain.openapi.reference_pages", "bindery.store.issue_clusters")
+# issues cluster, a document read `?evaluated`, a merge's revision showing its change request): imported
+# before a SnapStart snapshot.
+app.import_before_snapshot("bindery.domain.openapi.reference_pages", "bindery.store.issue_clusters",
+                           "bindery.domain.content_evaluation", "bindery.api.wire.change_requests")
 
 lambda_handler = api_handler(app, prepare=escape_deep_page_path)

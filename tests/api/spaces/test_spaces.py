@@ -8,7 +8,7 @@ import base64
 import pytest
 
 from bindery import keys
-from bindery.domain.spaces.records import require_editable
+from bindery.domain.spaces.edit_mode import require_editable
 from bindery.engines.content.positions import between
 from bindery.platform.clock import now_iso
 from bindery.platform.errors import Forbidden

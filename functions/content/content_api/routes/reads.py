@@ -27,7 +27,6 @@ from bindery.api.responses.content import (
     RevisionReusableContent,
 )
 from bindery.api.route_params import PageCursor, PageLimit, Who
-from bindery.api.wire.change_requests import change_request_to_wire
 from bindery.api.wire.content import (
     file_to_wire,
     page_to_wire,
@@ -60,7 +59,13 @@ def _page(found: PageRead) -> RevisionPage:
 @router.get("/spaces/<spaceId>/change-requests/<changeRequestId>/content")
 def get_revision(who: Who, where: Where, *, metadata: Metadata = True, computed: Computed = True) -> Revision:
     found = reads.get_revision(who, where, metadata=metadata, computed=computed)
-    merged_from = change_request_to_wire(found.merged_from) if found.merged_from is not None else None
+    merged_from = None
+    if found.merged_from is not None:
+        # Only a merge's revision shows a change request: its shapes are imported on first need (and
+        # before a SnapStart snapshot: content_api.app).
+        from bindery.api.wire.change_requests import change_request_to_wire
+
+        merged_from = change_request_to_wire(found.merged_from)
     return revision_to_wire(view_of(found.opened), found.opened.revision, found.opened.tree,
                             merged_from=merged_from)
 

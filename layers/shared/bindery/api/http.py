@@ -117,6 +117,10 @@ def _content_type(event: dict[str, Any]) -> str:
 UNSUPPORTED_MEDIA_TYPE = "Content-Type: send the body as application/json"
 # How deep request JSON may nest: documents nest a few dozen levels at most.
 MAX_BODY_NESTING = 256
+# What the access checks every function shares import on first need: an installation token's scopes
+# and its installation (bindery.domain.access.auth, .organization, .content), imported before a
+# SnapStart snapshot with each function's own (`Resolver.import_before_snapshot`).
+ACCESS_ON_NEED = ("bindery.domain.access.installation_scopes", "bindery.domain.access.installations")
 # The `route` dimension of an event no route matched (a 404 from the resolver).
 NO_ROUTE = "(no route)"
 _UNMATCHED = "bindery_unmatched"
@@ -132,7 +136,7 @@ class Resolver(APIGatewayRestResolver):
         self.matched_route: str | None = None
         self.unmatched = False
         self._deferred: list[str] = []
-        self._imported_on_need: list[str] = []
+        self._imported_on_need: list[str] = list(ACCESS_ON_NEED)
 
     def include_later(self, *modules: str) -> None:
         """Include the `router` of each module (by name) only when a request matches no route included so

@@ -26,7 +26,6 @@ from bindery.domain.change_requests.records import (
     change_request_for_read,
     change_request_view,
 )
-from bindery.domain.content_evaluation import evaluate
 from bindery.engines.content.page_defaults import EMPTY_DOCUMENT
 from bindery.engines.content.tree import Located, Tree
 from bindery.platform.errors import BadRequest, NotFound
@@ -142,6 +141,10 @@ def _evaluated(opened: Opened, document: Any, evaluated: Evaluated,
     mode = evaluation_mode(evaluated)
     if mode is None:
         return document
+    # Most reads ask for the document as stored: the expression evaluator is imported on the first read
+    # that asks for it (and before a SnapStart snapshot: content_api.app).
+    from bindery.domain.content_evaluation import evaluate
+
     return evaluate(document, space_variables=opened.tree.variables, page_variables=page_variables,
                     mode=mode)
 

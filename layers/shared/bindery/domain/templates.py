@@ -18,7 +18,7 @@ from typing import Any
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import space_access
 from bindery.domain.revisions import RevisionMoved, advance_space, commit_revision
-from bindery.domain.spaces.records import require_editable
+from bindery.domain.spaces.edit_mode import require_editable
 from bindery.engines.content.templates import NewPage, add_pages, page_set
 from bindery.engines.content.tree import Tree
 from bindery.engines.openapi.documents import parse, require_spec

@@ -4,7 +4,7 @@ in by id as for the change request itself (wire.change_requests.user_ref)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bindery.api.responses.reviews import (
     ChangeRequestRequestedReviewer,
@@ -12,10 +12,12 @@ from bindery.api.responses.reviews import (
     ChangeRequestUserContributor,
 )
 from bindery.api.wire.change_requests import Users, user_ref
-from bindery.api.wire.comments import Shown, comment_to_wire
 from bindery.api.wire.urls import api_url
-from bindery.store.comments import Comment as StoredComment
 from bindery.store.reviews import Contributor, RequestedReviewer, Review
+
+if TYPE_CHECKING:
+    from bindery.api.wire.comments import Shown
+    from bindery.store.comments import Comment as StoredComment
 
 
 def review_to_wire(review: Review, users: Users, *, outdated: bool,
@@ -31,6 +33,10 @@ def review_to_wire(review: Review, users: Users, *, outdated: bool,
     if review.requested_by:
         out["requestedBy"] = user_ref(users, review.requested_by)
     if comment is not None:
+        # Only a review with a comment needs the comments' shapes: imported on first need (and before a
+        # SnapStart snapshot: change_requests_api.app).
+        from bindery.api.wire.comments import comment_to_wire
+
         out["comment"] = comment_to_wire(comment)
     return ChangeRequestReview.model_validate(out)
 

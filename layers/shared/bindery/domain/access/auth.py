@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from aws_lambda_powertools.event_handler.request import Request
 
-from bindery.domain.access.installation_scopes import scopes_naming
 from bindery.platform.errors import Forbidden, Unauthorized
 
 # The user id an installation token's caller carries: no user id has a colon, so it never names a user.
@@ -62,6 +61,10 @@ def current_caller(request: Request) -> Caller:
     sso_org = context.get("ssoOrg")
     installation = context.get("installation")
     if isinstance(installation, str) and installation:
+        # Only an installation token's caller needs the scopes' routes: imported on first need (and
+        # before a SnapStart snapshot: bindery.api.http).
+        from bindery.domain.access.installation_scopes import scopes_naming
+
         integration, _, installation_id = installation.partition("/")
         scopes = frozenset(str(context.get("scopes", "")).split())
         named = scopes_naming(scopes, request.method, request.route)

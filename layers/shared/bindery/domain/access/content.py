@@ -22,7 +22,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from bindery.domain.access.auth import Caller
-from bindery.domain.access.installations import installation_member, installation_role
 from bindery.domain.access.organization import NO_ORG, require_sso_login, require_token_org
 from bindery.domain.access.roles import Role, at_least, strongest
 from bindery.platform.errors import Forbidden, NotFound
@@ -142,6 +141,9 @@ def _resolve_many(org_id: str, user_id: str, nodes: Sequence[Node],
 def _resolve(node: Node, caller: Caller, missing: str) -> ContentAccess:
     require_token_org(caller, node.org_id, missing)
     if caller.installation is not None:
+        # Imported on first need, as in `org_access`.
+        from bindery.domain.access.installations import installation_member, installation_role
+
         role = installation_role(caller, node)
         if role is None:
             raise NotFound(missing)

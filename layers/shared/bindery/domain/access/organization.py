@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bindery.domain.access.auth import Caller
-from bindery.domain.access.installations import installation_member, installation_org_role
 from bindery.domain.access.roles import Role, at_least
 from bindery.platform.errors import Forbidden, NotFound
 from bindery.store.members import Member
@@ -40,6 +39,10 @@ def org_access(org_id: str, caller: Caller) -> OrgAccess:
     issued is not a member anywhere but in that login's organization (`require_token_org`)."""
     require_token_org(caller, org_id)
     if caller.installation is not None:
+        # The installations' store serves installation tokens only: imported on first need (and before a
+        # SnapStart snapshot: bindery.api.http).
+        from bindery.domain.access.installations import installation_member, installation_org_role
+
         role = installation_org_role(caller, org_id)
         found = get_org_and_member(org_id, caller.user_id)[0] if role else None
         if found is None or role is None:

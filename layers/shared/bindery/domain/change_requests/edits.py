@@ -33,7 +33,7 @@ from bindery.domain.change_requests.records import (
 )
 from bindery.domain.change_requests.uploads import read_uploads
 from bindery.domain.revisions import commit_revision
-from bindery.domain.spaces.records import require_editable
+from bindery.domain.spaces.edit_mode import require_editable
 from bindery.engines.content.tree import InvalidTree, Tree
 from bindery.platform.clock import now_iso
 from bindery.platform.errors import BadRequest, Conflict, NotFound

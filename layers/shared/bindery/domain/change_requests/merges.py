@@ -32,7 +32,7 @@ from bindery.domain.change_requests.edits import load_tree, reread
 from bindery.domain.change_requests.records import open_change_request
 from bindery.domain.change_requests.rules import check_merge_rules
 from bindery.domain.revisions import commit_revision, space_moved
-from bindery.domain.spaces.records import require_editable
+from bindery.domain.spaces.edit_mode import require_editable
 from bindery.engines.content.merge.trees import MergeConflict, Merged, PageConflict, merge_trees
 from bindery.platform.clock import now_iso
 from bindery.platform.errors import Conflict, NotFound

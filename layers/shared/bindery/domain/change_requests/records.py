@@ -18,7 +18,7 @@ from bindery.domain.access.content import ContentAccess, space_access
 from bindery.domain.access.roles import Role
 from bindery.domain.change_requests import status as status_flow
 from bindery.domain.people import load_users
-from bindery.domain.spaces.records import require_editable
+from bindery.domain.spaces.edit_mode import require_editable
 from bindery.platform.clock import now_iso
 from bindery.platform.errors import BadRequest, Conflict, NotFound
 from bindery.platform.ids import new_id

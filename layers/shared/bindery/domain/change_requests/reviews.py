@@ -16,14 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.change_requests.records import Opened, open_change_request
 from bindery.domain.change_requests.status import EDITABLE
-from bindery.domain.comments import bodies
-from bindery.domain.comments.targets import Target
-from bindery.domain.comments.views import CommentView, views_of
 from bindery.domain.people import load_users
 from bindery.platform.clock import now_iso
 from bindery.platform.errors import Conflict, NotFound
@@ -32,12 +29,14 @@ from bindery.platform.pagination import MAX_LIMIT, Listing, carried_count, next_
 from bindery.requests.change_requests import SubmitReview
 from bindery.store import Transaction, TransactionConflict
 from bindery.store import change_requests as cr_store
-from bindery.store import comments as comment_store
 from bindery.store import reviews as review_store
 from bindery.store.change_requests import ChangeRequest
-from bindery.store.comments import Comment
 from bindery.store.reviews import Review
 from bindery.store.users import User
+
+if TYPE_CHECKING:
+    from bindery.domain.comments.targets import Target
+    from bindery.domain.comments.views import CommentView
 
 NO_REVIEW = "No matching review"
 
@@ -68,16 +67,25 @@ def _newer_review_landed(review: Review) -> bool:
     return str(latest.get("id", "")) > review.id
 
 
+# A review's comment is the comments area's (domain.comments): only reviews with one need its modules,
+# imported on first need (and before a SnapStart snapshot: change_requests_api.app).
 def _target(caller: Caller, opened: Opened) -> Target:
+    from bindery.domain.comments.targets import Target
+
     return Target(access=opened.access, space=opened.space, change_request=opened.change_request,
                   user_id=caller.user_id)
 
 
-def _comments(target: Target, reviews: list[Review]) -> dict[str, CommentView]:
+def _comments(caller: Caller, opened: Opened, reviews: list[Review]) -> dict[str, CommentView]:
     """The comments the reviews name, as the caller sees them, by id (deleted ones are left out)."""
     wanted = [review.comment_id for review in reviews if review.comment_id]
     if not wanted:
         return {}
+    from bindery.domain.comments.views import views_of
+    from bindery.store import comments as comment_store
+    from bindery.store.comments import Comment
+
+    target = _target(caller, opened)
     items = comment_store.comment_items(target.space.id, target.token, wanted)
     comments = [Comment.from_item(item) for item in items if item.get("type") == "comment"]
     return {view.post.id: view for view in views_of(target, comments)}
@@ -90,9 +98,13 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
         raise Conflict(f"This change request is {change_request.status}: it can no longer be reviewed")
     pending = review_store.get_requested_reviewer(space_id, change_request.id, caller.user_id)
     now = now_iso()
-    target = _target(caller, opened)
     comment = None
     if body.comment is not None:
+        from bindery.domain.comments import bodies
+        from bindery.store import comments as comment_store
+        from bindery.store.comments import Comment
+
+        target = _target(caller, opened)
         prepared = bodies.prepare(opened.space.org_id, body.comment, "comment")
         comment = Comment(id=new_id(), space_id=space_id, change_request_id=change_request.id,
                           posted_by=caller.user_id, posted_at=now, body=prepared.markdown,
@@ -122,8 +134,11 @@ def submit_review(caller: Caller, space_id: str, ref: str, body: SubmitReview) -
             raise Conflict("The change request was merged or archived meanwhile: the review was not "
                            "recorded") from None
     users = load_users([review.reviewer_id, review.requested_by], viewer=opened.access.member)
-    return ReviewView(review, users, outdated=False,
-                      comment=views_of(target, [comment])[0] if comment else None)
+    if comment is None:
+        return ReviewView(review, users, outdated=False)
+    from bindery.domain.comments.views import views_of
+
+    return ReviewView(review, users, outdated=False, comment=views_of(target, [comment])[0])
 
 
 def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | None, limit: int,
@@ -146,7 +161,7 @@ def list_reviews(caller: Caller, space_id: str, ref: str, *, outdated: bool | No
     flagged, last_key = read(start.start, limit)
     users = load_users((uid for review, _ in flagged for uid in (review.reviewer_id, review.requested_by)),
                        viewer=opened.access.member)
-    comments = _comments(_target(caller, opened), [review for review, _ in flagged])
+    comments = _comments(caller, opened, [review for review, _ in flagged])
     items = [ReviewView(review, users, outdated=flag, comment=comments.get(review.comment_id or ""))
              for review, flag in flagged]
     if outdated is None:
@@ -170,7 +185,7 @@ def get_review(caller: Caller, space_id: str, ref: str, review_id: str) -> Revie
     if review is None:
         raise NotFound(NO_REVIEW)
     users = load_users([review.reviewer_id, review.requested_by], viewer=opened.access.member)
-    comment = _comments(_target(caller, opened), [review]).get(review.comment_id or "")
+    comment = _comments(caller, opened, [review]).get(review.comment_id or "")
     return ReviewView(review, users, outdated=_outdated(opened.change_request, review), comment=comment)
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from bindery.domain.access.auth import Caller
 from bindery.domain.access.content import space_access
-from bindery.domain.spaces.records import require_editable
+from bindery.domain.spaces.edit_mode import require_editable
 from bindery.platform import clock, queues
 from bindery.platform.config import settings
 from bindery.platform.errors import NotFound

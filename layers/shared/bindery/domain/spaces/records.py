@@ -45,14 +45,6 @@ class SpaceView:
     role: str | None
 
 
-def require_editable(space: Space) -> None:
-    """Every content change and merge in a space calls this first: a locked space refuses them all.
-    403, like any action the caller's `permissions` (edit/merge are false when locked) do not allow."""
-    if space.edit_mode == "locked":
-        raise Forbidden("This space is locked (editMode: locked): its content cannot be changed or merged "
-                        "until an admin sets editMode back to live")
-
-
 def get_space(caller: Caller, space_id: str) -> SpaceView:
     access = space_access(caller, space_id)
     assert isinstance(access.node, Space)
