@@ -31,14 +31,17 @@ def json_logs(service: str) -> Iterator[list[dict[str, Any]]]:
     stream = io.StringIO()
     handler = logger.registered_handler
     assert isinstance(handler, logging.StreamHandler)
-    previous_stream, previous_level = handler.setStream(stream), logger.log_level
+    # Swapped, not `setStream`: that flushes the stream the logger was created with, which may be an
+    # earlier test's captured stdout, closed since.
+    previous_stream, previous_level = handler.stream, logger.log_level
+    handler.stream = stream
     logger.setLevel("INFO")
     lines: list[dict[str, Any]] = []
     try:
         yield lines
     finally:
         logger.setLevel(previous_level)
-        handler.setStream(previous_stream)
+        handler.stream = previous_stream
         lines.extend(json.loads(line) for line in stream.getvalue().splitlines())
 
 
