@@ -63,6 +63,14 @@ def _is_model(shape: object) -> bool:
     return bool(members) and all(_is_model(member) for member in members)
 
 
+def _return_hint(function: object, module: object) -> object:
+    """`function`'s return type, evaluated alone: its parameters may name types imported for type checking
+    only (a review's comment shapes are imported on first need, bindery/api/wire/reviews.py)."""
+    def probe() -> None: ...
+    probe.__annotations__ = {"return": getattr(function, "__annotations__", {}).get("return")}
+    return typing.get_type_hints(probe, globalns=vars(module)).get("return")
+
+
 def test_every_mapper_to_the_wire_returns_its_response_model():
     # api/wire's convention: `*_to_wire` gives a response model, `*_fields` a plain body a model embeds.
     wrong = []
@@ -71,7 +79,7 @@ def test_every_mapper_to_the_wire_returns_its_response_model():
         for function_name, function in inspect.getmembers(module, inspect.isfunction):
             if function.__module__ != name or not function_name.endswith("_to_wire"):
                 continue
-            returned = typing.get_type_hints(function).get("return")
+            returned = _return_hint(function, module)
             if not _is_model(returned):
                 wrong.append(f"{name}.{function_name} -> {returned}")
     assert wrong == [], "\n".join(wrong)
