@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from aws_lambda_powertools.logging import correlation_paths
 
 from bindery.platform import observability
 from bindery.platform.aws import counting_requests
@@ -165,3 +166,45 @@ def test_authorizer_publishes_denials_even_when_it_raises(capsys: pytest.Capture
     assert dimensions(blob) == {"service": "authorizer"}
     assert (value(blob, "Requests"), value(blob, "Denied")) == (1, 1)
     assert value(blob, "DynamoDBRequests") >= 1
+
+
+@pytest.mark.parametrize(("event", "correlation_id"), [
+    ({"requestContext": {"requestId": "c0ffee-1", "stage": "v1"}, "path": "/users/u1"}, "c0ffee-1"),
+    ({"requestContext": {"stage": "v1"}}, None),  # no request id
+    ({"requestContext": "not an object"}, None),
+    ({}, None),
+])
+def test_log_lines_are_those_of_powertools_correlation_path(
+        event: dict[str, Any], correlation_id: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    """The API functions read the correlation id themselves (`gateway_request_id`, no JMESPath search per
+    invocation): every key and value of their log lines, in order, is what Powertools' own
+    `correlation_id_path=API_GATEWAY_REST` writes, for events with and without a request id."""
+    service = "correlation-check"
+    log = observability.logger(service)
+
+    def say() -> dict[str, Any]:  # one line, one `location`, whichever handler logs it
+        log.info("inside", extra={"step": 1})
+        return {}
+
+    ours = observability.observed(service, lambda event, context, invocation: say(),
+                                  correlation_id=observability.gateway_request_id)
+
+    @log.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_REST, log_event=False,
+                               clear_state=True)
+    def theirs(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        return say()
+
+    context = WorkerContext("CorrelationFunction")
+    ours(event, context), theirs(event, context)  # both warm: `cold_start` is false from here on
+    with json_logs(service) as our_lines:
+        ours(event, context)
+    with json_logs(service) as their_lines:
+        theirs(event, context)
+    capsys.readouterr()
+
+    def inside(lines: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+        (line,) = [line for line in lines if line["message"] == "inside"]
+        return [(key, value) for key, value in line.items() if key != "timestamp"]
+
+    assert inside(our_lines) == inside(their_lines)
+    assert dict(inside(our_lines)).get("correlation_id") == correlation_id

@@ -72,5 +72,5 @@ def _run(event: dict[str, Any], context: LambdaContext,
 # A reader's first search imports the site search (the search engine, SQLite): before a SnapStart
 # snapshot, so that restored environments do not.
 lambda_handler = observability.observed(
-    SERVICE, _run, correlation_id_path="requestContext.requestId",
+    SERVICE, _run, correlation_id=observability.gateway_request_id,
     before_snapshot=partial(importlib.import_module, "bindery.engines.site_pages.site_search"))

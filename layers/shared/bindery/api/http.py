@@ -16,7 +16,6 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import (
     RequestUnsupportedContentType,
     RequestValidationError,
 )
-from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from bindery.api import path_params, snapshot
@@ -182,30 +181,26 @@ def create_app(service: str) -> Resolver:
     logger = observability.logger(service)
     app = Resolver(service)
 
-    def _request_base(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
-        remember_request_base(resolver.current_event.raw_event)
-        return next_middleware(resolver)
-
-    def _path_ids(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
-        # Every value the route's path names (`spaceId`, `specSlug`…), after routing and before any
-        # dependency or route reads it: one that cannot name anything is answered here, before it
-        # reaches a key (bindery.api.path_params).
-        judged = path_params.refusal(resolver.current_event.http_method, _path_parameters(resolver))
-        if judged is None:
-            return next_middleware(resolver)
-        if judged.status == 204:
-            return Response(status_code=204, body="")
-        return _error(judged.status, judged.message)
-
-    def _settled(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
-        # The route's annotations evaluated once, on its first request, before Powertools resolves its
-        # dependencies (bindery.api.route_signatures.settle_annotations says why).
+    def _prepared(resolver: APIGatewayRestResolver, next_middleware: NextMiddleware) -> Response[Any]:
+        """What every matched request needs before its dependencies and route run, in one middleware (each
+        middleware is a Powertools frame of its own, paid on every request):
+        - the route's annotations evaluated once, on its first request, before Powertools resolves its
+          dependencies (bindery.api.route_signatures.settle_annotations says why);
+        - every value the route's path names (`spaceId`, `specSlug`…): one that cannot name anything is
+          answered here, before it reaches a key (bindery.api.path_params);
+        - the request's base URL, for the URLs the answer holds (bindery.api.wire.urls)."""
         route = resolver.context.get("_route")
         if route is not None:
             settle_annotations(route.func)
+        judged = path_params.refusal(resolver.current_event.http_method, _path_parameters(resolver))
+        if judged is not None:
+            if judged.status == 204:
+                return Response(status_code=204, body="")
+            return _error(judged.status, judged.message)
+        remember_request_base(resolver.current_event.raw_event)
         return next_middleware(resolver)
 
-    app.use(middlewares=[_settled, _path_ids, _request_base])
+    app.use(middlewares=[_prepared])
 
     def _answer(error: BinderyError) -> Response[str]:
         if isinstance(error, ServiceUnavailable):
@@ -299,5 +294,5 @@ def api_handler(app: Resolver,
 
     # Under SnapStart the deferred routes and models are built before the snapshot: restored environments
     # pay nothing for them, only `sam local` and environments started without a snapshot do, on first need.
-    return observability.observed(app.service, run, correlation_id_path=correlation_paths.API_GATEWAY_REST,
+    return observability.observed(app.service, run, correlation_id=observability.gateway_request_id,
                                   before_snapshot=app.build_for_snapshot)

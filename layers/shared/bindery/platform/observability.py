@@ -73,12 +73,21 @@ def tracer(service: str) -> Tracer:
     return Tracer(service=service, patch_modules=["botocore"])
 
 
+def gateway_request_id(event: Event) -> Any:
+    """API Gateway's request id in a proxy event (`requestContext.requestId`), or None: what Powertools'
+    `correlation_id_path=correlation_paths.API_GATEWAY_REST` finds, read without a JMESPath search of the
+    event on every invocation (a field of something that is not an object is None to JMESPath too)."""
+    context = event.get("requestContext")
+    return context.get("requestId") if isinstance(context, dict) else None
+
+
 def observed(service: str, run: Callable[[Event, LambdaContext, Invocation], Any], *,
-             correlation_id_path: str | None = None,
+             correlation_id: Callable[[Event], Any] | None = None,
              before_snapshot: Callable[[], object] | None = None) -> Handler:
     """The Lambda handler that runs `run(event, context, invocation)` with logs, a trace and metrics.
-    `before_snapshot`: what the handler defers to its first invocations and SnapStart should do before
-    the snapshot instead (the tracer is always built there)."""
+    `correlation_id`: what reads the invocation's correlation id from its event (`gateway_request_id`);
+    without it the log lines have none. `before_snapshot`: what the handler defers to its first
+    invocations and SnapStart should do before the snapshot instead (the tracer is always built there)."""
     snapstart.register(partial(tracer, service), *([before_snapshot] if before_snapshot else []))
     log, emf = logger(service), metrics(service)
 
@@ -94,11 +103,15 @@ def observed(service: str, run: Callable[[Event, LambdaContext, Invocation], Any
         wrapped: Callable[..., Any] = tracer(service).capture_lambda_handler(handler, capture_response=False)
         return wrapped
 
-    @log.inject_lambda_context(correlation_id_path=correlation_id_path, log_event=False, clear_state=True)
+    # The correlation id is set below, first thing inside both decorators, as `inject_lambda_context`
+    # would set it from a `correlation_id_path` (after clearing the keys, before anything logs).
+    @log.inject_lambda_context(log_event=False, clear_state=True)
     # Powertools prints the ColdStart metric even where metrics are disabled (the local runner): asked
     # for only where the others are published.
     @emf.log_metrics(capture_cold_start_metric=not is_metrics_disabled())
     def lambda_handler(event: Event, context: LambdaContext) -> Any:
+        if correlation_id is not None:
+            log.set_correlation_id(correlation_id(event))
         invocation, handler = Invocation(), traced()
         started = time.perf_counter()
         with aws.counting_requests("dynamodb") as dynamodb:
