@@ -55,17 +55,16 @@ _SHOWN_PAGES = ("FROM fts WHERE fts MATCH ?1 AND rowid >= ?4 AND rowid < ?5 "
 # and appends the rest: nothing cut, no "…"); with a one-byte heading size (below 0x80) the text's size
 # is the second byte. snippet() tokenizes the whole text and grows its answer a token at a time (100
 # sections of 14 tokens: 3.7 M instructions with snippet() and FTS5's own column reads, 1.4 M without).
-_SECTION = ("fts.rowid, t.c2, t.c0, CASE WHEN substr(d.sz, 1, 1) < x'80' AND substr(d.sz, 2, 1) <= x'18' "
-            "THEN t.c1 ELSE snippet(fts, 1, '', '', '…', 24) END")  # 0x18: 24 tokens
+_WHOLE = "substr(d.sz, 1, 1) < x'80' AND substr(d.sz, 2, 1) <= x'18'"  # 0x18: 24 tokens
+_SECTION = f"fts.rowid, t.c2, t.c0, CASE WHEN {_WHOLE} THEN t.c1 ELSE snippet(fts, 1, '', '', '…', 24) END"
 _SHOWN_SECTIONS = ("FROM fts, fts_content AS t, fts_docsize AS d WHERE fts MATCH ?1 AND fts.rowid >= ?4 "
                    "AND fts.rowid < ?5 AND (fts.rowid / ?3) IN (SELECT value FROM json_each(?2)) "
                    "AND t.id = fts.rowid AND d.id = fts.rowid")
 SECTIONS_SQL = "SELECT bm25(fts, 3.0, 1.0), " + _SECTION + " " + _SHOWN_SECTIONS
 # When no page shown has two sections, there is nothing to order: no scores (bm25's pass over the doclist).
 LONE_SECTIONS_SQL = "SELECT " + _SECTION + " " + _SHOWN_SECTIONS
-# The same with whether the text is shown whole (the same size test): such a section is shown alike by
-# every query, and an IndexConnection keeps it; a warm query then reads only which sections match.
-_WHOLE = "substr(d.sz, 1, 1) < x'80' AND substr(d.sz, 2, 1) <= x'18'"
+# The same with whether the text is shown whole: such a section is shown alike by every query, and an
+# IndexConnection keeps it; a warm query then reads only which sections match.
 KEPT_SECTIONS_SQL = "SELECT " + _SECTION + ", " + _WHOLE + " " + _SHOWN_SECTIONS
 MATCHING_SECTIONS_SQL = "SELECT rowid " + _SHOWN_PAGES
 # When a page shown has more sections than it shows, their scores come first and the snippets of the
