@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from bindery.engines.content.links import build_report
 from bindery.engines.content.tree import Tree
-from bindery.engines.search import incremental, index
+from bindery.engines.search import incremental
 from bindery.engines.search.incremental import Built
-from bindery.engines.search.index import COUNT_SQL, GAP
+from bindery.engines.search.index import GAP
 from bindery.engines.search.indexing import full_build
 from bindery.engines.search.query import search
 from bindery.platform import stack_urls
@@ -159,43 +159,6 @@ CHANGES = ["edit", "retitle", "describe", "add", "remove", "move", "reorder", "s
 
 def test_each_kind_of_change_answers_as_a_full_build(tmp_path):
     _check_chain(Space(random.Random(7)), CHANGES, tmp_path)
-
-
-def _check_counts(data: bytes, path: Path) -> None:
-    """The words an index counted at build time are counted as a query counts them on that very file, and
-    a full page of a one-word query (in any case) takes its count from there, without counting."""
-    path.write_bytes(data)
-    connection = sqlite3.connect(path)
-    try:
-        counted = dict(connection.execute("SELECT term, pages FROM term_pages").fetchall())
-        assert len(set(counted) & {f'"{word}"' for word in WORDS}) >= 5
-        for term, pages in counted.items():
-            assert pages == connection.execute(COUNT_SQL, (term,)).fetchone()[0], term
-        statements: list[str] = []
-        connection.set_trace_callback(statements.append)
-        for term, pages in counted.items():
-            for query in (term.strip('"'), term.strip('"').upper()):
-                assert search(connection, query, limit=1)[0] == pages, query
-        assert not [sql for sql in statements if "COUNT(*)" in sql]
-    finally:
-        connection.close()
-
-
-def test_the_words_counted_at_build_time_stay_right_along_a_chain(tmp_path, monkeypatch):
-    # Every word is counted here (the threshold is for large spaces); an incremental build counts them
-    # again on its own file: a changed page changes the count of every word sharing its stems.
-    monkeypatch.setattr(index, "COUNTED_PAGES", 1)
-    space = Space(random.Random(11))
-    tree, documents = space.revision()
-    built: Built | None = full_build(SPACE, tree, documents)
-    for number, change in enumerate(["full", *CHANGES, *CHANGES]):
-        if change != "full":
-            space.step(change)
-            assert built is not None
-            built = incremental.rebuild(built.data, SPACE, space.revision()[0], stack_urls.app_base() + "/",
-                                        lambda digests: {d: space.documents[d] for d in digests})
-        assert built is not None, change
-        _check_counts(built.data, tmp_path / f"{number}.sqlite")
 
 
 @settings(max_examples=15, deadline=None)

@@ -10,10 +10,6 @@
     fts(heading, body, anchor UNINDEXED)     one row per section (search.text), rowid = page rowid *
                                              SECTIONS + the section's ordinal, so that a page's sections
                                              are one rowid range (no column read to find them)
-    term_pages(term, pages)                  how many pages match each word of the pages' text that
-                                             `COUNTED_PAGES` or more match, the word as the query's one
-                                             FTS5 phrase (`"install"`): a query of one such word is
-                                             counted without a pass over its doclist (query.py)
 
 Pages are ranked on page_fts and their best sections picked from fts, within each page's range. The
 tokenizer is `porter unicode61 remove_diacritics 2`: Unicode word splitting, case and accent folding,
@@ -36,7 +32,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import string
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -46,7 +41,7 @@ from typing import Any
 from bindery.engines.search.text import Section
 
 TOKENIZER = "porter unicode61 remove_diacritics 2"
-FORMAT = "4"
+FORMAT = "3"
 SECTIONS = 4096  # sections indexed per page (beyond, their text is searched in page_fts only)
 GAP = 1 << 16  # between the page rowids of a full build: room for 16 insertions at one place
 MAX_ROWID = (1 << 62) // SECTIONS  # section rowids stay within SQLite's 64 bits
@@ -60,14 +55,7 @@ CREATE VIRTUAL TABLE page_fts USING fts5(title, headings, body, content='',
                                          tokenize='{TOKENIZER}');
 CREATE VIRTUAL TABLE title_fts USING fts5(title, content='', tokenize='{TOKENIZER}');
 CREATE VIRTUAL TABLE fts USING fts5(heading, body, anchor UNINDEXED, tokenize='{TOKENIZER}');
-CREATE TABLE term_pages(term TEXT PRIMARY KEY, pages INTEGER NOT NULL) WITHOUT ROWID;
 """
-# A word's pages are counted at build time when it has this many: counting fewer at query time is a pass
-# over a short doclist, and the table stays a few words per page at most.
-COUNTED_PAGES = 64
-_PUNCTUATION = str.maketrans(dict.fromkeys(string.punctuation, " "))  # a regex: half the count's cost again
-# What query.py counts a page of results with (the same statement, so the same answer).
-COUNT_SQL = "SELECT COUNT(*) FROM page_fts WHERE page_fts MATCH ?"
 
 
 @dataclass(frozen=True)
@@ -133,39 +121,13 @@ def put_content(connection: sqlite3.Connection, content_id: str, document: str, 
                        (content_id, document, json.dumps(facts.refs)))
 
 
-def count_terms(connection: sqlite3.Connection) -> None:
-    """Fill `term_pages` again from what the file holds now: the words (lower case, letters and digits)
-    of each page's title, description, headings and first section, counted as query.py counts a one-word
-    query, kept when `COUNTED_PAGES` or more pages match. Counted anew on every build, incremental ones
-    too: a changed page changes the count of every word sharing a stem with its own, which only the
-    index knows. Every count is exact whichever words are chosen (a word left out is counted at query
-    time): the text of later sections is left out because reading it all cost a 5,000-page build (9.5 MB
-    of text, 0.6-0.9 s of CPU) 0.4 s more, against 0.16 s as it is."""
-    words: set[str] = set()
-    for (text,) in connection.execute(
-            "SELECT title || ' ' || description FROM pages UNION ALL "
-            "SELECT CASE WHEN rowid % ?1 = 0 THEN heading || ' ' || body ELSE heading END FROM fts",
-            (SECTIONS,)):
-        words.update(text.lower().translate(_PUNCTUATION).split())
-    counted = []
-    for word in filter(str.isalnum, words):  # what is left attached to other punctuation is dropped
-        term = f'"{word}"'  # a word has no quote to double
-        pages = connection.execute(COUNT_SQL, (term,)).fetchone()[0]
-        if pages >= COUNTED_PAGES:
-            counted.append((term, pages))
-    connection.execute("DELETE FROM term_pages")
-    connection.executemany("INSERT INTO term_pages VALUES (?, ?)", counted)
-
-
 def finish(connection: sqlite3.Connection, path: Path, *, optimize: bool) -> bytes:
-    """Count the frequent words, commit and compact the file; its bytes. A full build merges each FTS5
-    table into one segment; an incremental one leaves that to FTS5's automerge and vacuums only when a
-    quarter of the file is free."""
+    """Commit and compact the file; its bytes. A full build merges each FTS5 table into one segment; an
+    incremental one leaves that to FTS5's automerge and vacuums only when a quarter of the file is free."""
     if optimize:
         connection.execute("INSERT INTO fts(fts) VALUES ('optimize')")
         connection.execute("INSERT INTO page_fts(page_fts) VALUES ('optimize')")
         connection.execute("INSERT INTO title_fts(title_fts) VALUES ('optimize')")
-    count_terms(connection)
     connection.commit()
     free = connection.execute("PRAGMA freelist_count").fetchone()[0]
     total = connection.execute("PRAGMA page_count").fetchone()[0]

@@ -19,15 +19,12 @@ import re
 import sqlite3
 from typing import Any, NamedTuple
 
-from bindery.engines.search.index import COUNT_SQL, SECTIONS
+from bindery.engines.search.index import SECTIONS
 
 SECTIONS_PER_PAGE = 3
 _TERMS = re.compile(r'"([^"]*)"?|(\S+)')
 _WORDY = re.compile(r"[^\W_]")
-# A one-word query's count when the index counted it at build time (index.count_terms; files of format 3
-# have no such table). FTS5 folds ASCII case as str.lower() does, so an ASCII query is looked up in lower
-# case.
-COUNTED_SQL = "SELECT pages FROM term_pages WHERE term = ?"
+COUNT_SQL = "SELECT COUNT(*) FROM page_fts WHERE page_fts MATCH ?"
 TITLE_MATCH_SQL = "SELECT 1 FROM title_fts WHERE title_fts MATCH ? LIMIT 1"
 # bm25() only works in the query that matches: the titles' scores are materialized (few rows: titles are
 # short) and each matching page looks its own up by rowid, so the pages are ranked in the one pass that
@@ -148,19 +145,11 @@ def _pages(connection: sqlite3.Connection, match: str, limit: int,
     of a small result set, or its last page) without counting the matches again."""
     titled = connection.execute(TITLE_MATCH_SQL, (match,)).fetchone() is not None
     rows = connection.execute(PAGES_SQL if titled else RANK_SQL, (match, limit, offset)).fetchall()
-    full = len(rows) == limit or (not rows and offset > 0)
-    total = _count(connection, match) if full else offset + len(rows)
+    if len(rows) < limit and (rows or offset == 0):
+        total = offset + len(rows)
+    else:
+        total = int(connection.execute(COUNT_SQL, (match,)).fetchone()[0])
     return total, {int(row[0]): float(row[1]) for row in rows}
-
-
-def _count(connection: sqlite3.Connection, match: str) -> int:
-    """The number of pages `match` matches: counted at build time for a frequent word (one row read, not
-    a pass over the word's doclist: 0.19 ms for the 5,000 pages of `installation`), else counted now."""
-    try:
-        found = connection.execute(COUNTED_SQL, (match.lower() if match.isascii() else match,)).fetchone()
-    except sqlite3.OperationalError:  # an index of format 3, built before the table
-        found = None
-    return int((found or connection.execute(COUNT_SQL, (match,)).fetchone())[0])
 
 
 def _page_info(connection: sqlite3.Connection, rowids: list[int], shown: str) -> dict[int, PageInfo]:
