@@ -7,31 +7,40 @@ The space is the one `bench.load` and `bench.run` read (bench/content.py: 50 gro
 page mentioning "installation"), committed with `commit_revision`; its first search builds the index in
 the request (no queue in process). Then, in rounds, each measured with `time.process_time()`:
 
-- **route**: `GET /spaces/{spaceId}/search?query=…` through the in-process gateway (tests/client.py):
-  the authorizer's answer cached per token as API Gateway and the runner cache it, Powertools' resolver
-  and validation, the domain, the index query, the wire models, the JSON answer;
+- **route**: `GET /spaces/{spaceId}/search?query=…`, the search function's Lambda handler called with
+  the REST proxy event API Gateway sends (bench/handler_calls.py: built once, the authorizer's answer in
+  it, as API Gateway caches it per token), as bench.route_overhead_bench calls its routes: Powertools'
+  resolver and validation, the domain, the index query, the JSON answer, the logs and metrics;
 - **floor**: what any implementation of the operation has to do on this stack: the DynamoDB requests
   its access pattern needs (a `GetItem` of the space, one `BatchGetItem` of the caller's membership and
   the organization), through the same boto3 client, and the bare FTS5 query that ranks the first
   `limit` pages with bm25 on the same index file.
 
+Logs and metrics are as deployed (template.yaml): the "invocation done" line at INFO and one EMF line
+per invocation, both written to /dev/null rather than the terminal. (Until session 40 the route went
+through the in-process gateway, whose route matching and event building API Gateway does on AWS, with
+metrics off, which formats every invocation's growing list of values instead of flushing it.)
+
 On DynamoDB Local (the default) the engine runs in its own process, so the process's CPU is what an
-execution environment (plus the gateway's event building) spends; on moto the engine's CPU is in both
-figures. Rounds interleave the route and the floor, so a machine that slows down mid-run affects both.
-Printed: CPU ms per query of each, the ratio, and the route's DynamoDB requests by operation (pinned
-by tests/search/test_route_bench.py). Results go to bench/results/search_route.json (git-ignored).
+execution environment spends; on moto the engine's CPU is in both figures. Rounds interleave the route
+and the floor, so a machine that slows down mid-run affects both. Printed: CPU ms per query of each,
+the ratio, and the route's DynamoDB requests by operation (pinned by tests/search/test_route_bench.py).
+Results go to bench/results/search_route.json (git-ignored).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
 import sqlite3
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 for _entry in (ROOT, ROOT / "layers" / "shared"):
@@ -40,6 +49,7 @@ for _entry in (ROOT, ROOT / "layers" / "shared"):
 
 from bench.content import GROUPS, commit_handbook  # noqa: E402
 from bench.environment import ENGINES, in_process_aws, set_environment  # noqa: E402
+from bench.handler_calls import authorizer_answer, handler_call  # noqa: E402
 from bindery import keys  # noqa: E402
 from bindery.engines.search import storage  # noqa: E402
 from bindery.engines.search.query import terms  # noqa: E402
@@ -79,6 +89,24 @@ def _floor_query(path: Path, query: str) -> Callable[[], object]:
     return lambda: connection.execute(RANKING, (match, LIMIT)).fetchall()
 
 
+@contextlib.contextmanager
+def _stdout_discarded() -> Iterator[None]:
+    """File descriptor 1 on /dev/null for the duration: the search function's logger is made when
+    bindery.engines.search.indexing is imported, with the stdout of that moment, so replacing
+    `sys.stdout` would not reach its lines."""
+    sys.stdout.flush()
+    kept = os.dup(1)
+    sink = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(sink, 1)
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(kept, 1)
+        os.close(kept)
+        os.close(sink)
+
+
 def _cpu(call: Callable[[], object]) -> float:
     started = time.process_time()
     call()
@@ -90,13 +118,8 @@ def measure(api: ApiClient, who: Identity, space_id: str, *, query: str, queries
     """CPU per query of the route and of its floor, and the DynamoDB requests of each, on the space (its
     index built by the first query)."""
     assert who.org_id is not None
-    target = f"/spaces/{space_id}/search"
-
-    def route() -> None:
-        reply = api.get(target, token=who.token, query={"query": query})
-        if reply.status != 200:
-            raise RuntimeError(f"search answered {reply.status}: {reply.body[:200]!r}")
-
+    route = handler_call(api, authorizer_answer(api, who), f"/spaces/{space_id}/search",
+                         query=urlencode({"query": query}))
     started = time.perf_counter()
     route()  # builds the index
     built = time.perf_counter() - started
@@ -134,10 +157,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--query", default="installation")
     parser.add_argument("--groups", type=int, default=GROUPS, help="groups of 100 pages (50: 5,000)")
     args = parser.parse_args(argv)
-    set_environment()
-    with in_process_aws(args.engine):
+    # Logs and metrics as template.yaml deploys them: the "invocation done" line at INFO, one EMF line per
+    # invocation (with metrics off, Powertools never flushes and formats a growing list of values on every
+    # add_metric instead), written where nobody reads them rather than to the terminal.
+    set_environment(POWERTOOLS_LOG_LEVEL="INFO", POWERTOOLS_METRICS_DISABLED="false")
+    with in_process_aws(args.engine), _stdout_discarded():
         api = ApiClient()
-        api.gateway.cache_authorizer = True  # as API Gateway and the runner do (ReauthorizeEvery)
         who = api.org_admin()
         created = api.post(f"/orgs/{who.org_id}/spaces", body={"title": "Bench handbook"}, token=who.token)
         fixture = commit_handbook(created.json()["id"], groups=args.groups)

@@ -160,3 +160,27 @@ def test_a_sections_body_is_what_snippet_gives_whether_its_text_is_short_or_long
     assert {text(24), text(24, "… "), text(23, " — ")} <= shown
     assert any(body.endswith("…") for body in shown)
     assert text(25) not in shown
+
+
+def test_a_kept_connection_shows_one_section_pages_as_a_plain_one_cold_and_warm(tmp_path):
+    # Sections of one-section pages shown whole are kept with the connection the function keeps
+    # (query._kept_sections): short and long texts (a snippet, which depends on the query), a page
+    # matched by its title alone, first shown in either order, must answer as a plain connection.
+    long = " ".join(["flush"] + ["filler"] * 30)
+    bodies = ["flush now", long, "flush words and buffer", "nothing here", "buffer " + long]
+    pages = [IndexedPage(f"p{n}", f"Page {n}" + (" flush" if n == 3 else ""), f"p{n}", "",
+                         [Section(None, "", body)]) for n, body in enumerate(bodies)]
+    plain = _connect(tmp_path, pages)
+    for order in (["flush", "buffer", "filler", "now"], ["now", "filler", "buffer", "flush"]):
+        kept = storage.open_index(tmp_path / "index.sqlite")
+        for _ in range(2):
+            for query in order:
+                for limit, offset in ((10, 0), (1, 0), (2, 1)):
+                    expected = search(plain, query, limit=limit, offset=offset)
+                    assert search(kept, query, limit=limit, offset=offset) == expected, (query, limit, offset)
+        # warm, a page of short sections reads which sections match, not their columns again
+        statements: list[str] = []
+        kept.set_trace_callback(statements.append)
+        assert search(kept, "now", limit=10)[1][0].sections == [SectionHit(None, "", "flush now")]
+        assert statements
+        assert not [sql for sql in statements if "fts_content" in sql]

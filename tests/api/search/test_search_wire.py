@@ -59,3 +59,18 @@ def test_one_character_anywhere_in_the_page_is_written_as_powertools_would(text,
     listing = Listing([hit, PageHit("p2", "Other", "other", [])], values["cursor"], 2)
     model = hits_to_wire(listing, space_id="s1", revision_id="r1")
     assert hits_to_json(listing, space_id="s1", revision_id="r1") == _as_powertools_answers(model)
+
+
+@pytest.mark.parametrize("text", ['"sections":[', '"body":""', '"urls":{"app":"x"}', "plain"])
+def test_a_result_shown_again_elsewhere_is_written_as_powertools_would(text):
+    # The parts of a result around its sections' bodies are written once and kept (keyed by what they are
+    # made of): a page shown again, by another space (an index file can be shared by spaces of the same
+    # content) or with other sections, is written as its model would be; strings that look like the keys
+    # the parts are cut at do not move the cut.
+    hit = PageHit("p1", f"Page {text}", "guides/setup", [SectionHit(text, text, f"body {text}")])
+    again = PageHit("p1", f"Page {text}", "guides/setup",
+                    [SectionHit(None, "", text), SectionHit(text, text, "x")])
+    for space_id, hits in (("s1", [hit]), ("s1", [hit]), ("s2", [hit]), ("s1", [again, hit])):
+        listing = Listing(hits, None, len(hits))
+        model = hits_to_wire(listing, space_id=space_id, revision_id="r1")
+        assert hits_to_json(listing, space_id=space_id, revision_id="r1") == _as_powertools_answers(model)
