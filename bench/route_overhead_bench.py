@@ -52,14 +52,12 @@ from boto3.dynamodb.conditions import Key as KeyCondition  # noqa: E402
 
 from bench.content import GROUPS, ContentFixture, commit_handbook  # noqa: E402
 from bench.environment import ENGINES, in_process_aws, set_environment  # noqa: E402
+from bench.handler_calls import authorizer_answer, handler_call  # noqa: E402
 from bindery import keys  # noqa: E402
 from bindery.keys import change_requests as cr_keys  # noqa: E402
 from bindery.platform import aws  # noqa: E402
 from bindery.platform.aws import counting_requests  # noqa: E402
 from bindery.platform.config import settings  # noqa: E402
-from local.gateway import build_event, match  # noqa: E402
-from local.lambda_runtime import LambdaContext, load_handler  # noqa: E402
-from local.template import V1_API  # noqa: E402
 from tests.client import ApiClient, Identity  # noqa: E402
 
 RESULTS = ROOT / "bench" / "results" / "route_overhead.json"
@@ -68,7 +66,7 @@ CHANGE_REQUEST_PAGES = 100  # the change requests' space, as bench.load's merges
 FLOORS = {"GET space": "floor", "GET page": "floor", "list change requests": "list floor"}
 
 
-def _floor(space_id: str, org_id: str, user_id: str) -> Callable[[], None]:
+def _floor(space_id: str, org_id: str, user_id: str) -> Callable[[], object]:
     table, client, name = aws.dynamodb_table(), aws.dynamodb_client(), settings().table_name
     batch: dict[str, Any] = {name: {"Keys": [keys.member(org_id, user_id), keys.org(org_id)],
                                     "ConsistentRead": True}}
@@ -80,7 +78,7 @@ def _floor(space_id: str, org_id: str, user_id: str) -> Callable[[], None]:
     return requests
 
 
-def _list_floor(space_id: str, org_id: str, user_id: str) -> Callable[[], None]:
+def _list_floor(space_id: str, org_id: str, user_id: str) -> Callable[[], object]:
     """List change requests' requests: the floor's two, the space's open change requests (GSI1, newest
     first, a page of 100: what the route reads) and the users they name, as bench/floor_handlers.py and
     Bindery's store make them."""
@@ -97,40 +95,6 @@ def _list_floor(space_id: str, org_id: str, user_id: str) -> Callable[[], None]:
                                                    "ConsistentRead": True}})
 
     return requests
-
-
-def _authorizer_answer(api: ApiClient, who: Identity) -> dict[str, Any]:
-    """What API Gateway puts in the event's `requestContext.authorizer` for the caller's token: the
-    template's authorizer run once, as the gateway runs it (its answer is cached per token under load)."""
-    template = api.gateway.template
-    assert template.authorizer is not None
-    handler = load_handler(template.functions[template.authorizer])
-    policy = handler({"type": "TOKEN", "authorizationToken": f"Bearer {who.token}",
-                      "methodArn": "arn:aws:execute-api:us-east-1:000000000000:local/v1/GET/"},
-                     LambdaContext(template.authorizer))
-    return {"principalId": policy.get("principalId"), **(policy.get("context") or {})}
-
-
-def _route(api: ApiClient, authorizer: dict[str, Any], path: str) -> Callable[[], None]:
-    """The function's Lambda handler called with the REST proxy event API Gateway sends for `GET /v1{path}`
-    (built once: the gateway's own work is not the execution environment's)."""
-    template = api.gateway.template
-    found = match(template.routes_of(V1_API), "GET", path)
-    if found is None:
-        raise RuntimeError(f"no route for GET {path}")
-    route, params = found
-    headers = {"Authorization": "Bearer (cached)", "Host": "127.0.0.1"}
-    event = build_event("GET", path, route, params, headers=headers, query="", body=None,
-                        authorizer=authorizer)
-    function = template.functions[route.function]
-    handler, context = load_handler(function), LambdaContext(function.name)
-
-    def call() -> None:
-        reply = handler(event, context)
-        if reply.get("statusCode") != 200:
-            raise RuntimeError(f"GET {path} answered {reply.get('statusCode')}: {reply.get('body')!r:.200}")
-
-    return call
 
 
 def seed_change_requests(api: ApiClient, who: Identity, count: int) -> str:
@@ -151,15 +115,15 @@ def seed_change_requests(api: ApiClient, who: Identity, count: int) -> str:
 
 
 def operations(api: ApiClient, who: Identity, fixture: ContentFixture,
-               change_requests_space: str) -> dict[str, Callable[[], None]]:
+               change_requests_space: str) -> dict[str, Callable[[], object]]:
     """GET space, GET page (the fixture's page), list change requests (of `change_requests_space`) and
     their floors, each a call to measure."""
     assert who.org_id is not None
-    authorizer = _authorizer_answer(api, who)
+    authorizer = authorizer_answer(api, who)
     space, listed = f"/spaces/{fixture.space_id}", f"/spaces/{change_requests_space}"
-    return {"GET space": _route(api, authorizer, space),
-            "GET page": _route(api, authorizer, f"{space}/content/page/{fixture.page_id}"),
-            "list change requests": _route(api, authorizer, f"{listed}/change-requests"),
+    return {"GET space": handler_call(api, authorizer, space),
+            "GET page": handler_call(api, authorizer, f"{space}/content/page/{fixture.page_id}"),
+            "list change requests": handler_call(api, authorizer, f"{listed}/change-requests"),
             "floor": _floor(fixture.space_id, who.org_id, who.user_id),
             "list floor": _list_floor(change_requests_space, who.org_id, who.user_id)}
 
@@ -170,7 +134,7 @@ def _cpu(call: Callable[[], object]) -> float:
     return time.process_time() - started
 
 
-def measure(calls: dict[str, Callable[[], None]], rounds: int, warmup: int) -> dict[str, Any]:
+def measure(calls: dict[str, Callable[[], object]], rounds: int, warmup: int) -> dict[str, Any]:
     for _ in range(warmup):
         for call in calls.values():
             call()
@@ -190,7 +154,7 @@ def measure(calls: dict[str, Callable[[], None]], rounds: int, warmup: int) -> d
             "requests": requests}
 
 
-def profile(calls: dict[str, Callable[[], None]], rounds: int, top: int) -> None:
+def profile(calls: dict[str, Callable[[], object]], rounds: int, top: int) -> None:
     for name, call in calls.items():
         if name not in FLOORS:
             continue
