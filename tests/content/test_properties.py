@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -144,3 +145,27 @@ def test_a_footnote_that_opens_with_a_list_keeps_the_lists_blocks():
     page = support.parse(markdown)
     assert strip_keys(page.document) == strip_keys(document), markdown
     assert support.render(page.document) == markdown
+
+
+@pytest.mark.parametrize("lines", [[], ["x = 1"]])
+@pytest.mark.parametrize("kind", ["list-ordered", "list-unordered"])
+def test_a_code_block_opening_on_a_list_items_line_keeps_its_column(kind, lines):
+    """A fence that opens on a list item's marker line (`1. ````): the search for the group's closing
+    tag once missed such an opening and took the item's closing fence, indented, for one, so everything
+    after it, closing tags included, was code and the columns were lost (found by Hypothesis)."""
+    code = model.block("code", [model.block("code-line", [model.text(line)]) for line in lines])
+    listed = model.block(kind, [model.block("list-item", [code])])
+    document = canonicalize({"object": "document", "data": {},
+                             "nodes": [model.block("columns", [model.block("column", [listed])])]})
+    page = support.parse(support.render(document))
+    assert page.warnings == []
+    assert strip_keys(page.document) == strip_keys(document)
+
+
+def test_a_quoted_fence_closes_where_the_quote_writes_it():
+    """`> ```` opens a fence in a quote and `> ```` closes it: the column's closing tags after it are
+    read as tags, not as code."""
+    page = support.parse("{% columns %}\n{% column %}\n> ```\n> x = 1\n> ```\n\ntext\n{% endcolumn %}\n"
+                         "{% endcolumns %}\n")
+    assert page.warnings == []
+    assert [node["type"] for node in page.document["nodes"]] == ["columns"]

@@ -22,7 +22,12 @@ if TYPE_CHECKING:
 VOID_TAGS = frozenset({"include", "page-ref", "else", "elif"})
 # Tags whose closing tag is optional: closed only when the next tag is their end tag.
 OPTIONAL_CLOSE = frozenset({"embed"})
-_FENCE = re.compile(r"[ \t]*(`{3,}|~{3,})")
+# A fence closes at its own indentation, or after the block quote markers holding it (`> ````).
+_FENCE = re.compile(r"[ \t]*(?:>[ \t]?)*(`{3,}|~{3,})")
+# A fence opens after the markers of the list items and block quotes that hold it too (`1. ```` in a
+# column); as markdown-it's fence rule, a backtick fence whose info string holds a backtick is none
+# (`- ```code``` text` is a code span).
+_FENCE_OPEN = re.compile(r"[ \t]*(?:(?:[-+*]|\d{1,9}[.)])[ \t]+|>[ \t]?)*(`{3,}|~{3,})(.*)")
 _CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
 _DETAILS_OPEN = re.compile(r"<details(?=[\s>])[^>]*>", re.IGNORECASE)
 _DETAILS_CLOSE = re.compile(r"</details\s*>", re.IGNORECASE)
@@ -52,8 +57,9 @@ class _FenceTracker:
             ):
                 self.fence = ""
             return True
-        if match:
-            self.fence = match.group(1)
+        opening = _FENCE_OPEN.match(line_text)
+        if opening and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+            self.fence = opening.group(1)
             return True
         return False
 
